@@ -1,0 +1,42 @@
+"""jantaku (雀卓): mahjong rule sets as data, exact scoring, whole games, records and bots.
+
+>>> import jantaku
+>>> jantaku.shanten("123m456p789s1122z")
+0
+>>> jantaku.Hand.parse("123m456p11z 777z+ 1111s*").melds
+(Meld('777z+'), Meld('1111s*'))
+"""
+
+from jantaku.errors import HandError, JantakuError, TileError
+from jantaku.hand import Hand
+from jantaku.meld import Meld, MeldKind
+from jantaku.shapes import (
+    Shanten,
+    shanten,
+    shanten_batch,
+    shanten_batch_forms,
+    shanten_forms,
+    shanten_regular,
+)
+from jantaku.tiles import Tile, format_tiles, parse_tiles
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Hand",
+    "HandError",
+    "JantakuError",
+    "Meld",
+    "MeldKind",
+    "Shanten",
+    "Tile",
+    "TileError",
+    "__version__",
+    "format_tiles",
+    "parse_tiles",
+    "shanten",
+    "shanten_batch",
+    "shanten_batch_forms",
+    "shanten_forms",
+    "shanten_regular",
+]

@@ -1,0 +1,144 @@
+"""Hands: the closed tiles plus the declared melds, validated.
+
+Text form: the closed tiles in mpsz (spaces allowed), then each meld as its own space-separated group in
+jantaku's meld notation or as a tenhou.net/6 call string (see :mod:`jantaku.meld`).
+
+>>> h = Hand.parse("123m456p11z 777z+ 1111s*")
+>>> h
+Hand('123m456p11z 777z+ 1111s*')
+>>> len(h.closed), len(h.melds), h.tile_count, h.is_closed
+(8, 2, 14, False)
+>>> Hand.parse("123m456p11z p474747 1111s*").melds[0]
+Meld('777z+')
+
+A hand always has 13 or 14 tiles counting each meld as three, never a fifth copy of a kind, and at most
+one red five of each suit:
+
+>>> Hand.parse("11112m")
+Traceback (most recent call last):
+...
+jantaku.errors.HandError: a hand has 13 or 14 tiles (each meld counting as 3); '11112m' has 5
+>>> Hand.parse("11111m 234p 567p 789s")
+Traceback (most recent call last):
+...
+jantaku.errors.HandError: five copies of 1m in '11111m234567p789s': there are only four
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from jantaku.errors import HandError, TileError
+from jantaku.meld import _OWN_NOTATION, _T6_NOTATION, Meld
+from jantaku.tiles import KIND_NAMES, NUM_KINDS, Tile, counts34, format_tiles, parse_tiles
+
+__all__ = ["Hand", "check_tile_supply"]
+
+
+def check_tile_supply(tiles: Iterable[Tile], where: str = "") -> None:
+    """Raise :class:`HandError` if ``tiles`` hold a fifth copy of a kind or a second red five of a suit.
+
+    >>> check_tile_supply(parse_tiles("0m0m"), "the hand")
+    Traceback (most recent call last):
+    ...
+    jantaku.errors.HandError: two red 5m in the hand: there is one red five per suit
+    """
+    counts = [0] * NUM_KINDS
+    reds = [0, 0, 0]
+    for t in tiles:
+        counts[t.kind] += 1
+        if t.red:
+            reds[t.kind // 9] += 1
+    suffix = f" in {where}" if where else ""
+    for kind, n in enumerate(counts):
+        if n > 4:
+            word = {5: "five", 6: "six", 7: "seven", 8: "eight"}.get(n, str(n))
+            raise HandError(f"{word} copies of {KIND_NAMES[kind]}{suffix}: there are only four")
+    for suit, n in enumerate(reds):
+        if n > 1:
+            raise HandError(f"{'two' if n == 2 else n} red 5{'mps'[suit]}{suffix}: there is one red five per suit")
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """A player's hand: closed tiles (in the given order) and declared melds.
+
+    Build with :meth:`parse` or directly; the constructor validates. The closed tiles of a 14-tile hand
+    include the drawn or winning tile.
+    """
+
+    closed: tuple[Tile, ...]
+    melds: tuple[Meld, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.closed, tuple):
+            object.__setattr__(self, "closed", tuple(self.closed))
+        if not isinstance(self.melds, tuple):
+            object.__setattr__(self, "melds", tuple(self.melds))
+        if len(self.melds) > 4:
+            raise HandError(f"a hand has at most four melds, {self} has {len(self.melds)}")
+        total = len(self.closed) + 3 * len(self.melds)
+        if total not in (13, 14):
+            raise HandError(f"a hand has 13 or 14 tiles (each meld counting as 3); {str(self)!r} has {total}")
+        check_tile_supply(self.all_tiles(), repr(str(self)))
+
+    @classmethod
+    def parse(cls, text: str) -> Hand:
+        """Read a hand: closed tiles in mpsz, then melds (see the module docs)."""
+        closed, melds = _split_hand_text(text)
+        return cls(tuple(closed), tuple(melds))
+
+    @property
+    def tile_count(self) -> int:
+        """Closed tiles plus three per meld: 13 between turns, 14 after a draw or a win."""
+        return len(self.closed) + 3 * len(self.melds)
+
+    @property
+    def is_closed(self) -> bool:
+        """True when the hand has no open meld (closed kans keep a hand closed)."""
+        return not any(m.is_open for m in self.melds)
+
+    def counts34(self) -> list[int]:
+        """Counts of the closed tiles by kind."""
+        return counts34(self.closed)
+
+    def all_tiles(self) -> list[Tile]:
+        """Closed tiles and every meld's tiles."""
+        out = list(self.closed)
+        for m in self.melds:
+            out.extend(m.tiles)
+        return out
+
+    def __str__(self) -> str:
+        parts = [format_tiles(self.closed)] if self.closed else []
+        parts.extend(str(m) for m in self.melds)
+        return " ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"Hand({str(self)!r})"
+
+
+def _split_hand_text(text: str) -> tuple[list[Tile], list[Meld]]:
+    if not isinstance(text, str):
+        raise HandError(f"a hand is given as a string such as '123m456p11z 777z+', got {type(text).__name__}")
+    closed: list[Tile] = []
+    melds: list[Meld] = []
+    for token in text.split():
+        if _OWN_NOTATION.match(token) or _T6_NOTATION.match(token):
+            melds.append(Meld.parse(token))
+        else:
+            if melds:
+                raise HandError(f"closed tiles come before the melds in {text!r}: found {token!r} after a meld")
+            try:
+                closed.extend(parse_tiles(token))
+            except TileError as e:
+                raise TileError(f"{e} (in the hand {text!r})") from None
+    return closed, melds
+
+
+def parse_hand_or_tiles(text: str) -> tuple[list[Tile], Sequence[Meld]]:
+    """Closed tiles and melds from text, without the 13/14 check (for shape functions on partial hands)."""
+    closed, melds = _split_hand_text(text)
+    check_tile_supply([*closed, *(t for m in melds for t in m.tiles)], repr(text))
+    return closed, melds
