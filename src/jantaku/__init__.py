@@ -4,25 +4,32 @@
 >>> jantaku.shanten("123m456p789s1122z")
 0
 >>> jantaku.Hand.parse("123m456p11z 777z+ 1111s*").melds
-(Meld('777z+'), Meld('1111s*'))
+(Meld.parse('777z+'), Meld.parse('1111s*'))
 """
 
 from jantaku.errors import HandError, JantakuError, TileError
 from jantaku.hand import Hand
 from jantaku.meld import Meld, MeldKind
 from jantaku.shapes import (
+    Decomposition,
     Shanten,
+    decompositions,
+    discard_options,
+    is_complete,
     shanten,
     shanten_batch,
     shanten_batch_forms,
     shanten_forms,
     shanten_regular,
+    ukeire,
+    waits,
 )
 from jantaku.tiles import Tile, format_tiles, parse_tiles
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Decomposition",
     "Hand",
     "HandError",
     "JantakuError",
@@ -32,11 +39,16 @@ __all__ = [
     "Tile",
     "TileError",
     "__version__",
+    "decompositions",
+    "discard_options",
     "format_tiles",
+    "is_complete",
     "parse_tiles",
     "shanten",
     "shanten_batch",
     "shanten_batch_forms",
     "shanten_forms",
     "shanten_regular",
+    "ukeire",
+    "waits",
 ]

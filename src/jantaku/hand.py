@@ -5,11 +5,11 @@ jantaku's meld notation or as a tenhou.net/6 call string (see :mod:`jantaku.meld
 
 >>> h = Hand.parse("123m456p11z 777z+ 1111s*")
 >>> h
-Hand('123m456p11z 777z+ 1111s*')
+Hand.parse('123m456p11z 777z+ 1111s*')
 >>> len(h.closed), len(h.melds), h.tile_count, h.is_closed
 (8, 2, 14, False)
 >>> Hand.parse("123m456p11z p474747 1111s*").melds[0]
-Meld('777z+')
+Meld.parse('777z+')
 
 A hand always has 13 or 14 tiles counting each meld as three, never a fifth copy of a kind, and at most
 one red five of each suit:
@@ -72,6 +72,10 @@ class Hand:
     melds: tuple[Meld, ...] = ()
 
     def __post_init__(self) -> None:
+        if isinstance(self.closed, str) or not all(isinstance(t, Tile) for t in self.closed):
+            raise HandError("Hand(closed, melds) takes Tile objects; use Hand.parse() for text")
+        if not all(isinstance(m, Meld) for m in self.melds):
+            raise HandError("Hand(closed, melds) takes Meld objects; use Hand.parse() for text")
         if not isinstance(self.closed, tuple):
             object.__setattr__(self, "closed", tuple(self.closed))
         if not isinstance(self.melds, tuple):
@@ -116,7 +120,7 @@ class Hand:
         return " ".join(parts)
 
     def __repr__(self) -> str:
-        return f"Hand({str(self)!r})"
+        return f"Hand.parse({str(self)!r})"
 
 
 def _split_hand_text(text: str) -> tuple[list[Tile], list[Meld]]:
@@ -133,7 +137,9 @@ def _split_hand_text(text: str) -> tuple[list[Tile], list[Meld]]:
             try:
                 closed.extend(parse_tiles(token))
             except TileError as e:
-                raise TileError(f"{e} (in the hand {text!r})") from None
+                if token == text.strip():
+                    raise
+                raise TileError(f"{e}, in the hand {text!r}") from None
     return closed, melds
 
 

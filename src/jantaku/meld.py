@@ -20,11 +20,11 @@ The tenhou.net/6 call strings are accepted too (``c275226``, ``p252525``, ``4646
 ``31k313131``, ``424242a42``): see :meth:`Meld.from_tenhou6`.
 
 >>> Meld.parse("777z+")
-Meld('777z+')
+Meld.parse('777z+')
 >>> m = Meld.parse("5550p^1"); m.kind, m.called, m.added, m.source
 (<MeldKind.KAKAN: 'kakan'>, Tile('5p'), Tile('0p'), 1)
 >>> Meld.from_tenhou6("4646p46"), Meld.parse("p252525").tenhou6()
-(Meld('666z+1'), 'p252525')
+(Meld.parse('666z+1'), 'p252525')
 """
 
 from __future__ import annotations
@@ -136,11 +136,11 @@ class Meld:
         right after the letter is the called tile (for ``k``, the added tile; for ``a`` just one of the four).
 
         >>> Meld.from_tenhou6("c275226")
-        Meld('706p+')
+        Meld.parse('706p+')
         >>> Meld.from_tenhou6("31k313131")
-        Meld('1111s^2')
+        Meld.parse('1111s^2')
         >>> Meld.from_tenhou6("424242a42")
-        Meld('2222z*')
+        Meld.parse('2222z*')
         """
         m = _T6_NOTATION.match(text) if isinstance(text, str) else None
         if not m:
@@ -208,7 +208,7 @@ class Meld:
         return text
 
     def __repr__(self) -> str:
-        return f"Meld({str(self)!r})"
+        return f"Meld.parse({str(self)!r})"
 
     def tenhou6(self) -> str:
         """The tenhou.net/6 call string of this meld (for a closed kan Tenhou writes ``XXXXXXaXX``)."""

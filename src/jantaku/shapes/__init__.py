@@ -5,15 +5,26 @@ Everything here works on the closed part of a hand and knows no rule set. See
 """
 
 from .batch import shanten_batch, shanten_batch_forms
+from .decompose import Decomposition, decompositions, is_complete
 from .shanten import HandLike, Shanten, read_counts, shanten, shanten_forms, shanten_regular
+from .waits import DiscardOption, Ukeire, discard_options, ukeire, wait_kinds, waits
 
 __all__ = [
+    "Decomposition",
+    "DiscardOption",
     "HandLike",
     "Shanten",
+    "Ukeire",
+    "decompositions",
+    "discard_options",
+    "is_complete",
     "read_counts",
     "shanten",
     "shanten_batch",
     "shanten_batch_forms",
     "shanten_forms",
     "shanten_regular",
+    "ukeire",
+    "wait_kinds",
+    "waits",
 ]
