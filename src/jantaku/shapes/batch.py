@@ -1,7 +1,8 @@
 """Shanten of many hands at once, over numpy arrays.
 
 The same tables as the one-hand API: each row's four blocks are turned into table indices with one matrix
-product, their distance rows gathered, and the min-plus combination done column by column for all rows.
+product, mapped to their row indices, and combined by indexing the precomputed combination tables; the
+seven-pairs and thirteen-orphans counts come from per-block tables of additive fields.
 
 >>> import numpy as np
 >>> from jantaku.shapes.shanten import read_counts
@@ -17,9 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from jantaku.errors import HandError
-from jantaku.tiles import TERMINALS_AND_HONORS
 
-from .tables import MAX_MELDS, tables
+from .tables import tables
 
 __all__ = ["shanten_batch", "shanten_batch_forms"]
 
@@ -55,65 +55,34 @@ for _j in range(9):
     _KEY_MATRIX[_j, 0] = _KEY_MATRIX[9 + _j, 1] = _KEY_MATRIX[18 + _j, 2] = 5.0**_j
 for _j in range(7):
     _KEY_MATRIX[27 + _j, 3] = 5.0**_j
-_YAOCHU = np.array(TERMINALS_AND_HONORS)
 
 
-def _merge(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Min-plus combination of two distance blocks laid out (10, N): row p*5+m, one column per hand."""
-    out = a + b[0]  # m2 = 0 terms: out[j] = a[j] + b[m2=0, no pair]
-    for m1 in range(MAX_MELDS + 1):
-        for m2 in range(MAX_MELDS + 1 - m1):
-            m = m1 + m2
-            if m2:
-                np.minimum(out[m], a[m1] + b[m2], out=out[m])
-                np.minimum(out[5 + m], a[5 + m1] + b[m2], out=out[5 + m])
-            np.minimum(out[5 + m], a[m1] + b[5 + m2], out=out[5 + m])
-    return out
-
-
-def _final(a: np.ndarray, h: np.ndarray, melds: np.ndarray) -> np.ndarray:
-    """The (melds, pair) entry of the combination of ``a`` and the honor block ``h``, per column."""
-    best = np.full(a.shape[1], 127, np.uint8)
-    for m1 in range(MAX_MELDS + 1):
-        for m2 in range(MAX_MELDS + 1 - m1):
-            sel = melds == m1 + m2
-            if not sel.any():
-                continue
-            v = np.minimum(a[5 + m1] + h[m2], a[m1] + h[5 + m2])
-            np.minimum(best, np.where(sel, v, 127).astype(np.uint8), out=best)
-    return best
-
-
-def _regular(arr: np.ndarray, n: np.ndarray) -> np.ndarray:
+def _forms(arr: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Regular, seven-pairs and thirteen-orphans shanten (int16; 99 where a form does not apply)."""
     t = tables()
-    st = t.suit_t
     keys = (arr.astype(np.float32) @ _KEY_MATRIX).astype(np.int64).T
-    acc = _merge(np.take(st, keys[0], axis=1), np.take(st, keys[1], axis=1))
-    acc = _merge(acc, np.take(st, keys[2], axis=1))
-    honor = np.take(t.honor_t, keys[3], axis=1)
-    return _final(acc, honor, n // 3).astype(np.int8) - 1
-
-
-def _special(arr: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    kinds = np.count_nonzero(arr, axis=1)
-    pairs = np.count_nonzero(arr > 1, axis=1)
-    chiitoi = 6 - pairs + np.maximum(0, 7 - kinds)
-    y = arr[:, _YAOCHU]
-    kokushi = 13 - np.count_nonzero(y, axis=1) - (y > 1).any(axis=1)
+    m = np.take(t.suit_local, keys[0])
+    p = np.take(t.suit_local, keys[1])
+    s = np.take(t.suit_local, keys[2])
+    z = np.take(t.honor_local, keys[3])
+    abc = t.mps_np[t.mp_np[m, p], s]
+    regular = t.final_np[abc, z, n // 3].astype(np.int16) - 1
+    suit_info, honor_info = t.batch_info
+    info = suit_info[keys[0]] + suit_info[keys[1]] + suit_info[keys[2]] + honor_info[keys[3]]
+    kinds = (info >> 8) & 0xFF
+    chiitoi = 6 - ((info >> 16) & 0xFF) + np.maximum(0, 7 - kinds)
+    kokushi = 13 - ((info >> 24) & 0xFF) - (((info >> 32) & 0xFF) > 0)
     closed_full = n >= 13
-    chiitoi = np.where(closed_full, chiitoi, _NOT_APPLICABLE).astype(np.int8)
-    kokushi = np.where(closed_full, kokushi, _NOT_APPLICABLE).astype(np.int8)
-    return chiitoi, kokushi
+    chiitoi = np.where(closed_full, chiitoi, _NOT_APPLICABLE).astype(np.int16)
+    kokushi = np.where(closed_full, kokushi, _NOT_APPLICABLE).astype(np.int16)
+    return regular, chiitoi, kokushi
 
 
 def shanten_batch_forms(counts: np.ndarray) -> np.ndarray:
     """Shanten of each form for N hands: an ``int8`` array of shape (N, 3), columns regular, seven pairs,
     thirteen orphans; 99 where a form does not apply (fewer than 13 closed tiles)."""
     arr, n = _check(counts)
-    out = np.empty((arr.shape[0], 3), np.int8)
-    out[:, 0] = _regular(arr, n)
-    out[:, 1], out[:, 2] = _special(arr, n)
-    return out
+    return np.stack(_forms(arr, n), axis=1).astype(np.int8)
 
 
 def shanten_batch(counts: np.ndarray) -> np.ndarray:
@@ -123,6 +92,5 @@ def shanten_batch(counts: np.ndarray) -> np.ndarray:
     count only for rows of 13 or 14 tiles. Returns an ``int8`` array of N values.
     """
     arr, n = _check(counts)
-    regular = _regular(arr, n)
-    chiitoi, kokushi = _special(arr, n)
-    return np.minimum(regular, np.minimum(chiitoi, kokushi))
+    regular, chiitoi, kokushi = _forms(arr, n)
+    return np.minimum(regular, np.minimum(chiitoi, kokushi)).astype(np.int8)

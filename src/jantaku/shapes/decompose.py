@@ -114,12 +114,7 @@ _BLOCKS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
 
 
 def _regular_complete(b: bytes, n: int) -> bool:
-    t = tables()
-    vid = t.merge(
-        t.merge(t.merge(t.suit_id(b[0:9]), t.suit_id(b[9:18])), t.suit_id(b[18:27])),
-        t.honor_id(b[27:34]),
-    )
-    return t.vectors[vid][5 + n // 3] == 0
+    return tables().distances(b)[n // 3] == 0
 
 
 def _regular_readings(b: bytes) -> list[Decomposition]:

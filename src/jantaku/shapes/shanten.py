@@ -27,7 +27,6 @@ Shanten(regular=3, chiitoitsu=0, kokushi=4)
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import NamedTuple, TypeAlias
 
@@ -35,9 +34,9 @@ import numpy as np
 
 from jantaku.errors import HandError
 from jantaku.hand import Hand, parse_hand_or_tiles
-from jantaku.tiles import NUM_KINDS, TERMINALS_AND_HONORS, counts34
+from jantaku.tiles import NUM_KINDS, counts34
 
-from .tables import MERGE_SHIFT, TableSet, tables
+from .tables import INFO_SHIFT, TableSet, tables
 
 __all__ = ["HandLike", "Shanten", "read_counts", "shanten", "shanten_forms", "shanten_regular"]
 
@@ -94,21 +93,6 @@ def read_counts(hand: HandLike) -> list[int]:
     return counts
 
 
-def _regular_from_bytes(b: bytes, n: int) -> int:
-    """Regular shanten of 34 count bytes holding ``n`` tiles (the hot path: cached look-ups only)."""
-    t = _TABLES or _load_tables()
-    sc = t.suit_cache
-    mc = t.merge_cache
-    m = sc.get(b[0:9]) or t.suit_id(b[0:9])
-    p = sc.get(b[9:18]) or t.suit_id(b[9:18])
-    mp = mc.get(m << MERGE_SHIFT | p) or t.merge(m, p)
-    s = sc.get(b[18:27]) or t.suit_id(b[18:27])
-    mps = mc.get(mp << MERGE_SHIFT | s) or t.merge(mp, s)
-    z = t.honor_cache.get(b[27:34]) or t.honor_id(b[27:34])
-    vid = mc.get(mps << MERGE_SHIFT | z) or t.merge(mps, z)
-    return t.vectors[vid][5 + n // 3] - 1
-
-
 _TABLES: TableSet | None = None
 
 
@@ -118,18 +102,22 @@ def _load_tables() -> TableSet:
     return _TABLES
 
 
-_yaochu_counts = operator.itemgetter(*TERMINALS_AND_HONORS)
-
-
-def _chiitoitsu_from_bytes(b: bytes) -> int:
-    kinds = NUM_KINDS - b.count(0)
-    pairs = kinds - b.count(1)
-    return 6 - pairs + (7 - kinds if kinds < 7 else 0)
-
-
-def _kokushi_from_bytes(b: bytes) -> int:
-    y = _yaochu_counts(b)
-    return 13 - (13 - y.count(0)) - (1 if max(y) > 1 else 0)
+def _forms_from_bytes(b: bytes) -> tuple[int, int, int | None, int | None]:
+    """(tiles, regular, seven pairs, thirteen orphans) of 34 count bytes; the special forms only for 13-14 tiles."""
+    t = _TABLES or _load_tables()
+    bv = t.block_value
+    m, p, s, z = bv(b[0:9]), bv(b[9:18]), bv(b[18:27]), bv(b[27:34])
+    info = m + p + s + z
+    n = info & 0xFF
+    if n % 3 == 0 or n > 14:
+        raise HandError(f"a hand has 3n+1 or 3n+2 closed tiles (1-14), this one has {sum(b)}")
+    regular = t.final[t.mps[t.mp[m >> INFO_SHIFT][p >> INFO_SHIFT]][s >> INFO_SHIFT]][z >> INFO_SHIFT][n // 3] - 1
+    if n < 13:
+        return n, regular, None, None
+    kinds = (info >> 8) & 0xFF
+    chiitoi = 6 - ((info >> 16) & 0xFF) + (7 - kinds if kinds < 7 else 0)
+    kokushi = 13 - ((info >> 24) & 0xFF) - (1 if (info >> 32) & 0xFF else 0)
+    return n, regular, chiitoi, kokushi
 
 
 def shanten_regular(hand: HandLike) -> int:
@@ -138,8 +126,7 @@ def shanten_regular(hand: HandLike) -> int:
     >>> shanten_regular("1199m1199p1199s1z2z")
     3
     """
-    counts = read_counts(hand)
-    return _regular_from_bytes(bytes(counts), sum(counts))
+    return _forms_from_bytes(bytes(read_counts(hand)))[1]
 
 
 def shanten_forms(hand: HandLike) -> Shanten:
@@ -150,13 +137,8 @@ def shanten_forms(hand: HandLike) -> Shanten:
     >>> shanten_forms("123m 11z 777z+ 456p+ 789s+")
     Shanten(regular=-1, chiitoitsu=None, kokushi=None)
     """
-    counts = read_counts(hand)
-    b = bytes(counts)
-    n = sum(counts)
-    regular = _regular_from_bytes(b, n)
-    if n < 13:
-        return Shanten(regular, None, None)
-    return Shanten(regular, _chiitoitsu_from_bytes(b), _kokushi_from_bytes(b))
+    _, regular, chiitoi, kokushi = _forms_from_bytes(bytes(read_counts(hand)))
+    return Shanten(regular, chiitoi, kokushi)
 
 
 def shanten(hand: HandLike) -> int:
@@ -175,34 +157,29 @@ def shanten(hand: HandLike) -> int:
             b = bytes(hand)
         except (TypeError, ValueError):
             b = bytes(read_counts(hand))  # raises the right error for a bad count
-        n = sum(b)
-        if n % 3 == 0 or n > 14:
-            read_counts(hand)  # raises the right error
-        # counts above 4 are caught when their block misses the caches (only legal blocks are cached)
+        # a count above 4 is caught when its block misses the cache (only legal blocks are cached)
     else:
         b = bytes(read_counts(hand))
-        n = sum(b)
     t = _TABLES or _load_tables()
-    sc = t.suit_cache
-    mc = t.merge_cache
+    g = t.block_values.get
     k = b[0:9]
-    m = sc.get(k) or t.suit_id(k)
+    m = g(k) or t.block_value(k)
     k = b[9:18]
-    x = mc.get(m << MERGE_SHIFT | (sc.get(k) or t.suit_id(k)))
-    if not x:
-        x = t.merge(m, sc.get(k) or t.suit_id(k))
+    p = g(k) or t.block_value(k)
     k = b[18:27]
-    s = sc.get(k) or t.suit_id(k)
-    x = mc.get(x << MERGE_SHIFT | s) or t.merge(x, s)
+    s = g(k) or t.block_value(k)
     k = b[27:34]
-    z = t.honor_cache.get(k) or t.honor_id(k)
-    x = mc.get(x << MERGE_SHIFT | z) or t.merge(x, z)
-    regular = t.vectors[x][5 + n // 3] - 1
+    z = g(k) or t.block_value(k)
+    info = m + p + s + z
+    n = info & 0xFF
+    if n % 3 == 0 or n > 14:
+        read_counts(hand)  # raises the right error
+    regular = t.final[t.mps[t.mp[m >> INFO_SHIFT][p >> INFO_SHIFT]][s >> INFO_SHIFT]][z >> INFO_SHIFT][n // 3] - 1
     if n < 13:
         return regular
-    kinds = 34 - b.count(0)
-    chiitoi = 6 - kinds + b.count(1) + (7 - kinds if kinds < 7 else 0)
-    best = regular if regular < chiitoi else chiitoi
-    y = _yaochu_counts(b)
-    kokushi = y.count(0) - (1 if max(y) > 1 else 0)
+    kinds = (info >> 8) & 0xFF
+    best = 6 - ((info >> 16) & 0xFF) + (7 - kinds if kinds < 7 else 0)
+    if regular < best:
+        best = regular
+    kokushi = 13 - ((info >> 24) & 0xFF) - (1 if (info >> 32) & 0xFF else 0)
     return best if best < kokushi else kokushi

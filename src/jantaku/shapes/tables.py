@@ -12,10 +12,18 @@ distance of a block ``c`` is ``3m + 2p - max{|x| : x in S, x <= c}``. ``S`` is t
 4 down to 0. The maximum over ``x <= c`` is likewise a running maximum along each digit from 0 up to 4.
 Both are nine vectorised passes over 5**9 entries, so the whole table takes well under a second.
 
-Rows are *interned*: equal rows share one small integer id, and the min-plus merge of two ids is cached,
-so a one-hand query is a few dictionary look-ups.
-
 Row layout (``VECTOR_LEN == 10``): index ``p * 5 + m``.
+
+There are only 126 distinct suit rows and 55 honor rows, and combining rows closes quickly (180 distinct
+rows after two suits, 180 after three), so the whole combination is precomputed as small tables:
+``mp[a][b]`` (man and pin rows -> a combined row), ``mps[ab][c]`` (plus sou), and ``final[abc][z]``, the
+distance to ``m`` melds and a pair for ``m = 0..4``. A hand's regular shanten is then four block look-ups and
+three table indexings, for one hand (lists) or many (numpy fancy indexing).
+
+For the one-hand path each block's look-up returns one packed integer (see :data:`INFO_SHIFT`): the block's
+row index in the high bits and, in additive 8-bit fields, its tile count, kinds present, kinds held twice
+or more, terminal/honor kinds present and terminal/honor kinds held twice or more; the four blocks' values
+are summed once to get the whole hand's counts for seven pairs and thirteen orphans.
 """
 
 from __future__ import annotations
@@ -28,8 +36,8 @@ import numpy as np
 from jantaku.errors import HandError
 
 __all__ = [
+    "INFO_SHIFT",
     "MAX_MELDS",
-    "MERGE_SHIFT",
     "VECTOR_LEN",
     "TableSet",
     "distance_table",
@@ -39,8 +47,10 @@ __all__ = [
 MAX_MELDS = 4
 VECTOR_LEN = 2 * (MAX_MELDS + 1)
 _INF = 99
-MERGE_SHIFT = 24
-"""Merge-cache keys pack two vector ids as ``a << MERGE_SHIFT | b``."""
+INFO_SHIFT = 40
+"""A packed block value is ``(row index + 1) << INFO_SHIFT`` plus five 8-bit additive fields: tiles (bits 0-7),
+kinds present (8-15), kinds with two or more (16-23), terminal/honor kinds present (24-31) and terminal/honor
+kinds with two or more (32-39)."""
 
 
 def _targets(n_pos: int, runs: bool, melds: int, pairs: int) -> np.ndarray:
@@ -113,99 +123,127 @@ def _pack(rows: np.ndarray) -> np.ndarray:
 
 
 class TableSet:
-    """The suit and honor tables with interned rows and a cached min-plus merge.
+    """The precomputed tables behind every shape function; one instance per process (see :func:`tables`).
 
-    One instance per process (see :func:`tables`). ``suit`` and ``honor`` are the raw numpy tables for the
-    batch API; ``suit_ids``/``honor_ids`` map a block index to an interned vector id; ``vectors[id]`` is the
-    row as a tuple.
+    Attributes:
+        suit_local, honor_local: block index (counts as base-5 digits) -> row index (from 1), numpy int16.
+        mp, mps, final: the combination tables as nested lists (one-hand path); ``mp_np``, ``mps_np``,
+            ``final_np`` the same as numpy arrays (batch path). ``final[abc][z][m]`` is the distance of the
+            whole hand to ``m`` melds and a pair.
+        block_values: cache of packed block values (see :data:`INFO_SHIFT`), filled by :meth:`block_value`.
     """
 
     def __init__(self) -> None:
-        self.suit = distance_table(9, True)
-        self.honor = distance_table(7, False)
-        self.suit_t = np.ascontiguousarray(self.suit.T)
-        """``suit`` transposed, (10, 5**9): the batch API gathers whole rows per target."""
-        self.honor_t = np.ascontiguousarray(self.honor.T)
-        # id 0 is a placeholder so that every real id is truthy (``cache.get(k) or miss(k)``)
-        self.vectors: list[tuple[int, ...]] = [(_INF,) * VECTOR_LEN]
-        self._vector_ids: dict[tuple[int, ...], int] = {}
-        self.suit_ids = self._intern_table(self.suit)
-        self.honor_ids = self._intern_table(self.honor)
-        self.suit_cache: dict[bytes, int] = {}
-        """suit block (9 count bytes) -> vector id, filled on demand by :meth:`suit_id`."""
-        self.honor_cache: dict[bytes, int] = {}
-        """honor block (7 count bytes) -> vector id, filled on demand by :meth:`honor_id`."""
-        self.merge_cache: dict[int, int] = {}
-        """``a << MERGE_SHIFT | b`` -> id of the merge of vectors a and b, filled by :meth:`merge`."""
-        self._powers9 = [5**i for i in range(9)]
+        suit_rows, suit_local = np.unique(_pack(distance_table(9, True)), return_inverse=True)
+        honor_rows, honor_local = np.unique(_pack(distance_table(7, False)), return_inverse=True)
+        self.suit_local = (suit_local.reshape(-1) + 1).astype(np.int16)
+        self.honor_local = (honor_local.reshape(-1) + 1).astype(np.int16)
+        suit_vec = _unpack(suit_rows)
+        honor_vec = _unpack(honor_rows)
+        mp_rows, mp_index = _combine_all(suit_vec, suit_vec)
+        mps_rows, mps_index = _combine_all(mp_rows, suit_vec)
+        full = _combine_vectors(mps_rows[:, None, :], honor_vec[None, :, :])  # (K3, Kh, 10)
+        self.mp_np = _with_placeholder(mp_index)
+        self.mps_np = _with_placeholder(mps_index)
+        self.final_np = np.full((len(mps_rows) + 1, len(honor_rows) + 1, MAX_MELDS + 1), _INF, np.int8)
+        self.final_np[1:, 1:, :] = full[:, :, 5:]
+        self.mp: list[list[int]] = self.mp_np.tolist()
+        self.mps: list[list[int]] = self.mps_np.tolist()
+        self.final: list[list[tuple[int, ...]]] = [[tuple(cell) for cell in row] for row in self.final_np.tolist()]
+        self.block_values: dict[bytes, int] = {}
+        self._powers = [5**i for i in range(9)]
+        self._batch_info: tuple[np.ndarray, np.ndarray] | None = None
 
-    def _intern_table(self, table: np.ndarray) -> np.ndarray:
-        packed = _pack(table)
-        uniq, first, inverse = np.unique(packed, return_index=True, return_inverse=True)
-        local_to_global = np.empty(len(uniq), np.int32)
-        for j, row_index in enumerate(first):
-            local_to_global[j] = self.intern(tuple(int(v) for v in table[row_index]))
-        return local_to_global[inverse.reshape(-1)]
-
-    def intern(self, vector: tuple[int, ...]) -> int:
-        """The id of ``vector``, registering it if new."""
-        vid = self._vector_ids.get(vector)
-        if vid is None:
-            vid = len(self.vectors)
-            self.vectors.append(vector)
-            self._vector_ids[vector] = vid
-        return vid
-
-    def suit_id(self, counts: bytes) -> int:
-        """The vector id of a suit block given as 9 count bytes."""
-        vid = self.suit_cache.get(counts)
-        if vid:
-            return vid
-        if len(counts) != 9 or max(counts) > 4:
-            raise HandError(f"a suit block has nine counts of 0-4, got {list(counts)}")
+    def block_value(self, counts: bytes) -> int:
+        """The packed value of one block (9 count bytes for a suit, 7 for the honors); see :data:`INFO_SHIFT`."""
+        value = self.block_values.get(counts)
+        if value:
+            return value
+        size = len(counts)
+        if size not in (7, 9) or max(counts) > 4:
+            raise HandError(f"a block has nine (suit) or seven (honor) counts of 0-4, got {list(counts)}")
         index = 0
-        for c, p in zip(counts, self._powers9, strict=True):
+        for c, p in zip(counts, self._powers, strict=False):
             index += c * p
-        vid = int(self.suit_ids[index])
-        self.suit_cache[counts] = vid
-        return vid
+        local = int(self.suit_local[index] if size == 9 else self.honor_local[index])
+        yaochu = counts if size == 7 else bytes((counts[0], counts[8]))
+        fields = (
+            sum(counts),
+            size - counts.count(0),
+            size - counts.count(0) - counts.count(1),
+            len(yaochu) - yaochu.count(0),
+            len(yaochu) - yaochu.count(0) - yaochu.count(1),
+        )
+        value = local << INFO_SHIFT
+        for j, f in enumerate(fields):
+            value |= f << (8 * j)
+        self.block_values[bytes(counts)] = value
+        return value
 
-    def honor_id(self, counts: bytes) -> int:
-        """The vector id of the honor block given as 7 count bytes."""
-        vid = self.honor_cache.get(counts)
-        if vid:
-            return vid
-        if len(counts) != 7 or max(counts) > 4:
-            raise HandError(f"the honor block has seven counts of 0-4, got {list(counts)}")
-        index = 0
-        for c, p in zip(counts, self._powers9, strict=False):
-            index += c * p
-        vid = int(self.honor_ids[index])
-        self.honor_cache[counts] = vid
-        return vid
+    @property
+    def batch_info(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per block index, the five additive fields of :data:`INFO_SHIFT` packed in an int64 (no row index):
+        (suits, honors). Built on first use, for the batch API."""
+        if self._batch_info is None:
+            self._batch_info = (_info_table(9, yaochu=(0, 8)), _info_table(7, yaochu=tuple(range(7))))
+        return self._batch_info
 
-    def merge(self, a: int, b: int) -> int:
-        """The id of the min-plus combination of vectors ``a`` and ``b``."""
-        vid = self.merge_cache.get(a << MERGE_SHIFT | b)
-        if vid:
-            return vid
-        va, vb = self.vectors[a], self.vectors[b]
-        out = [_INF] * VECTOR_LEN
-        for m1 in range(MAX_MELDS + 1):
-            a0, a1 = va[m1], va[5 + m1]
-            for m2 in range(MAX_MELDS + 1 - m1):
-                b0, b1 = vb[m2], vb[5 + m2]
-                m = m1 + m2
-                s = a0 + b0
-                if s < out[m]:
-                    out[m] = s
-                s = min(a1 + b0, a0 + b1)
-                if s < out[5 + m]:
-                    out[5 + m] = s
-        vid = self.intern(tuple(min(v, 15) for v in out))
-        self.merge_cache[a << MERGE_SHIFT | b] = vid
-        self.merge_cache[b << MERGE_SHIFT | a] = vid
-        return vid
+    def distances(self, b: bytes) -> tuple[int, ...]:
+        """For 34 count bytes: the distance to ``m`` melds and a pair, ``m = 0..4`` (shanten is this minus 1)."""
+        bv = self.block_value
+        return self.final[
+            self.mps[self.mp[bv(b[0:9]) >> INFO_SHIFT][bv(b[9:18]) >> INFO_SHIFT]][bv(b[18:27]) >> INFO_SHIFT]
+        ][bv(b[27:34]) >> INFO_SHIFT]
+
+
+def _info_table(n_pos: int, yaochu: tuple[int, ...]) -> np.ndarray:
+    """The additive info fields (tiles, kinds, kinds >= 2, yaochu kinds, yaochu kinds >= 2) of every block index."""
+    idx = np.arange(5**n_pos, dtype=np.int64)
+    fields = [np.zeros(5**n_pos, np.int64) for _ in range(5)]
+    for i in range(n_pos):
+        d = (idx // 5**i) % 5
+        fields[0] += d
+        fields[1] += d > 0
+        fields[2] += d > 1
+        if i in yaochu:
+            fields[3] += d > 0
+            fields[4] += d > 1
+    out = np.zeros(5**n_pos, np.int64)
+    for j, f in enumerate(fields):
+        out |= f << (8 * j)
+    return out
+
+
+def _unpack(packed: np.ndarray) -> np.ndarray:
+    """Inverse of :func:`_pack`: (K,) int64 -> (K, VECTOR_LEN) int16."""
+    return np.stack([(packed >> (4 * j)) & 15 for j in range(VECTOR_LEN)], axis=1).astype(np.int16)
+
+
+def _combine_vectors(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Min-plus combination of broadcastable arrays of rows (last axis VECTOR_LEN)."""
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    out = np.full(shape, _INF, np.int16)
+    for m1 in range(MAX_MELDS + 1):
+        for m2 in range(MAX_MELDS + 1 - m1):
+            m = m1 + m2
+            np.minimum(out[..., m], a[..., m1] + b[..., m2], out=out[..., m])
+            np.minimum(out[..., 5 + m], a[..., 5 + m1] + b[..., m2], out=out[..., 5 + m])
+            np.minimum(out[..., 5 + m], a[..., m1] + b[..., 5 + m2], out=out[..., 5 + m])
+    return np.minimum(out, 15)
+
+
+def _combine_all(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every combination of a row of ``a`` with a row of ``b``: the distinct result rows and an index table."""
+    combined = _combine_vectors(a[:, None, :], b[None, :, :]).reshape(-1, VECTOR_LEN)
+    rows, index = np.unique(_pack(combined), return_inverse=True)
+    return _unpack(rows), index.reshape(a.shape[0], b.shape[0]).astype(np.int16)
+
+
+def _with_placeholder(index: np.ndarray) -> np.ndarray:
+    """Shift a 2-D local-index table by one in both dimensions (row/column 0 unused), values shifted too."""
+    out = np.zeros((index.shape[0] + 1, index.shape[1] + 1), np.int16)
+    out[1:, 1:] = index + 1
+    return out
 
 
 @lru_cache(maxsize=1)

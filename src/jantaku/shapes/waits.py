@@ -21,7 +21,7 @@ from jantaku.errors import HandError
 from jantaku.tiles import KIND_NAMES, NUM_KINDS, TERMINALS_AND_HONORS, counts34, parse_tiles
 
 from .shanten import HandLike, read_counts, shanten
-from .tables import tables
+from .tables import INFO_SHIFT, tables
 
 __all__ = ["DiscardOption", "Ukeire", "discard_options", "ukeire", "wait_kinds", "waits"]
 
@@ -46,15 +46,15 @@ def wait_kinds(counts: Sequence[int]) -> list[int]:
     """
     b = bytearray(counts)
     n = sum(b) + 1
-    col = 5 + n // 3
+    melds = n // 3
     t = tables()
-    ids = [t.suit_id(bytes(b[0:9])), t.suit_id(bytes(b[9:18])), t.suit_id(bytes(b[18:27])), t.honor_id(bytes(b[27:34]))]
-    merge, vectors = t.merge, t.vectors
+    bv = t.block_value
+    mp, mps, final = t.mp, t.mps, t.final
+    rows = [bv(bytes(b[start:stop])) >> INFO_SHIFT for start, stop in _BLOCK_SPANS]
     found: list[int] = []
     for blk, (start, stop) in enumerate(_BLOCK_SPANS):
-        others = [ids[i] for i in range(4) if i != blk]
-        rest = merge(merge(others[0], others[1]), others[2])
         honor = blk == 3
+        trial = list(rows)
         for k in range(start, stop):
             if b[k] >= 4:
                 continue
@@ -63,10 +63,9 @@ def wait_kinds(counts: Sequence[int]) -> list[int]:
             if not any(b[lo : hi + 1]):
                 continue
             b[k] += 1
-            block = bytes(b[start:stop])
-            vid = t.honor_id(block) if honor else t.suit_id(block)
+            trial[blk] = bv(bytes(b[start:stop])) >> INFO_SHIFT
             b[k] -= 1
-            if vectors[merge(rest, vid)][col] == 0:
+            if final[mps[mp[trial[0]][trial[1]]][trial[2]]][trial[3]][melds] == 0:
                 found.append(k)
     if n == 14:
         special: set[int] = set()
