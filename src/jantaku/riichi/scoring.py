@@ -1,0 +1,294 @@
+"""Scoring a riichi win under a rule set: yaku, dora, fu, han, limit, points and every player's payment.
+
+M-League's own example (001 6章5条6: "子家一本场时立直自摸平和宝牌一：1300·2600的1400·2700"):
+
+>>> from jantaku import Hand, Tile
+>>> r = score_hand("234m567p456s78999s", WinConditions(win=Tile("9s"), tsumo=True, riichi=True,
+...                dora=(Tile("3m"),), seat_wind="S", winner=1, honba=1), "mleague")
+>>> r.han, r.fu, r.points, r.payments
+(4, 20, 5200, [-2700, 5500, -1400, -1400])
+>>> [name for name, _ in r.yaku]
+['menzen_tsumo', 'riichi', 'pinfu', 'dora']
+
+The scorer tries every reading of the hand (each decomposition, with the winning tile in each place it can
+sit) and keeps the one that pays most (000 Art 60; 001 6章5条1). A hand that is not complete, or has no
+yaku, raises :class:`~jantaku.riichi.conditions.ScoringError`; impossible circumstances raise
+:class:`~jantaku.riichi.conditions.ConditionError`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from jantaku.hand import Hand
+from jantaku.meld import MeldKind
+from jantaku.rules import Ruleset, load_rules
+from jantaku.shapes.decompose import decompositions
+from jantaku.tiles import NUM_KINDS, Tile, dora_from_indicator, kind_name
+
+from .conditions import ConditionError, ScoringError, WinConditions
+from .points import FuItem, basic_points, compute_fu, payments
+from .reading import HandFacts, Reading, readings_of
+from .yaku import YAKU, YAKU_BY_NAME, YAKUMAN
+
+__all__ = ["NoYakuError", "NotWinningError", "ScoreResult", "score_hand"]
+
+
+class NotWinningError(ScoringError):
+    """The tiles do not form a complete hand."""
+
+
+class NoYakuError(ScoringError):
+    """A complete hand without the yaku the rule set requires."""
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    """The score of a win, with everything needed to explain it.
+
+    ``yaku`` lists (name, han), dora included as ``dora``, ``aka_dora`` and ``ura_dora``; for a yakuman
+    hand it lists the yakuman as (name, multiplier) and ``han`` is 0. ``points`` is what the winner gains
+    before honba and deposits; ``payments`` the change of every seat's points, honba and deposits included.
+    """
+
+    han: int
+    fu: int
+    yaku: list[tuple[str, int]]
+    yakuman: int
+    limit: str | None
+    basic: int
+    points: int
+    payments: list[int]
+    fu_items: list[FuItem] = field(default_factory=list)
+    reading: Reading | None = None
+    rules: str = ""
+    conditions: WinConditions | None = None
+
+    def explain(self) -> str:
+        """A human-readable account of the score.
+
+        >>> from jantaku import Tile
+        >>> print(score_hand("11123455678999m", WinConditions(win=Tile("1m"), tsumo=True)).explain())
+        chuuren_poutou (九蓮宝燈) yakuman
+        yakuman: 48000 points (16000 all)
+        payments: seat 0 +48000, seat 1 -16000, seat 2 -16000, seat 3 -16000
+        """
+        lines = []
+        for name, value in self.yaku:
+            y = YAKU_BY_NAME.get(name)
+            label = f"{name} ({y.kanji})" if y else name
+            if self.yakuman:
+                lines.append(f"{label} {'yakuman' if value == 1 else f'{value}x yakuman'}")
+            else:
+                lines.append(f"{label} {value} han")
+        if not self.yakuman:
+            fu_text = " + ".join(f"{what} {fu}" for what, fu in self.fu_items)
+            lines.append(f"fu: {self.fu} ({fu_text})" if fu_text else f"fu: {self.fu}")
+            value = f"{self.han} han {self.fu} fu"
+        else:
+            value = "yakuman" if self.yakuman == 1 else f"{self.yakuman}x yakuman"
+        limit = f" {self.limit}" if self.limit and not self.yakuman else ""
+        lines.append(f"{value}:{limit} {self.points} points{self._split()}")
+        c = self.conditions
+        if c is not None and (c.honba or c.deposits):
+            lines.append(f"honba {c.honba}, deposits {c.deposits}")
+        pays = ", ".join(f"seat {s} {d:+d}" for s, d in enumerate(self.payments))
+        lines.append(f"payments: {pays}")
+        return "\n".join(lines)
+
+    def _split(self) -> str:
+        c = self.conditions
+        if c is None or not c.tsumo:
+            return ""
+        others = [s for s in range(4) if s != c.winner]
+        base = [-self.payments[s] for s in others]
+        honba_each = c.honba * 100
+        base = [b - honba_each for b in base]
+        if c.pao is not None:
+            return ""
+        if c.is_dealer:
+            return f" ({base[0]} all)"
+        dealer_pay = -self.payments[c.dealer] - honba_each
+        child = next(b for s, b in zip(others, base, strict=True) if s != c.dealer)
+        return f" ({child}/{dealer_pay})"
+
+
+def _check_against_rules(hand: Hand, c: WinConditions, rules: Ruleset) -> None:
+    if rules.family != "riichi":
+        raise ConditionError(f"rule set {rules.name!r} is not a riichi rule set")
+    tiles = hand.all_tiles()
+    for t in tiles:
+        if t.red and not rules.red_fives[t.kind // 9]:
+            raise ConditionError(f"rule set {rules.name!r} has no red {kind_name(t.kind)} (the hand has {t.mpsz})")
+    if c.ippatsu and not rules.ippatsu:
+        raise ConditionError(f"rule set {rules.name!r} has no ippatsu")
+    if c.ura and not rules.ura_dora:
+        raise ConditionError(f"rule set {rules.name!r} has no ura dora")
+    if c.renhou and rules.renhou == "none":
+        raise ConditionError(f"rule set {rules.name!r} has no renhou")
+    kans = sum(1 for m in hand.melds if m.is_kan)
+    max_dora = 5 if rules.kan_dora else 1  # any player's kans reveal indicators
+    if len(c.dora) > max_dora:
+        raise ConditionError(f"{len(c.dora)} dora indicators, but rule set {rules.name!r} turns at most {max_dora}")
+    if len(c.ura) > len(c.dora) and c.dora:
+        raise ConditionError("more ura indicators than dora indicators")
+    if (c.riichi or c.double_riichi) and not hand.is_closed:
+        raise ConditionError("riichi needs a closed hand, but this one has an open meld")
+    if c.rinshan and not kans:
+        raise ConditionError("rinshan kaihou needs a kan in the winner's hand")
+    if (c.tenhou or c.chiihou) and hand.melds:
+        raise ConditionError("tenhou and chiihou happen before any call or kan")
+    if c.win not in hand.closed:
+        raise ConditionError(f"the winning tile {c.win} is not among the closed tiles of {hand}")
+    if c.chankan and any(t.kind == c.win.kind for m in hand.melds for t in m.tiles):
+        raise ConditionError("a robbed kan's tile cannot also be in the winner's melds")
+
+
+def _facts(hand: Hand, c: WinConditions) -> HandFacts:
+    closed = [0] * NUM_KINDS
+    for t in hand.closed:
+        closed[t.kind] += 1
+    counts = list(closed)
+    red = sum(1 for t in hand.closed if t.red)
+    kans = 0
+    for m in hand.melds:
+        for t in m.tiles:
+            counts[t.kind] += 1
+            if t.red:
+                red += 1
+        if m.kind in (MeldKind.MINKAN, MeldKind.KAKAN, MeldKind.ANKAN):
+            kans += 1
+    return HandFacts(
+        counts=tuple(counts),
+        closed_counts=tuple(closed),
+        menzen=hand.is_closed,
+        win_kind=c.win.kind,
+        tsumo=c.tsumo,
+        seat_wind=c.seat_wind,
+        round_wind=c.round_wind,
+        kans=kans,
+        red=red,
+    )
+
+
+def _dora_count(indicators: tuple[Tile, ...], counts: tuple[int, ...]) -> int:
+    return sum(counts[dora_from_indicator(t.kind)] for t in indicators)
+
+
+def _yakuman_of(r: Reading, h: HandFacts, c: WinConditions, rules: Ruleset) -> list[tuple[str, int]]:
+    found = []
+    for y in YAKUMAN:
+        if y.han_open is None and not h.menzen:
+            continue
+        if y.check(r, h, c, rules):
+            found.append((y.name, 2 if y.name in rules.double_yakuman else 1))
+    if found and not rules.yakuman_stacking:
+        # 000 Art 54: several yakuman count as one
+        return [(found[0][0], 1)]
+    return found
+
+
+def _yaku_of(r: Reading, h: HandFacts, c: WinConditions, rules: Ruleset) -> list[tuple[str, int]]:
+    found = []
+    for y in YAKU:
+        han = y.han if h.menzen else y.han_open
+        if han is None:
+            continue
+        if y.check(r, h, c, rules):
+            found.append((y.name, han))
+    return found
+
+
+def score_hand(hand: Hand | str, conditions: WinConditions, rules: Ruleset | str = "standard") -> ScoreResult:
+    """Score a winning hand: closed tiles (the winning tile included) plus melds, under a rule set.
+
+    ``rules`` is a :class:`~jantaku.rules.Ruleset` or a preset name. Raises :class:`NotWinningError`,
+    :class:`NoYakuError` or :class:`~jantaku.riichi.conditions.ConditionError`.
+    """
+    rs = load_rules(rules)
+    h = Hand.parse(hand) if isinstance(hand, str) else hand
+    if h.tile_count != 14:
+        raise NotWinningError(f"a winning hand has 14 tiles counting each meld as 3; {h} has {h.tile_count}")
+    c = conditions
+    _check_against_rules(h, c, rs)
+    facts = _facts(h, c)
+    decs = decompositions(list(facts.closed_counts))
+    if not decs:
+        raise NotWinningError(f"{h} is not a complete hand")
+    readings = readings_of(decs, h.melds, c.win.kind, c.tsumo)
+    if not readings:  # pragma: no cover - a complete hand always holds its winning tile somewhere
+        raise NotWinningError(f"{h} cannot be read with {c.win} as the winning tile")
+
+    best: tuple[tuple[int, int, int], ScoreResult] | None = None
+    dora = _dora_count(c.dora, facts.counts)
+    ura = _dora_count(c.ura, facts.counts) if c.riichi and rs.ura_dora else 0
+    aka = facts.red
+    for r in readings:
+        yakuman = _yakuman_of(r, facts, c, rs)
+        if yakuman:
+            total = sum(m for _, m in yakuman)
+            if not rs.yakuman_stacking:
+                total = 1
+            basic, limit = basic_points(0, 0, total, rs)
+            result = _finish(r, facts, c, rs, yakuman, 0, 0, [], total, basic, limit)
+            key = (basic, 99, 0)
+        else:
+            yaku = _yaku_of(r, facts, c, rs)
+            yaku_han = sum(han for _, han in yaku)
+            if yaku_han < rs.min_han:
+                continue
+            pinfu = any(name == "pinfu" for name, _ in yaku)
+            fu, fu_items = compute_fu(r, facts, c, rs, pinfu)
+            for name, n in (("dora", dora), ("aka_dora", aka), ("ura_dora", ura)):
+                if n:
+                    yaku.append((name, n))
+            han = yaku_han + dora + aka + ura
+            basic, limit = basic_points(han, fu, 0, rs)
+            result = _finish(r, facts, c, rs, yaku, han, fu, fu_items, 0, basic, limit)
+            key = (basic, han, fu)
+        if best is None or key > best[0]:
+            best = (key, result)
+    if best is None:
+        raise NoYakuError(f"{h} winning on {c.win} has no yaku under {rs.name}")
+    result = best[1]
+    if c.pao is not None and not any(name in rs.pao for name, _ in result.yaku if result.yakuman):
+        raise ConditionError(
+            f"pao (seat {c.pao}) applies only to {', '.join(sorted(rs.pao))} under {rs.name}, "
+            "and this hand has none of them"
+        )
+    return result
+
+
+def _finish(
+    r: Reading,
+    h: HandFacts,
+    c: WinConditions,
+    rules: Ruleset,
+    yaku: list[tuple[str, int]],
+    han: int,
+    fu: int,
+    fu_items: list[FuItem],
+    yakuman: int,
+    basic: int,
+    limit: str | None,
+) -> ScoreResult:
+    pao_basic = 0
+    if c.pao is not None:
+        liable_for = [(name, mult) for name, mult in yaku if yakuman and name in rules.pao]
+        if liable_for:
+            pao_basic = min(basic, 8000 * sum(mult for _, mult in liable_for))
+    deltas, points = payments(basic, c, rules, pao_basic)
+    return ScoreResult(
+        han=han,
+        fu=fu,
+        yaku=yaku,
+        yakuman=yakuman,
+        limit=limit,
+        basic=basic,
+        points=points,
+        payments=deltas,
+        fu_items=fu_items,
+        reading=r,
+        rules=rules.name,
+        conditions=c,
+    )

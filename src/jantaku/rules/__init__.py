@@ -1,0 +1,11 @@
+"""Rule sets as data: :class:`Ruleset`, the presets and user rule files.
+
+>>> from jantaku.rules import load_rules, preset_names
+>>> preset_names()
+['jielu', 'meibi', 'mleague', 'mu', 'standard', 'tenhou']
+"""
+
+from .loader import diff_rules, load_rules, preset_names, rules_from_mapping
+from .ruleset import RulesError, Ruleset
+
+__all__ = ["RulesError", "Ruleset", "diff_rules", "load_rules", "preset_names", "rules_from_mapping"]

@@ -1,0 +1,147 @@
+"""Loading rule sets: presets shipped with the package, or a user's TOML file based on a preset.
+
+A preset file (``presets/NAME.toml``) and a user's file have the same form: an optional ``base`` naming the
+preset to start from (default: the built-in defaults), then parameters as top-level keys. Unknown keys and
+bad values are rejected with a message naming the key.
+
+>>> load_rules("mu").ippatsu, load_rules("tenhou").name
+(False, 'tenhou')
+>>> load_rules("nope")
+Traceback (most recent call last):
+...
+jantaku.rules.ruleset.RulesError: unknown rule set 'nope': the presets are jielu, meibi, mleague, mu, standard, tenhou
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .ruleset import PARAMETER_CHOICES, RulesError, Ruleset, field_type, is_set_type, is_tuple_type, tuple_arity
+
+__all__ = ["coerce_value", "diff_rules", "load_rules", "preset_names", "rules_from_mapping"]
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Ruleset)}
+
+
+def preset_names() -> list[str]:
+    """Names of the presets shipped with jantaku."""
+    folder = resources.files("jantaku.rules") / "presets"
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def coerce_value(key: str, value: Any) -> Any:
+    """Check ``value`` for parameter ``key`` and convert it to the parameter's type (lists -> tuples/sets)."""
+    if key not in _FIELDS:
+        raise RulesError(f"unknown rule parameter {key!r}")
+    tp = field_type(key)
+    choices = PARAMETER_CHOICES.get(key)
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise RulesError(f"{key} must be true or false, got {value!r}")
+        return value
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RulesError(f"{key} must be an integer, got {value!r}")
+        if value < 0 and key not in ("chombo_penalty",):
+            raise RulesError(f"{key} must not be negative, got {value}")
+        return value
+    if tp is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise RulesError(f"{key} must be a number, got {value!r}")
+        return float(value)
+    if tp is str:
+        if not isinstance(value, str):
+            raise RulesError(f"{key} must be a string, got {value!r}")
+        if choices is not None and value not in choices:
+            raise RulesError(f"{key} must be one of {', '.join(choices)}; got {value!r}")
+        return value
+    if is_set_type(tp):
+        if not isinstance(value, (list, tuple, set, frozenset)) or not all(isinstance(v, str) for v in value):
+            raise RulesError(f"{key} must be a list of names, got {value!r}")
+        bad = [v for v in value if choices is not None and v not in choices]
+        if bad:
+            raise RulesError(f"{key}: unknown value {bad[0]!r} (allowed: {', '.join(choices or ())})")
+        return frozenset(value)
+    if is_tuple_type(tp):
+        n = tuple_arity(tp)
+        if (
+            not isinstance(value, (list, tuple))
+            or len(value) != n
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        ):
+            raise RulesError(f"{key} must be a list of {n} integers, got {value!r}")
+        return tuple(value)
+    raise RulesError(f"{key}: unsupported parameter type {tp}")  # pragma: no cover
+
+
+def rules_from_mapping(data: dict[str, Any], *, source: str = "", _depth: int = 0) -> Ruleset:
+    """A rule set from a parsed TOML mapping: ``base`` (optional preset name) plus parameter overrides."""
+    where = f" in {source}" if source else ""
+    if _depth > 5:
+        raise RulesError(f"rule set bases nest too deeply{where}")
+    base_name = data.get("base")
+    if base_name is None:
+        base = Ruleset()
+    elif isinstance(base_name, str):
+        base = _load_preset(base_name, _depth + 1)
+    else:
+        raise RulesError(f"base must be a preset name{where}, got {base_name!r}")
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "base":
+            continue
+        if isinstance(value, dict):
+            raise RulesError(f"unknown rule parameter {key!r}{where} (tables are not used; write keys at top level)")
+        try:
+            values[key] = coerce_value(key, value)
+        except RulesError as e:
+            raise RulesError(f"{e}{where}") from None
+    red = values.get("red_fives", base.red_fives)
+    if any(v not in (0, 1) for v in red):
+        raise RulesError(f"red_fives must be 0 or 1 per suit{where}, got {list(red)}")
+    return dataclasses.replace(base, **values)
+
+
+@cache
+def _load_preset(name: str, depth: int = 0) -> Ruleset:
+    if name not in preset_names():
+        raise RulesError(f"unknown rule set {name!r}: the presets are {', '.join(preset_names())}")
+    text = (resources.files("jantaku.rules") / "presets" / f"{name}.toml").read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    rules = rules_from_mapping(data, source=f"preset {name}", _depth=depth)
+    if rules.name != name:
+        raise RulesError(f"preset file {name}.toml must set name = {name!r}")  # pragma: no cover
+    return rules
+
+
+def load_rules(spec: str | Path | Ruleset) -> Ruleset:
+    """A rule set by preset name (``"mleague"``) or from a TOML file path (``base = "mleague"`` + overrides)."""
+    if isinstance(spec, Ruleset):
+        return spec
+    text = str(spec)
+    if text.endswith(".toml") or "/" in text or "\\" in text:
+        path = Path(text)
+        if not path.is_file():
+            raise RulesError(f"rule file not found: {text}")
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as e:
+            raise RulesError(f"{text} is not valid TOML: {e}") from None
+        data.setdefault("name", path.stem)
+        return rules_from_mapping(data, source=text)
+    return _load_preset(text)
+
+
+def diff_rules(a: Ruleset, b: Ruleset) -> list[tuple[str, Any, Any]]:
+    """The parameters where two rule sets differ, as (name, value in a, value in b)."""
+    out = []
+    for f in dataclasses.fields(Ruleset):
+        va, vb = getattr(a, f.name), getattr(b, f.name)
+        if va != vb:
+            out.append((f.name, va, vb))
+    return out

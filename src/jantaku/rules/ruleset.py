@@ -1,0 +1,261 @@
+"""The rule set: one frozen object holding every parameter a game or a score depends on.
+
+Each field is documented once, here, with its default and the seed article it comes from (article numbers
+refer to the documents in ``shared/seeds/``: 000 μ, 001 M-League, 002 the general online rules, 003 眉笔,
+004 洁律; RULES.md is the decision record beside them). Presets are TOML files that set some of these
+fields (see :mod:`jantaku.rules.presets`); a field a preset does not set keeps the default below, which is
+the general online rule set's value (002).
+
+>>> from jantaku.rules import load_rules
+>>> r = load_rules("mleague")
+>>> r.kiriage, r.starting_points, r.rank_points, r.multiple_ron
+(True, 25000, (50000, 10000, -10000, -30000), 'head_bump')
+>>> r.replace(kiriage=False).kiriage
+False
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, get_args, get_origin, get_type_hints
+
+from jantaku.errors import JantakuError
+
+__all__ = ["PARAMETER_CHOICES", "RulesError", "Ruleset"]
+
+
+class RulesError(JantakuError):
+    """A rule set that cannot be loaded: unknown preset, unknown key, bad value."""
+
+
+def _p(default: Any, doc: str, source: str, choices: tuple[str, ...] | None = None) -> Any:
+    meta = {"doc": doc, "source": source}
+    if choices is not None:
+        meta["choices"] = choices
+    return field(default=default, metadata=meta)
+
+
+ABORTIVE_DRAWS = ("nine_terminals", "four_winds", "four_riichi", "four_kans", "triple_ron")
+PAO_YAKU = ("daisangen", "daisuushii", "suukantsu")
+DOUBLE_YAKUMAN_PATTERNS = ("kokushi_musou_13", "suuankou_tanki", "junsei_chuuren_poutou", "daisuushii")
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Every parameter of a rule set. Build with :func:`jantaku.rules.load_rules`; change with :meth:`replace`."""
+
+    # -- identity -----------------------------------------------------------------------------------------
+    name: str = _p("custom", "Short name of the rule set (a preset's name, or the user's).", "-")
+    title: str = _p("custom rule set", "One-line description shown by `jantaku rules`.", "-")
+    family: str = _p(
+        "riichi",
+        "Which scoring family: riichi (yaku, fu, han) or jielu (additive fans).",
+        "RULES.md",
+        ("riichi", "jielu"),
+    )
+
+    # -- the game -----------------------------------------------------------------------------------------
+    rounds: int = _p(2, "Prevailing winds played: 1 East only, 2 East+South.", "000 Art 23-24; 001 1章1条; 002 1.2")
+    starting_points: int = _p(25000, "Each player's points at the start.", "001 6章1条; 002 3.4; 003 6章1条")
+    return_points: int = _p(30000, "The zero line for final scores (genten).", "001 6章2条; 002 3.4; 003 6章2条")
+    rank_points: tuple[int, int, int, int] = _p(
+        (40000, 10000, -10000, -20000),
+        "Points added by final rank, 1st to 4th, including the oka to first.",
+        "001 6章2条3; 002 3.4; 003 6章2条3; μ: RULES.md",
+    )
+    tie_break: str = _p(
+        "seat_order",
+        "Equal final points: split the rank points equally, or rank by seat order from the first dealer.",
+        "001 6章2条6; 003 6章2条6; 000 silent (RULES.md)",
+        ("split", "seat_order"),
+    )
+    leftover_deposits: str = _p(
+        "first",
+        "Riichi sticks still on the table when the game ends: to nobody, to first place, or to first place only "
+        "when first is decided (else split among those tied for first).",
+        "001 6章2条5; 003 6章2条5-6; 000 Art 43",
+        ("nobody", "first", "first_if_decided"),
+    )
+    bust: bool = _p(True, "A player's points below zero end the game.", "002 1.2; 001 (play on): RULES.md")
+    west_round: bool = _p(
+        True, "If nobody reaches `west_round_target` after the last hand, play on into West.", "002 1.2; 003 6章2条7"
+    )
+    west_round_target: int = _p(30000, "Points that end the extra round at once (sudden death).", "002; 003 6章2条7")
+    agari_yame: bool = _p(
+        True,
+        "All-last: the game ends when the dealer wins or is tenpai while first with at least `return_points`.",
+        "002 (Tenhou); 000/001/003: no (RULES.md)",
+    )
+    time_limit_hands: int = _p(
+        0, "End the game after the hand in which this many hands have been played (0: no limit).", "000 Art 24(2)"
+    )
+
+    # -- tiles and dora -----------------------------------------------------------------------------------
+    red_fives: tuple[int, int, int] = _p((1, 1, 1), "Red fives per suit (m, p, s): 0 or 1.", "001 1章2条2; 002 1.1")
+    kan_dora: bool = _p(True, "Each kan reveals a new dora indicator.", "000 Art 16 (none); 001 2章6条; 003 2章6条2")
+    kan_dora_timing: str = _p(
+        "closed_now_open_after_discard",
+        "When a kan's new indicator turns: at once for every kan, or at once for a closed kan and after the "
+        "replacement tile's discard for an open or added kan (Tenhou).",
+        "001 2章6条; 002 (Tenhou): RULES.md",
+        ("immediate", "closed_now_open_after_discard"),
+    )
+    ura_dora: bool = _p(True, "A riichi winner reveals ura dora (under every indicator, kan ones too).", "001 2章6条3")
+    ippatsu: bool = _p(True, "Ippatsu is a yaku (1 han, never the only yaku).", "001 9章1条3; 002 2.1; 000: none")
+    max_kans: int = _p(4, "Kans allowed in one hand over all players; a fifth is never allowed.", "000 Art 29")
+
+    # -- scoring --------------------------------------------------------------------------------------------
+    min_han: int = _p(1, "Han from yaku (dora excluded) needed to win.", "000 Art 62; 001 1章3条")
+    open_tanyao: bool = _p(True, "Tanyao counts in an open hand (kuitan).", "000 Art 51(2); RULES.md")
+    kiriage: bool = _p(False, "4 han 30 fu and 3 han 60 fu are rounded up to mangan.", "001 6章4条2; 003 6章6条")
+    kazoe_yakuman: bool = _p(
+        True, "13 han or more without a yakuman scores a yakuman (else sanbaiman).", "002 3.2; 003 6章6条2; 001 6章6条2"
+    )
+    yakuman_stacking: bool = _p(
+        True, "Several yakuman in one hand add up (double, triple); else they count as one.", "000 Art 54; 001 6章6条"
+    )
+    double_yakuman: frozenset[str] = _p(
+        frozenset(),
+        "Yakuman patterns scored as double yakuman.",
+        "RULES.md (all presets: none)",
+        DOUBLE_YAKUMAN_PATTERNS,
+    )
+    double_wind_pair_fu: int = _p(
+        4, "Fu for a pair of the seat wind that is also the round wind.", "002 3.1; 001 6章3条"
+    )
+    renhou: str = _p(
+        "none",
+        "Winning by ron before one's first draw: not a yaku, a mangan, or a yakuman.",
+        "none of the seeds has it (RULES.md)",
+        ("none", "mangan", "yakuman"),
+    )
+    ryuuiisou_needs_hatsu: bool = _p(False, "All-green needs the green dragon.", "001 9章5条6; 003 9章5条6")
+    honba_points: int = _p(300, "Points per honba stick on a win (100 per payer on tsumo).", "002 3.3; 001 3章13条")
+    payment_rounding: int = _p(100, "Payments round up to this.", "002 3.3 (000 Art 58 'tens' is a slip: RULES.md)")
+    pao: frozenset[str] = _p(
+        frozenset({"daisangen", "daisuushii"}),
+        "Yakuman for which the player who fed the completing meld is liable.",
+        "000 Art 67; 001 8章1条; 002 3.3; 003 8章1条",
+        PAO_YAKU,
+    )
+    pao_honba: str = _p(
+        "liable",
+        "Who pays the honba of a ron with pao: the liable player, or the discarder.",
+        "001 8章1条2; 003 8章1条2; Tenhou: the liable player (real log 2010060416gm-0061-0000-2d91fbe3)",
+        ("liable", "discarder"),
+    )
+
+    # -- the table ------------------------------------------------------------------------------------------
+    multiple_ron: str = _p(
+        "double",
+        "Several rons on one discard: only the first from the discarder wins (head bump), two may win "
+        "(three abort the hand if `triple_ron` is an abortive draw), or all win.",
+        "000 Art 65; 001 5章1条3; 002 3.3; 003 RULES.md",
+        ("head_bump", "double", "all"),
+    )
+    abortive_draws: frozenset[str] = _p(
+        frozenset(ABORTIVE_DRAWS),
+        "Abortive draws in play (nine terminals is the player's choice).",
+        "002 1.2; 001 3章11条 (none); 003 RULES.md",
+        ABORTIVE_DRAWS,
+    )
+    nagashi_mangan: bool = _p(True, "Nagashi mangan at an exhaustive draw, paid as a mangan tsumo.", "002 1.2")
+    nagashi_renchan: bool = _p(
+        True, "Nagashi mangan is treated like tenpai for the dealer's repeat (else only real tenpai counts).", "003"
+    )
+    noten_payment: int = _p(
+        3000, "Points the noten players pay the tenpai players at an exhaustive draw.", "000 Art 71"
+    )
+    formal_tenpai: bool = _p(True, "A tenpai hand with no yaku counts as tenpai at a draw.", "RULES.md")
+    karaten_is_noten: bool = _p(
+        False, "A wait whose every tile is in the player's own hand and melds is not tenpai.", "003 (RULES.md)"
+    )
+    honba_on_dealer_win: bool = _p(True, "The honba counter grows when the dealer wins.", "002 3.3; 001 3章13条")
+    honba_on_draw: bool = _p(True, "The honba counter grows at every draw (exhaustive or abortive).", "002 3.3")
+    kuikae: str = _p(
+        "forbidden",
+        "Discarding, right after a call, a tile that the call's tiles could have taken the same way.",
+        "001 4章3条; 003 4章3条; 000 (allowed)",
+        ("allowed", "forbidden"),
+    )
+    chankan_closed_kan: str = _p(
+        "kokushi",
+        "Robbing a closed kan: never, or only for thirteen orphans.",
+        "002; 000/001 never (RULES.md)",
+        ("never", "kokushi"),
+    )
+    kan_after_riichi: str = _p(
+        "closed_unchanged",
+        "Kan after riichi: none at all, or a closed kan that changes neither the waits nor the decomposition.",
+        "001 4章8条8; 000 Art 36-41",
+        ("none", "closed_unchanged"),
+    )
+    riichi_min_wall: int = _p(
+        4, "Tiles that must remain in the live wall for a riichi declaration.", "002 (Tenhou); 000: 1 (RULES.md)"
+    )
+    riichi_min_points: int = _p(1000, "Points a player needs to declare riichi.", "002 (Tenhou); 000 (none)")
+    seating: str = _p(
+        "standard",
+        "How seats and the first dealer are drawn.",
+        "000 Art 8-10; 001 3章1条; 002 1.2; 003 3章1条",
+        ("mu", "mleague", "standard", "meibi"),
+    )
+    chombo_penalty: int = _p(
+        8000,
+        "Chombo: points paid (a mangan-sized sum, split like a mangan tsumo) or 0 when `chombo_pt` applies instead.",
+        "002; 000 Art 68; 001 7章",
+    )
+    chombo_pt: float = _p(0.0, "Chombo: rank points deducted from the final score (μ/M-League: 20).", "000 Art 68")
+    chombo_adds_honba: bool = _p(True, "The replayed hand after a chombo counts one more honba.", "003 RULES.md")
+
+    # -- jielu (洁律) -----------------------------------------------------------------------------------------
+    jielu_mode: str = _p(
+        "points",
+        "洁律 payment mode: 积分制 (up to three winners, x3/x2/x1) or the original (one winner, 3x(S-4)).",
+        "004; RULES.md 2",
+        ("points", "original"),
+    )
+
+    def replace(self, **changes: Any) -> Ruleset:
+        """A copy with some parameters changed (values are validated like a preset's)."""
+        from jantaku.rules.loader import coerce_value
+
+        checked = {k: coerce_value(k, v) for k, v in changes.items()}
+        return dataclasses.replace(self, **checked)
+
+    @classmethod
+    def parameters(cls) -> list[dataclasses.Field[Any]]:
+        """The documented parameters, in declaration order."""
+        return list(dataclasses.fields(cls))
+
+    @property
+    def red_five_count(self) -> int:
+        return sum(self.red_fives)
+
+
+def _choices() -> dict[str, tuple[str, ...]]:
+    return {f.name: f.metadata["choices"] for f in dataclasses.fields(Ruleset) if "choices" in f.metadata}
+
+
+PARAMETER_CHOICES = _choices()
+"""Allowed values of each text or set parameter that has a fixed list."""
+
+_HINTS = get_type_hints(Ruleset)
+
+
+def field_type(name: str) -> Any:
+    """The annotated type of a parameter."""
+    return _HINTS[name]
+
+
+def is_set_type(tp: Any) -> bool:
+    return get_origin(tp) is frozenset
+
+
+def is_tuple_type(tp: Any) -> bool:
+    return get_origin(tp) is tuple
+
+
+def tuple_arity(tp: Any) -> int:
+    return len(get_args(tp))
