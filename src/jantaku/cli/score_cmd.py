@@ -1,0 +1,124 @@
+"""``jantaku score``: score one hand from flags, or many as JSON lines (``--jsonl``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from jantaku.errors import JantakuError
+from jantaku.hand import parse_hand_or_tiles
+from jantaku.riichi.jsonio import score_json
+from jantaku.tiles import format_tiles
+
+_EPILOG = """examples:
+  jantaku score 234m567p456s78999s --win 9s --tsumo --riichi --dora 3m --rules mleague --seat S
+  jantaku score 123m456p11z 777z+ 1111s* --win 1z --seat E --round E
+  jantaku score 11123455678999m --tsumo --json
+  echo '{"hand": "234m567p456s78999s", "win": "9s", "tsumo": true}' | jantaku score --jsonl
+
+melds follow the closed tiles as separate words: the called tile first, then + (chi, pon, open kan),
+^ (added kan) or * (closed kan), optionally the source seat (1 right, 2 across, 3 left, the default);
+tenhou.net/6 call strings (p252525, c275226, 424242a42, ...) work too. Without --win the last closed
+tile written is the winning tile. --jsonl reads one JSON object per line (fields: see README) and writes
+one result per line; a bad line gives {"error": ...} and the rest go on.
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "score",
+        help="score a winning hand under a rule set",
+        description="Score a winning hand: yaku, fu, han, limit, points and every player's payment.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("hand", nargs="*", help="closed tiles (winning tile included) then melds")
+    p.add_argument("--win", help="the winning tile (default: the last closed tile written)")
+    p.add_argument("--tsumo", action="store_true", help="self-drawn win (default: ron)")
+    for flag in ("riichi", "double-riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou"):
+        p.add_argument(f"--{flag}", action="store_true")
+    p.add_argument("--renhou", action="store_true", help="only where the rule set has renhou")
+    p.add_argument("--seat", default="E", help="seat wind E/S/W/N (default E: the dealer)")
+    p.add_argument("--round", default="E", help="round wind E/S/W/N (default E)")
+    p.add_argument("--dora", default="", help="dora indicators, mpsz (e.g. 3m7z)")
+    p.add_argument("--ura", default="", help="ura dora indicators, mpsz")
+    p.add_argument("--honba", type=int, default=0)
+    p.add_argument("--deposits", type=int, default=0, help="riichi sticks the winner collects")
+    p.add_argument("--winner", type=int, default=0, help="winner's seat 0-3 (default 0)")
+    p.add_argument("--discarder", type=int, default=None, help="discarder's seat for a ron")
+    p.add_argument("--pao", type=int, default=None, help="seat liable for the yakuman (pao)")
+    p.add_argument("--rules", default="standard", help="preset name or TOML file (default standard)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--jsonl", action="store_true", help="read JSON requests on stdin, one per line")
+    p.set_defaults(run=run)
+
+
+def _request(args: argparse.Namespace) -> dict[str, object]:
+    words = list(args.hand)
+    if not words:
+        raise JantakuError("give the hand (closed tiles, then melds), or use --jsonl")
+    closed, meld_objs = parse_hand_or_tiles(" ".join(words))
+    hand = format_tiles(closed)
+    melds = [str(m) for m in meld_objs]
+    win = args.win
+    if win is None:
+        if not closed:
+            raise JantakuError("the hand has no closed tiles to take the winning tile from; give --win")
+        win = closed[-1].mpsz
+    req: dict[str, object] = {
+        "hand": hand,
+        "melds": melds,
+        "win": win,
+        "tsumo": args.tsumo,
+        "seat_wind": args.seat,
+        "round_wind": args.round,
+        "dora": args.dora,
+        "ura": args.ura,
+        "honba": args.honba,
+        "deposits": args.deposits,
+        "winner": args.winner,
+        "rules": args.rules,
+    }
+    for flag in ("riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou"):
+        req[flag] = getattr(args, flag)
+    if args.renhou:
+        req["renhou"] = True
+    if args.discarder is not None:
+        req["discarder"] = args.discarder
+    if args.pao is not None:
+        req["pao"] = args.pao
+    return req
+
+
+def _run_jsonl() -> int:
+    for lineno, line in enumerate(sys.stdin, 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            out: dict[str, object] = {"error": f"line {lineno}: not JSON: {e.msg}"}
+        else:
+            out = score_json(obj)
+        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.jsonl:
+        return _run_jsonl()
+    from jantaku.riichi.jsonio import request_from_json
+    from jantaku.riichi.scoring import score_hand
+
+    req = _request(args)
+    hand, cond, rules = request_from_json(req)
+    result = score_hand(hand, cond, rules)
+    if args.json:
+        from jantaku.riichi.jsonio import result_to_json
+
+        print(json.dumps(result_to_json(result), ensure_ascii=False))
+        return 0
+    print(f"{hand}  win {cond.win}  ({'tsumo' if cond.tsumo else 'ron'}, rules {rules.name})")
+    print(result.explain())
+    return 0
