@@ -10,6 +10,8 @@
 from jantaku.errors import HandError, JantakuError, TileError
 from jantaku.hand import Hand
 from jantaku.meld import Meld, MeldKind
+from jantaku.riichi import ScoreResult, WinConditions, score_hand
+from jantaku.rules import Ruleset, load_rules
 from jantaku.shapes import (
     Decomposition,
     Shanten,
@@ -35,15 +37,20 @@ __all__ = [
     "JantakuError",
     "Meld",
     "MeldKind",
+    "Ruleset",
+    "ScoreResult",
     "Shanten",
     "Tile",
     "TileError",
+    "WinConditions",
     "__version__",
     "decompositions",
     "discard_options",
     "format_tiles",
     "is_complete",
+    "load_rules",
     "parse_tiles",
+    "score_hand",
     "shanten",
     "shanten_batch",
     "shanten_batch_forms",

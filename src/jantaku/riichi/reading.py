@@ -7,6 +7,7 @@ either a run or a pung), and the scorer keeps the one that pays most.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -53,6 +54,13 @@ class Reading:
     pair: int
     wait: str
     pairs: tuple[int, ...] = ()
+    pungs: tuple[int, ...] = ()
+    """Kinds of the pungs and kans."""
+    runs: tuple[int, ...] = ()
+    """First kinds of the runs, sorted."""
+    concealed_pungs: int = 0
+    """Pungs and kans that count as concealed (a pung completed by ron does not)."""
+    kans: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +79,28 @@ class HandFacts:
     round_wind: int
     kans: int
     red: int
+    kinds: tuple[int, ...] = ()
+    """Kinds present anywhere in the hand."""
+    suits: frozenset[int] = frozenset()
+    """Suits (0 m, 1 p, 2 s) present."""
+    has_honor: bool = False
+    all_yaochu: bool = False
+    no_yaochu: bool = False
+
+    @classmethod
+    def build(cls, counts: tuple[int, ...], closed_counts: tuple[int, ...], **kw: int | bool) -> HandFacts:
+        """Facts with the derived fields filled in from ``counts``."""
+        kinds = tuple(k for k in range(34) if counts[k])
+        return cls(
+            counts=counts,
+            closed_counts=closed_counts,
+            kinds=kinds,
+            suits=frozenset(k // 9 for k in kinds if k < 27),
+            has_honor=kinds[-1] >= 27,
+            all_yaochu=all(k in _YAOCHU for k in kinds),
+            no_yaochu=not any(k in _YAOCHU for k in kinds),
+            **kw,  # type: ignore[arg-type]
+        )
 
 
 def wait_of_run(start: int, win: int) -> str:
@@ -98,7 +128,9 @@ def _meld_block(m: Meld) -> Block:
     return Block(KAN, m.kind34, False, True)
 
 
-def readings_of(decompositions: list[Decomposition], melds: tuple[Meld, ...], win: int, tsumo: bool) -> list[Reading]:
+def readings_of(
+    decompositions: Sequence[Decomposition], melds: tuple[Meld, ...], win: int, tsumo: bool
+) -> list[Reading]:
     """Every reading of the hand: each decomposition, with the winning tile in each place it can sit."""
     meld_blocks = tuple(_meld_block(m) for m in melds)
     out: list[Reading] = []
@@ -129,5 +161,17 @@ def readings_of(decompositions: list[Decomposition], melds: tuple[Meld, ...], wi
             if key in seen:
                 continue
             seen.add(key)
-            out.append(Reading("regular", (*runs, *blocks_p, *meld_blocks), d.pair, wait))
+            blocks = (*runs, *blocks_p, *meld_blocks)
+            out.append(
+                Reading(
+                    "regular",
+                    blocks,
+                    d.pair,
+                    wait,
+                    pungs=tuple(b.kind for b in blocks if b.shape != RUN),
+                    runs=tuple(sorted(b.kind for b in blocks if b.shape == RUN)),
+                    concealed_pungs=sum(1 for b in blocks if b.shape != RUN and b.concealed),
+                    kans=sum(1 for b in blocks if b.shape == KAN),
+                )
+            )
     return out

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from jantaku.hand import Hand
 from jantaku.meld import MeldKind
 from jantaku.rules import Ruleset, load_rules
-from jantaku.shapes.decompose import decompositions
-from jantaku.tiles import NUM_KINDS, Tile, dora_from_indicator, kind_name
+from jantaku.shapes.decompose import decompositions_of_bytes
+from jantaku.tiles import KIND_OF_CODE, NUM_KINDS, Tile, dora_from_indicator, kind_name
 
 from .conditions import ConditionError, ScoringError, WinConditions
 from .points import FuItem, basic_points, compute_fu, payments
@@ -116,10 +116,10 @@ class ScoreResult:
 def _check_against_rules(hand: Hand, c: WinConditions, rules: Ruleset) -> None:
     if rules.family != "riichi":
         raise ConditionError(f"rule set {rules.name!r} is not a riichi rule set")
-    tiles = hand.all_tiles()
-    for t in tiles:
-        if t.red and not rules.red_fives[t.kind // 9]:
-            raise ConditionError(f"rule set {rules.name!r} has no red {kind_name(t.kind)} (the hand has {t.mpsz})")
+    if rules.red_fives != (1, 1, 1):
+        for t in hand.all_tiles():
+            if t.red and not rules.red_fives[t.kind // 9]:
+                raise ConditionError(f"rule set {rules.name!r} has no red {kind_name(t.kind)} (the hand has {t.mpsz})")
     if c.ippatsu and not rules.ippatsu:
         raise ConditionError(f"rule set {rules.name!r} has no ippatsu")
     if c.ura and not rules.ura_dora:
@@ -146,21 +146,25 @@ def _check_against_rules(hand: Hand, c: WinConditions, rules: Ruleset) -> None:
 
 def _facts(hand: Hand, c: WinConditions) -> HandFacts:
     closed = [0] * NUM_KINDS
+    red = 0
     for t in hand.closed:
-        closed[t.kind] += 1
+        code = t.code
+        if code >= NUM_KINDS:
+            red += 1
+        closed[KIND_OF_CODE[code]] += 1
     counts = list(closed)
-    red = sum(1 for t in hand.closed if t.red)
     kans = 0
     for m in hand.melds:
         for t in m.tiles:
-            counts[t.kind] += 1
-            if t.red:
+            code = t.code
+            if code >= NUM_KINDS:
                 red += 1
+            counts[KIND_OF_CODE[code]] += 1
         if m.kind in (MeldKind.MINKAN, MeldKind.KAKAN, MeldKind.ANKAN):
             kans += 1
-    return HandFacts(
-        counts=tuple(counts),
-        closed_counts=tuple(closed),
+    return HandFacts.build(
+        tuple(counts),
+        tuple(closed),
         menzen=hand.is_closed,
         win_kind=c.win.kind,
         tsumo=c.tsumo,
@@ -212,7 +216,7 @@ def score_hand(hand: Hand | str, conditions: WinConditions, rules: Ruleset | str
     c = conditions
     _check_against_rules(h, c, rs)
     facts = _facts(h, c)
-    decs = decompositions(list(facts.closed_counts))
+    decs = decompositions_of_bytes(bytes(facts.closed_counts))
     if not decs:
         raise NotWinningError(f"{h} is not a complete hand")
     readings = readings_of(decs, h.melds, c.win.kind, c.tsumo)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from jantaku.tiles import TERMINALS_AND_HONORS
 
-from .reading import KAN, RUN, HandFacts, Reading
+from .reading import RUN, HandFacts, Reading
 
 if TYPE_CHECKING:
     from jantaku.rules import Ruleset
@@ -58,24 +58,24 @@ def yakuhai_kinds(h: HandFacts) -> tuple[int, ...]:
     return (*_DRAGONS, 27 + h.seat_wind, 27 + h.round_wind)
 
 
-def _pungs(r: Reading) -> list[int]:
-    return [b.kind for b in r.blocks if b.shape != RUN]
+def _pungs(r: Reading) -> tuple[int, ...]:
+    return r.pungs
 
 
-def _runs(r: Reading) -> list[int]:
-    return [b.kind for b in r.blocks if b.shape == RUN]
+def _runs(r: Reading) -> tuple[int, ...]:
+    return r.runs
 
 
-def _kinds(h: HandFacts) -> list[int]:
-    return [k for k, n in enumerate(h.counts) if n]
+def _kinds(h: HandFacts) -> tuple[int, ...]:
+    return h.kinds
 
 
-def _suits(h: HandFacts) -> set[int]:
-    return {k // 9 for k in _kinds(h) if k < 27}
+def _suits(h: HandFacts) -> frozenset[int]:
+    return h.suits
 
 
 def _has_honor(h: HandFacts) -> bool:
-    return any(h.counts[27:])
+    return h.has_honor
 
 
 # -- predicates ---------------------------------------------------------------------------------------------
@@ -127,11 +127,11 @@ def _pinfu(r: Reading, h: HandFacts, c: WinConditions, rules: Ruleset) -> bool:
 def _tanyao(r: Reading, h: HandFacts, c: WinConditions, rules: Ruleset) -> bool:
     if not h.menzen and not rules.open_tanyao:
         return False
-    return not any(h.counts[k] for k in _YAOCHU)
+    return h.no_yaochu
 
 
 def _peikou_count(r: Reading) -> int:
-    runs = sorted(_runs(r))
+    runs = r.runs
     pairs = 0
     i = 0
     while i + 1 < len(runs):
@@ -199,7 +199,7 @@ def _sanshoku_doukou(r: Reading, h: HandFacts, c: WinConditions, rules: Ruleset)
 
 
 def _kan_count(r: Reading) -> int:
-    return sum(1 for b in r.blocks if b.shape == KAN)
+    return r.kans
 
 
 def _sankantsu(r: Reading, h: HandFacts, c: WinConditions, rules: Ruleset) -> bool:
@@ -211,7 +211,7 @@ def _toitoi(r: Reading, h: HandFacts, c: WinConditions, rules: Ruleset) -> bool:
 
 
 def _concealed_pungs(r: Reading) -> int:
-    return sum(1 for b in r.blocks if b.shape != RUN and b.concealed)
+    return r.concealed_pungs
 
 
 def _sanankou(r: Reading, h: HandFacts, c: WinConditions, rules: Ruleset) -> bool:
@@ -224,7 +224,7 @@ def _shousangen(r: Reading, h: HandFacts, c: WinConditions, rules: Ruleset) -> b
 
 
 def _honroutou(r: Reading, h: HandFacts, c: WinConditions, rules: Ruleset) -> bool:
-    return _has_honor(h) and all(k in _YAOCHU for k in _kinds(h)) and r.form != "kokushi"
+    return h.has_honor and h.all_yaochu and r.form != "kokushi"
 
 
 def _honitsu(r: Reading, h: HandFacts, c: WinConditions, rules: Ruleset) -> bool:

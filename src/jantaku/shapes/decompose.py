@@ -25,7 +25,7 @@ from jantaku.tiles import KIND_NAMES, TERMINALS_AND_HONORS
 from .shanten import HandLike, read_counts
 from .tables import tables
 
-__all__ = ["Decomposition", "decompositions", "is_complete"]
+__all__ = ["Decomposition", "decompositions", "decompositions_of_bytes", "is_complete"]
 
 Form = Literal["regular", "chiitoitsu", "kokushi"]
 
@@ -143,6 +143,25 @@ def _regular_readings(b: bytes) -> list[Decomposition]:
     return out
 
 
+@lru_cache(maxsize=4096)
+def decompositions_of_bytes(b: bytes) -> tuple[Decomposition, ...]:
+    """Every reading of 34 validated count bytes (the cached core of :func:`decompositions`)."""
+    n = sum(b)
+    if n % 3 != 2:
+        return ()
+    out: list[Decomposition] = []
+    if _regular_complete(b, n):
+        out = _regular_readings(b)
+        out.sort(key=lambda d: (d.pair, -len(d.pungs), d.pungs, d.runs))
+    if n == 14:
+        if b.count(2) == 7:
+            out.append(Decomposition("chiitoitsu", -1, pairs=tuple(k for k in range(34) if b[k] == 2)))
+        yaochu = [b[k] for k in TERMINALS_AND_HONORS]
+        if min(yaochu) >= 1 and sum(yaochu) == 14:
+            out.append(Decomposition("kokushi", next(k for k in TERMINALS_AND_HONORS if b[k] == 2)))
+    return tuple(out)
+
+
 def decompositions(hand: HandLike) -> list[Decomposition]:
     """Every reading of a complete hand's closed tiles; an empty list when the hand is not complete.
 
@@ -156,22 +175,7 @@ def decompositions(hand: HandLike) -> list[Decomposition]:
     ...
     jantaku.errors.HandError: a hand has 3n+1 or 3n+2 closed tiles (1-14), this one has 3
     """
-    counts = read_counts(hand)
-    b = bytes(counts)
-    n = sum(b)
-    if n % 3 != 2:
-        return []
-    out: list[Decomposition] = []
-    if _regular_complete(b, n):
-        out = _regular_readings(b)
-        out.sort(key=lambda d: (d.pair, -len(d.pungs), d.pungs, d.runs))
-    if n == 14:
-        if b.count(2) == 7:
-            out.append(Decomposition("chiitoitsu", -1, pairs=tuple(k for k in range(34) if b[k] == 2)))
-        yaochu = [b[k] for k in TERMINALS_AND_HONORS]
-        if min(yaochu) >= 1 and sum(yaochu) == 14:
-            out.append(Decomposition("kokushi", next(k for k in TERMINALS_AND_HONORS if b[k] == 2)))
-    return out
+    return list(decompositions_of_bytes(bytes(read_counts(hand))))
 
 
 def is_complete(hand: HandLike) -> bool:
