@@ -122,8 +122,8 @@ def request_from_json(obj: dict[str, Any]) -> tuple[Hand, WinConditions, Ruleset
 def result_to_json(result: ScoreResult) -> dict[str, Any]:
     """The JSON form of a score: han, fu, yaku as [name, han], yakuman count, limit, points, payments, ..."""
     return {
-        "han": result.han,
-        "fu": result.fu,
+        "han": None if result.yakuman else result.han,
+        "fu": None if result.yakuman else result.fu,
         "yaku": [[name, han] for name, han in result.yaku],
         "yakuman": result.yakuman,
         "limit": result.limit,

@@ -124,6 +124,8 @@ def _check_against_rules(hand: Hand, c: WinConditions, rules: Ruleset) -> None:
         raise ConditionError(f"rule set {rules.name!r} has no ippatsu")
     if c.ura and not rules.ura_dora:
         raise ConditionError(f"rule set {rules.name!r} has no ura dora")
+    if c.honba and not rules.honba_points:
+        raise ConditionError(f"rule set {rules.name!r} has no honba (honba_points = 0)")
     if c.renhou and rules.renhou == "none":
         raise ConditionError(f"rule set {rules.name!r} has no renhou")
     kans = sum(1 for m in hand.melds if m.is_kan)
@@ -186,9 +188,9 @@ def _yakuman_of(r: Reading, h: HandFacts, c: WinConditions, rules: Ruleset) -> l
             continue
         if y.check(r, h, c, rules):
             found.append((y.name, 2 if y.name in rules.double_yakuman else 1))
-    if found and not rules.yakuman_stacking:
-        # 000 Art 54: several yakuman count as one
-        return [(found[0][0], 1)]
+    if not rules.yakuman_stacking:
+        # 000 Art 54: several yakuman count as one; all are listed, each x1, and the total is capped at 1
+        return [(name, 1) for name, _ in found]
     return found
 
 
