@@ -1,0 +1,312 @@
+"""A whole game: seating, hand after hand with dealer rotation, honba and deposits, the end, the settlement.
+
+:class:`Game` drives :class:`~jantaku.table.kyoku.Kyoku` objects: ``legal_actions(seat)`` and
+``apply(action)`` work on the current hand, and when a hand ends the next one is set up by the rule set:
+the dealer repeats after winning or being tenpai at a draw (and after an abortive draw), the honba counter
+grows or resets, riichi sticks carry over; the game ends after the last scheduled hand, when a score drops
+below zero (``bust``), in the west round as soon as someone reaches the target (sudden death) or after West
+4, when the all-last dealer stops (``agari_yame``), or after ``time_limit_hands`` hands. The settlement
+adds leftover deposits and rank points with the rule set's tie rule.
+
+>>> from jantaku.rules import load_rules
+>>> g = Game(load_rules("standard"), seed=3)
+>>> g.round_name, g.kyoku.dealer == g.first_dealer
+('E1', True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from jantaku.rules import Ruleset
+
+from .actions import Action
+from .kyoku import ENDED, HandResult, IllegalActionError, Kyoku
+from .seating import Seating, draw_seating
+from .wall import Wall
+
+__all__ = ["Game", "GameResult", "settle"]
+
+_ROUND = "ESWN"
+
+
+@dataclass
+class GameResult:
+    """The end of a game: points, ranks (1-4) and final scores in rank points (pt)."""
+
+    scores: list[int]
+    ranks: list[int]
+    final: list[float]
+    deposits_to: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    penalties: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0, 0.0])
+
+
+def settle(
+    rules: Ruleset, scores: list[int], deposits: int, first_dealer: int, penalties: list[float] | None = None
+) -> GameResult:
+    """The final settlement (001 6章2条; 002 3.4; 003 6章2条).
+
+    Ranks by points; ties by seat order from the first dealer (``seat_order``) or shared (``split``: equal
+    shares of the tied places' rank points and of leftover deposits, the indivisible remainder going to the
+    seats nearest the first dealer, M-League 001 6章2条6). Leftover riichi sticks go to nobody, to first place,
+    or to first place only when it is not tied (``first_if_decided``, else shared among those tied first).
+
+    >>> from jantaku.rules import load_rules
+    >>> r = settle(load_rules("mleague"), [28600, 28600, 28600, 13200], 1, 0)   # 001 6章2条6's example
+    >>> r.final
+    [19.0, 13.9, 13.9, -46.8]
+    """
+    pen = penalties or [0.0] * 4
+    order = sorted(range(4), key=lambda s: (-scores[s], (s - first_dealer) % 4))
+    ranks = [0, 0, 0, 0]
+    for place, s in enumerate(order):
+        ranks[s] = place + 1
+    points = list(scores)
+    rank_pts = [0.0] * 4
+    deposit_pts = [0] * 4
+    total_deposit = deposits * 1000
+    groups: list[list[int]] = []
+    for s in order:
+        if groups and scores[groups[-1][0]] == scores[s]:
+            groups[-1].append(s)
+        else:
+            groups.append([s])
+    place = 0
+    for group in groups:
+        places = list(range(place, place + len(group)))
+        place += len(group)
+        if rules.tie_break == "split" and len(group) > 1:
+            share_total = sum(rules.rank_points[p] for p in places)
+            shares = _split(share_total, len(group), 5000 if share_total % len(group) else 100)
+            for s, v in zip(group, shares, strict=True):
+                rank_pts[s] = v
+        else:
+            for s, p in zip(group, places, strict=True):
+                rank_pts[s] = rules.rank_points[p]
+    if total_deposit:
+        first = groups[0]
+        if rules.leftover_deposits == "first":
+            if rules.tie_break == "split" and len(first) > 1:
+                for s, v in zip(first, _split(total_deposit, len(first), 100), strict=True):
+                    deposit_pts[s] = v
+            else:
+                deposit_pts[order[0]] = total_deposit
+        elif rules.leftover_deposits == "first_if_decided":
+            for s, v in zip(first, _split(total_deposit, len(first), 100), strict=True):
+                deposit_pts[s] = v
+    final = []
+    for s in range(4):
+        points[s] += deposit_pts[s]
+        value = (scores[s] - rules.return_points + rank_pts[s] + deposit_pts[s]) / 1000 - pen[s]
+        final.append(round(value, 1))
+    return GameResult(points, ranks, final, deposit_pts, pen)
+
+
+def _split(total: float, n: int, unit: int) -> list[float]:
+    """Split ``total`` into ``n`` shares in multiples of ``unit``, the remainder to the first shares."""
+    base = (int(total) // n) // unit * unit
+    rest = int(total) - base * n
+    shares = []
+    for _ in range(n):
+        extra = min(unit, rest) if rest > 0 else 0
+        rest -= extra
+        shares.append(float(base + extra))
+    return shares
+
+
+class Game:
+    """A whole game under a rule set, reproducible from ``seed``.
+
+    ``players`` are seated by the rule set's seating procedure (:attr:`seating`); seats 0-3 are table
+    positions. The game's own event log (:attr:`events`) is mjai: ``start_game``, every hand's events,
+    ``end_game``.
+    """
+
+    def __init__(self, rules: Ruleset, seed: int | str = 0, names: list[str] | None = None) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.seating: Seating = draw_seating(rules.seating, seed)
+        self.first_dealer = self.seating.first_dealer
+        self.names = names or [f"player{i}" for i in range(4)]
+        self.scores = [rules.starting_points] * 4
+        self.round_wind = 0
+        self.dealer = self.first_dealer
+        self.honba = 0
+        self.deposits = 0
+        self.hands_played = 0
+        self.hand_index = 0
+        self.penalties = [0.0, 0.0, 0.0, 0.0]
+        self.results: list[HandResult] = []
+        self.result: GameResult | None = None
+        self.events: list[dict[str, Any]] = [
+            {
+                "type": "start_game",
+                "names": list(self.names),
+                "seed": str(seed),
+                "rules": rules.name,
+                "seating": {
+                    "procedure": self.seating.procedure,
+                    "seat_of_player": list(self.seating.seat_of_player),
+                    "first_dealer": self.first_dealer,
+                    "throws": [list(t) for t in self.seating.throws],
+                },
+            }
+        ]
+        self.kyoku: Kyoku = self._new_kyoku()
+
+    # -- the current hand ----------------------------------------------------------------------------------
+
+    @property
+    def round_name(self) -> str:
+        """``E1``, ``S4``, ``W2``: round wind and hand number."""
+        return f"{_ROUND[self.round_wind]}{(self.dealer - self.first_dealer) % 4 + 1}"
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    def _new_kyoku(self) -> Kyoku:
+        wall = Wall.from_seed(f"{self.seed}:{self.hand_index}")
+        k = Kyoku(
+            self.rules,
+            wall,
+            dealer=self.dealer,
+            round_wind=self.round_wind,
+            honba=self.honba,
+            deposits=self.deposits,
+            scores=self.scores,
+            kyoku_number=(self.dealer - self.first_dealer) % 4 + 1,
+        )
+        k.events[0]["dice"] = list(wall.dice)
+        self._kyoku_event_start = len(self.events)
+        self.events.extend(k.events)
+        self._synced = len(k.events)
+        return k
+
+    def to_act(self) -> list[int]:
+        return [] if self.over else self.kyoku.to_act()
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        return [] if self.over else self.kyoku.legal_actions(seat)
+
+    def apply(self, action: Action) -> None:
+        """Apply an action to the current hand; when the hand ends, set up the next one or end the game."""
+        if self.over:
+            raise IllegalActionError("the game is over")
+        self.kyoku.apply(action)
+        self._sync_events()
+        if self.kyoku.phase == ENDED:
+            self._hand_over(self.kyoku.result)
+
+    def _sync_events(self) -> None:
+        new = self.kyoku.events[self._synced :]
+        self.events.extend(new)
+        self._synced = len(self.kyoku.events)
+
+    def chombo(self, seat: int, reason: str = "chombo") -> None:
+        """Record a chombo by ``seat`` as a referee would (000 Art 68; 001 7章; 003 7章): the hand stops,
+        riichi sticks posted in it go back, the penalty is applied (points paid like a mangan, or rank points
+        deducted at the end), and the same hand is played again."""
+        if self.over:
+            raise IllegalActionError("the game is over")
+        k = self.kyoku
+        scores = list(k.start_scores)
+        deltas = [0, 0, 0, 0]
+        if self.rules.chombo_penalty:
+            dealer = k.dealer
+            for o in range(4):
+                if o == seat:
+                    continue
+                pay = self.rules.chombo_penalty // (2 if seat == dealer else 4)
+                if seat != dealer and o == dealer:
+                    pay = self.rules.chombo_penalty // 2
+                deltas[o] += pay
+                deltas[seat] -= pay
+        if self.rules.chombo_pt:
+            self.penalties[seat] += self.rules.chombo_pt
+        for s in range(4):
+            scores[s] += deltas[s]
+        self.events.append(
+            {
+                "type": "ryukyoku",
+                "reason": "chombo",
+                "actor": seat,
+                "detail": reason,
+                "deltas": deltas,
+                "scores": scores,
+            }
+        )
+        self.events.append({"type": "end_kyoku"})
+        self.scores = scores
+        self.deposits = k.start_deposits
+        if self.rules.chombo_adds_honba:
+            self.honba += 1
+        self.hand_index += 1
+        self.kyoku = self._new_kyoku()
+
+    # -- between hands -------------------------------------------------------------------------------------
+
+    def _hand_over(self, result: HandResult | None) -> None:
+        assert result is not None
+        rules = self.rules
+        self.results.append(result)
+        self.hands_played += 1
+        self.hand_index += 1
+        self.scores = list(result.scores)
+        self.deposits = result.deposits_left
+        renchan = result.dealer_continues
+        if result.kind in ("ron", "tsumo"):
+            self.honba = self.honba + 1 if (renchan and rules.honba_on_dealer_win) else (self.honba if renchan else 0)
+        elif rules.honba_on_draw:
+            self.honba += 1
+        if self._game_ends(result):
+            self._finish()
+            return
+        if not renchan:
+            self.dealer = (self.dealer + 1) % 4
+            if self.dealer == self.first_dealer:
+                self.round_wind += 1
+        self.kyoku = self._new_kyoku()
+
+    def _is_last_hand(self) -> bool:
+        return self.round_wind >= self.rules.rounds - 1 and self.dealer == (self.first_dealer + 3) % 4
+
+    def _game_ends(self, result: HandResult) -> bool:
+        rules = self.rules
+        scores = self.scores
+        if rules.bust and min(scores) < 0:
+            return True
+        if rules.time_limit_hands and self.hands_played >= rules.time_limit_hands:
+            return True
+        extension = self.round_wind >= rules.rounds
+        target = rules.west_round_target if rules.west_round else rules.return_points
+        if extension and max(scores) >= target:
+            return True  # sudden death in the west round
+        last = self._is_last_hand()
+        if not last:
+            return False
+        top = max(range(4), key=lambda s: (scores[s], -((s - self.first_dealer) % 4)))
+        if result.dealer_continues:
+            # all-last: the dealer may stop when first (agari-yame / tenpai-yame)
+            if rules.agari_yame and top == self.dealer and scores[self.dealer] >= rules.return_points:
+                return True
+            return False
+        if extension:
+            return self.round_wind >= rules.rounds  # West 4 ended
+        if rules.west_round and max(scores) < rules.west_round_target:
+            return False
+        return True
+
+    def _finish(self) -> None:
+        res = settle(self.rules, self.scores, self.deposits, self.first_dealer, self.penalties)
+        self.result = res
+        self.events.append(
+            {
+                "type": "end_game",
+                "scores": list(res.scores),
+                "ranks": list(res.ranks),
+                "final": list(res.final),
+                "deposits": self.deposits,
+            }
+        )

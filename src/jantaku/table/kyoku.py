@@ -1,0 +1,1086 @@
+"""One hand (kyoku) as a state machine: ``legal_actions(seat)`` and ``apply(action)``.
+
+The engine enforces every rule the rule set names: draws from the live wall and replacement tiles from the
+dead wall, calls and their priority (win > pon/kan > chi), riichi and its conditions, ippatsu, furiten of
+the three kinds, kuikae, kan limits and kan dora timing, no calls on the last discard and no kan after it,
+abortive draws, the exhaustive draw with tenpai payments or nagashi mangan, several rons on one discard,
+and pao. Every change is recorded as an mjai event in :attr:`Kyoku.events`.
+
+Phases: after a draw the drawing seat acts (:data:`DRAWN`); after a chi or pon the caller must discard
+(:data:`CALLED`); after a discard every seat that can ron or call answers (:data:`RESPONSES`: each of them
+applies one of its legal actions, a pass included); after an added kan (or a closed kan a thirteen-orphans
+hand may rob) the seats that can rob it answer (:data:`CHANKAN`). Seats without a choice are never asked.
+
+>>> from jantaku.rules import load_rules
+>>> k = Kyoku(load_rules("tenhou"), Wall.from_seed(7))
+>>> k.phase, k.to_act()
+('drawn', [0])
+>>> a = k.legal_actions(0)[0]
+>>> k.apply(a); k.events[-1]["type"]
+'dahai'
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from jantaku.errors import JantakuError
+from jantaku.hand import Hand
+from jantaku.meld import Meld, MeldKind
+from jantaku.riichi.conditions import ScoringError, WinConditions
+from jantaku.riichi.scoring import ScoreResult, score_hand
+from jantaku.rules import Ruleset
+from jantaku.shapes.decompose import decompositions_of_bytes
+from jantaku.shapes.shanten import shanten, shanten_forms
+from jantaku.shapes.waits import wait_kinds
+from jantaku.tiles import RED_IDS136, TERMINALS_AND_HONORS, Tile
+
+from .actions import ANKAN, CHI, DAIMINKAN, DISCARD, KAKAN, KYUUSHU, PASS, PON, RIICHI, RON, TSUMO, Action
+from .seat import RiverTile, SeatState
+from .wall import LIVE_START, Wall
+
+__all__ = ["CALLED", "CHANKAN", "DRAWN", "ENDED", "RESPONSES", "HandResult", "IllegalActionError", "Kyoku", "WinRecord"]
+
+DRAWN = "drawn"
+CALLED = "called"
+RESPONSES = "responses"
+CHANKAN = "chankan"
+ENDED = "ended"
+
+_YAOCHU = frozenset(TERMINALS_AND_HONORS)
+_WIND_MJAI = ("E", "S", "W", "N")
+
+
+class IllegalActionError(JantakuError):
+    """An action the rules do not allow now; the message names the rule. The state is left unchanged."""
+
+
+@dataclass(frozen=True)
+class WinRecord:
+    """One winner of a hand: seat, who paid (``None`` for tsumo), and the score."""
+
+    seat: int
+    from_seat: int | None
+    score: ScoreResult
+    pao: int | None = None
+
+
+@dataclass
+class HandResult:
+    """How a hand ended.
+
+    ``kind``: ``ron``, ``tsumo``, ``exhaustive`` (wall empty) or ``abortive``; ``reason`` names an abortive
+    draw (nine_terminals, four_winds, four_riichi, four_kans, triple_ron) or ``nagashi_mangan``.
+    ``deltas`` are the hand's settlement per seat (riichi sticks posted during the hand are not in them,
+    the sticks a winner collects are); ``scores`` are the points after the hand.
+    """
+
+    kind: str
+    reason: str | None = None
+    wins: list[WinRecord] = field(default_factory=list)
+    deltas: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    tenpai: list[bool] = field(default_factory=lambda: [False] * 4)
+    dealer_continues: bool = False
+    deposits_left: int = 0
+    scores: list[int] = field(default_factory=list)
+
+
+def _mjai_names(red: tuple[int, int, int]) -> list[str]:
+    names = []
+    honors = ("E", "S", "W", "N", "P", "F", "C")
+    for i in range(136):
+        k = i >> 2
+        if k >= 27:
+            names.append(honors[k - 27])
+            continue
+        name = f"{k % 9 + 1}{'mps'[k // 9]}"
+        if i in RED_IDS136 and red[k // 9]:
+            name += "r"
+        names.append(name)
+    return names
+
+
+class Kyoku:
+    """One hand from the deal to its result. See the module docs.
+
+    Args:
+        rules: the rule set.
+        wall: the 136 tiles in dealing order.
+        dealer: the dealer's seat.
+        round_wind: 0 East, 1 South, 2 West, 3 North.
+        honba, deposits: counter and riichi sticks on the table at the start.
+        scores: every seat's points at the start.
+        kyoku_number: 1-4 within the round (for records; default ``dealer + 1``).
+    """
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        wall: Wall,
+        *,
+        dealer: int = 0,
+        round_wind: int = 0,
+        honba: int = 0,
+        deposits: int = 0,
+        scores: list[int] | None = None,
+        kyoku_number: int | None = None,
+    ) -> None:
+        self.rules = rules
+        self.wall = wall
+        self.dealer = dealer
+        self.round_wind = round_wind
+        self.honba = honba
+        self.deposits = deposits
+        self.start_deposits = deposits
+        self.scores = list(scores) if scores is not None else [rules.starting_points] * 4
+        self.start_scores = list(self.scores)
+        self.kyoku_number = kyoku_number if kyoku_number is not None else dealer + 1
+        self._red = rules.red_fives
+        self._tiles = [self._tile(i) for i in range(136)]
+        self._mjai = _mjai_names(self._red)
+        self.seats = [SeatState() for _ in range(4)]
+        self.live_next = LIVE_START
+        self.rinshan_taken = 0
+        self.dora_revealed = 1
+        self.pending_dora = 0
+        self.kan_owners: list[int] = []
+        self.first_go_around = True
+        self.has_discarded = [False] * 4
+        self.first_winds: list[int] = []
+        self.phase = DRAWN
+        self.actor = dealer
+        self.drawn: int | None = None
+        self.drawn_rinshan = False
+        self.last_discard: tuple[int, int] | None = None
+        self.kakan_tile: int | None = None
+        self.kakan_is_ankan = False
+        self.options: dict[int, list[Action]] = {}
+        self.answers: dict[int, Action] = {}
+        self.result: HandResult | None = None
+        self.events: list[dict[str, Any]] = []
+        self._called_kuikae: frozenset[int] = frozenset()
+        self._legal_cache: tuple[int, int, list[Action]] | None = None
+        self._step = 0
+        self._deal()
+
+    # -- helpers -------------------------------------------------------------------------------------------
+
+    def _tile(self, i: int) -> Tile:
+        k = i >> 2
+        if i in RED_IDS136 and self._red[k // 9]:
+            return Tile.from_kind(k, red=True)
+        return Tile.from_kind(k)
+
+    def tile(self, tile_id: int) -> Tile:
+        """The :class:`~jantaku.tiles.Tile` of a tile id under this hand's red-five setting."""
+        return self._tiles[tile_id]
+
+    def mjai(self, tile_id: int) -> str:
+        return self._mjai[tile_id]
+
+    @property
+    def live_end(self) -> int:
+        """One past the last live-wall index (the dead wall keeps 14 tiles)."""
+        return 122 - self.rinshan_taken
+
+    @property
+    def tiles_left(self) -> int:
+        """Tiles left to draw from the live wall."""
+        return self.live_end - self.live_next
+
+    def dora_indicators(self) -> list[int]:
+        return [self.wall.tiles[self.wall.dora_indicator_index(k)] for k in range(self.dora_revealed)]
+
+    def ura_indicators(self) -> list[int]:
+        return [self.wall.tiles[self.wall.ura_indicator_index(k)] for k in range(self.dora_revealed)]
+
+    def seat_wind(self, seat: int) -> int:
+        return (seat - self.dealer) % 4
+
+    def to_act(self) -> list[int]:
+        """Seats whose decision the hand is waiting for (empty once it has ended)."""
+        if self.phase in (DRAWN, CALLED):
+            return [self.actor]
+        if self.phase in (RESPONSES, CHANKAN):
+            return [s for s in sorted(self.options) if s not in self.answers]
+        return []
+
+    def copy(self) -> Kyoku:
+        """An independent copy (for search and what-if analysis)."""
+        new = copy.copy(self)
+        new.seats = [s.copy() for s in self.seats]
+        new.scores = list(self.scores)
+        new.kan_owners = list(self.kan_owners)
+        new.has_discarded = list(self.has_discarded)
+        new.first_winds = list(self.first_winds)
+        new.options = {k: list(v) for k, v in self.options.items()}
+        new.answers = dict(self.answers)
+        new.events = list(self.events)
+        new._legal_cache = None
+        return new
+
+    def _emit(self, event: dict[str, Any]) -> None:
+        self.events.append(event)
+
+    # -- the deal ------------------------------------------------------------------------------------------
+
+    def _deal(self) -> None:
+        hands = self.wall.haipai(self.dealer)
+        for seat, ids in enumerate(hands):
+            for i in ids:
+                self.seats[seat].add(i)
+        self._emit(
+            {
+                "type": "start_kyoku",
+                "bakaze": _WIND_MJAI[self.round_wind],
+                "kyoku": self.kyoku_number,
+                "honba": self.honba,
+                "kyotaku": self.deposits,
+                "oya": self.dealer,
+                "dora_marker": self.mjai(self.dora_indicators()[0]),
+                "scores": list(self.scores),
+                "tehais": [[self.mjai(i) for i in hands[s]] for s in range(4)],
+            }
+        )
+        self._draw(self.dealer)
+
+    def _draw(self, seat: int, rinshan: bool = False) -> None:
+        if rinshan:
+            tile = self.wall.tiles[self.wall.rinshan_index(self.rinshan_taken)]
+            self.rinshan_taken += 1
+        else:
+            tile = self.wall.tiles[self.live_next]
+            self.live_next += 1
+        st = self.seats[seat]
+        self._waits_before_draw = st.waits()
+        st.add(tile)
+        self.phase = DRAWN
+        self.actor = seat
+        self.drawn = tile
+        self.drawn_rinshan = rinshan
+        self._legal_cache = None
+        self._emit({"type": "tsumo", "actor": seat, "pai": self.mjai(tile)})
+
+    # -- legal actions -------------------------------------------------------------------------------------
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (empty when it is not asked to act)."""
+        if self.phase in (RESPONSES, CHANKAN):
+            if seat in self.options and seat not in self.answers:
+                return self.options[seat]
+            return []
+        if self.phase not in (DRAWN, CALLED) or seat != self.actor:
+            return []
+        cache = self._legal_cache
+        if cache is not None and cache[0] == self._step and cache[1] == seat:
+            return cache[2]
+        actions = self._own_turn_actions(seat)
+        self._legal_cache = (self._step, seat, actions)
+        return actions
+
+    def _discard_choices(self, seat: int, exclude: frozenset[int] = frozenset()) -> list[tuple[int, bool]]:
+        """(tile id, tsumogiri) for each distinct tile that may be discarded."""
+        st = self.seats[seat]
+        drawn = self.drawn if self.phase == DRAWN else None
+        seen: dict[tuple[Tile, bool], int] = {}
+        for i in st.tiles:
+            if (i >> 2) in exclude:
+                continue
+            key = (self._tiles[i], i == drawn)
+            if key not in seen:
+                seen[key] = i
+        return [(i, tg) for (_, tg), i in sorted(seen.items(), key=lambda kv: (kv[0][0], kv[0][1]))]
+
+    def _own_turn_actions(self, seat: int) -> list[Action]:
+        st = self.seats[seat]
+        tiles = self._tiles
+        out: list[Action] = []
+        if self.phase == CALLED:
+            for i, tg in self._discard_choices(seat, self._called_kuikae):
+                out.append(Action(DISCARD, seat, tiles[i], (), tg))
+            return out
+        drawn = self.drawn
+        assert drawn is not None
+        if (drawn >> 2) in self._waits_before_draw and self._win_score(seat, drawn, tsumo=True) is not None:
+            out.append(Action(TSUMO, seat, tiles[drawn]))
+        if st.riichi:
+            out.append(Action(DISCARD, seat, tiles[drawn], (), True))
+        else:
+            choices = self._discard_choices(seat)
+            for i, tg in choices:
+                out.append(Action(DISCARD, seat, tiles[i], (), tg))
+            if self._riichi_allowed(seat):
+                counts = st.counts
+                for i, tg in choices:
+                    counts[i >> 2] -= 1
+                    tenpai = shanten(counts) == 0
+                    counts[i >> 2] += 1
+                    if tenpai:
+                        out.append(Action(RIICHI, seat, tiles[i], (), tg))
+        out.extend(self._kan_actions(seat))
+        if self._kyuushu_allowed(seat):
+            out.append(Action(KYUUSHU, seat))
+        return out
+
+    def _riichi_allowed(self, seat: int) -> bool:
+        st = self.seats[seat]
+        r = self.rules
+        return (
+            not st.riichi
+            and st.is_closed
+            and self.scores[seat] >= r.riichi_min_points
+            and self.tiles_left >= r.riichi_min_wall
+        )
+
+    def _kan_possible(self) -> bool:
+        return self.tiles_left > 0 and len(self.kan_owners) < self.rules.max_kans and self.rinshan_taken < 4
+
+    def _kan_actions(self, seat: int) -> list[Action]:
+        if not self._kan_possible():
+            return []
+        st = self.seats[seat]
+        tiles = self._tiles
+        out: list[Action] = []
+        for k in range(34):
+            if st.counts[k] != 4:
+                continue
+            ids = [i for i in st.tiles if i >> 2 == k]
+            if st.riichi and not self._ankan_keeps_riichi_hand(seat, k):
+                continue
+            out.append(Action(ANKAN, seat, tiles[ids[0]], tuple(sorted(tiles[i] for i in ids))))
+        if not st.riichi:
+            for m in st.melds:
+                if m.kind is MeldKind.PON and st.counts[m.kind34]:
+                    added = next(i for i in st.tiles if i >> 2 == m.kind34)
+                    out.append(Action(KAKAN, seat, tiles[added], m.tiles))
+        return out
+
+    def _ankan_keeps_riichi_hand(self, seat: int, kind: int) -> bool:
+        """Kan after riichi: only with the drawn tile, and only if waits and every reading keep that pung."""
+        if self.rules.kan_after_riichi == "none" or self.drawn is None or self.drawn >> 2 != kind:
+            return False
+        st = self.seats[seat]
+        before = list(st.counts)
+        before[kind] -= 1  # the 13 tiles before the draw
+        after = list(before)
+        after[kind] -= 3
+        waits_before = wait_kinds(before)
+        if not waits_before or wait_kinds(after) != waits_before:
+            return False
+        for w in waits_before:
+            before[w] += 1
+            decs = decompositions_of_bytes(bytes(before))
+            before[w] -= 1
+            if any(d.form != "regular" or kind not in d.pungs for d in decs):
+                return False
+        return True
+
+    def _kyuushu_allowed(self, seat: int) -> bool:
+        if "nine_terminals" not in self.rules.abortive_draws:
+            return False
+        if not self.first_go_around or self.has_discarded[seat] or self.drawn_rinshan:
+            return False
+        return sum(1 for k in _YAOCHU if self.seats[seat].counts[k]) >= 9
+
+    # -- scoring a win -------------------------------------------------------------------------------------
+
+    def _win_conditions(self, seat: int, tile: int, tsumo: bool, chankan: bool = False, **extra: Any) -> WinConditions:
+        st = self.seats[seat]
+        first = self.first_go_around and not self.has_discarded[seat]
+        is_dealer = seat == self.dealer
+        last = self.tiles_left == 0
+        ura: list[Tile] = []
+        if st.riichi and self.rules.ura_dora:
+            ura = [self._tiles[i] for i in self.ura_indicators()]
+        return WinConditions(
+            win=self._tiles[tile],
+            tsumo=tsumo,
+            riichi=st.riichi,
+            double_riichi=st.double_riichi,
+            ippatsu=st.ippatsu and self.rules.ippatsu,
+            haitei=tsumo and last and not self.drawn_rinshan,
+            houtei=(not tsumo) and last and not chankan,
+            rinshan=tsumo and self.drawn_rinshan,
+            chankan=chankan,
+            tenhou=tsumo and first and is_dealer,
+            chiihou=tsumo and first and not is_dealer,
+            renhou=(not tsumo) and first and not is_dealer and self.rules.renhou != "none",
+            seat_wind=self.seat_wind(seat),
+            round_wind=self.round_wind,
+            dora=tuple(self._tiles[i] for i in self.dora_indicators()),
+            ura=tuple(ura),
+            winner=seat,
+            **extra,
+        )
+
+    def _win_hand(self, seat: int, tile: int, tsumo: bool) -> Hand:
+        st = self.seats[seat]
+        closed = [self._tiles[i] for i in st.tiles]
+        if not tsumo:
+            closed.append(self._tiles[tile])
+        return Hand(tuple(closed), tuple(st.melds))
+
+    def _win_score(
+        self,
+        seat: int,
+        tile: int,
+        tsumo: bool,
+        chankan: bool = False,
+        discarder: int | None = None,
+        honba: int = 0,
+        deposits: int = 0,
+    ) -> ScoreResult | None:
+        """The score of ``seat`` winning on ``tile``, or ``None`` if it is not a legal win (no yaku)."""
+        hand = self._win_hand(seat, tile, tsumo)
+        try:
+            cond = self._win_conditions(seat, tile, tsumo, chankan, discarder=discarder, honba=honba, deposits=deposits)
+            result = score_hand(hand, cond, self.rules)
+        except ScoringError:
+            return None
+        pao = self._pao_for(seat, result)
+        if pao is not None:
+            cond = self._win_conditions(
+                seat, tile, tsumo, chankan, discarder=discarder, honba=honba, deposits=deposits, pao=pao
+            )
+            result = score_hand(hand, cond, self.rules)
+        return result
+
+    def _pao_for(self, seat: int, result: ScoreResult) -> int | None:
+        if not result.yakuman:
+            return None
+        liabilities = self.seats[seat].pao
+        for name, _ in result.yaku:
+            if name in liabilities and name in self.rules.pao:
+                return liabilities[name]
+        return None
+
+    # -- applying actions ----------------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Apply one seat's action. Raises :class:`IllegalActionError` (state unchanged) if it is not legal."""
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"not an action: {action!r}")
+        legal = self.legal_actions(action.seat)
+        if action not in legal:
+            raise IllegalActionError(self._why_illegal(action, legal))
+        self._step += 1
+        self._legal_cache = None
+        kind = action.kind
+        if self.phase in (RESPONSES, CHANKAN):
+            self.answers[action.seat] = action
+            if len(self.answers) == len(self.options):
+                if self.phase == CHANKAN:
+                    self._resolve_chankan()
+                else:
+                    self._resolve_responses()
+            return
+        if kind in (DISCARD, RIICHI):
+            self._discard(action)
+        elif kind == TSUMO:
+            self._tsumo(action.seat)
+        elif kind == ANKAN:
+            self._ankan(action)
+        elif kind == KAKAN:
+            self._kakan(action)
+        elif kind == KYUUSHU:
+            self._abort("nine_terminals", actor=action.seat)
+        else:  # pragma: no cover - legal_actions offers nothing else
+            raise IllegalActionError(f"unexpected action {action!r}")
+
+    def _why_illegal(self, action: Action, legal: list[Action]) -> str:
+        seat = action.seat
+        if self.phase == ENDED:
+            return "the hand has ended"
+        if not 0 <= seat <= 3:
+            return f"seat must be 0-3, got {seat}"
+        waiting = self.to_act()
+        if seat not in waiting:
+            who = ", ".join(str(s) for s in waiting)
+            return f"seat {seat} is not asked to act now (waiting for seat {who}, phase {self.phase})"
+        kind = action.kind
+        same_kind = [a for a in legal if a.kind == kind]
+        st = self.seats[seat]
+        if kind in (DISCARD, RIICHI) and action.tile is not None:
+            if not any(self._tiles[i] == action.tile for i in st.tiles):
+                return f"seat {seat} has no {action.tile} to discard"
+            if self.phase == CALLED and action.tile.kind in self._called_kuikae:
+                return f"kuikae: {action.tile} may not be discarded right after this call (rule set {self.rules.name})"
+            if st.riichi and kind == DISCARD:
+                return "after riichi the drawn tile must be discarded"
+            if action.tsumogiri and (self.drawn is None or self._tiles[self.drawn] != action.tile):
+                return f"{action.tile} is not the tile just drawn (tsumogiri)"
+        if kind == RIICHI:
+            if st.riichi:
+                return "riichi has already been declared"
+            if not st.is_closed:
+                return "riichi needs a closed hand"
+            if self.scores[seat] < self.rules.riichi_min_points:
+                return f"riichi needs {self.rules.riichi_min_points} points"
+            if self.tiles_left < self.rules.riichi_min_wall:
+                return f"riichi needs {self.rules.riichi_min_wall} tiles left in the wall"
+            return f"riichi needs a tenpai hand after discarding {action.tile}"
+        if kind == TSUMO:
+            return "the hand is not complete with a yaku (tsumo is not possible)"
+        if kind == RON:
+            return f"seat {seat} cannot ron here (not a winning tile, furiten, or no yaku)"
+        if kind in (CHI, PON, DAIMINKAN):
+            if st.riichi:
+                return "a player in riichi cannot call"
+            if self.tiles_left == 0:
+                return "no calls on the last discard"
+            if kind == CHI and self.last_discard and (self.last_discard[0] + 1) % 4 != seat:
+                return "chi only from the player to the left"
+            if same_kind:
+                return f"{kind} is possible only as {', '.join(repr(a) for a in same_kind)}"
+            return f"seat {seat} cannot {kind} this tile"
+        if kind in (ANKAN, KAKAN):
+            if self.tiles_left == 0:
+                return "no kan after the last tile"
+            if len(self.kan_owners) >= self.rules.max_kans:
+                return f"no more than {self.rules.max_kans} kans in a hand"
+            if st.riichi:
+                return "after riichi only a closed kan that keeps the waits and the hand's reading"
+            return f"seat {seat} cannot {kind} with these tiles"
+        if kind == KYUUSHU:
+            return "nine terminals: only on the first uninterrupted turn with nine different terminals/honors"
+        if kind == PASS:
+            return "there is nothing to pass on now"
+        return f"{action!r} is not legal now"
+
+    def _discard(self, action: Action) -> None:
+        seat = action.seat
+        st = self.seats[seat]
+        tile_obj = action.tile
+        assert tile_obj is not None
+        if action.tsumogiri:
+            tid = self.drawn
+        else:
+            tid = next(i for i in st.tiles if self._tiles[i] == tile_obj and i != self.drawn)
+        assert tid is not None
+        riichi = action.kind == RIICHI
+        if riichi:
+            self._emit({"type": "reach", "actor": seat})
+            st.riichi_pending = True
+            if self.first_go_around and not self.has_discarded[seat]:
+                st.double_riichi = True
+        st.remove(tid)
+        st.river.append(RiverTile(tid, action.tsumogiri, riichi))
+        st.discarded_kinds[tid >> 2] = True
+        st.furiten_temp = False
+        if st.ippatsu and not riichi:
+            st.ippatsu = False
+        self.has_discarded[seat] = True
+        if self.first_go_around and len(self.first_winds) < 4:
+            self.first_winds.append(tid >> 2)
+        self._emit({"type": "dahai", "actor": seat, "pai": self.mjai(tid), "tsumogiri": action.tsumogiri})
+        self.last_discard = (seat, tid)
+        self.drawn = None
+        self._called_kuikae = frozenset()
+        if self.pending_dora:
+            self._reveal_pending_dora()
+        self._open_responses(seat, tid)
+
+    def _reveal_dora(self) -> None:
+        self.dora_revealed += 1
+        self._emit({"type": "dora", "dora_marker": self.mjai(self.dora_indicators()[-1])})
+
+    def _reveal_pending_dora(self) -> None:
+        while self.pending_dora:
+            self.pending_dora -= 1
+            self._reveal_dora()
+
+    def _open_responses(self, discarder: int, tid: int) -> None:
+        kind = tid >> 2
+        options: dict[int, list[Action]] = {}
+        last = self.tiles_left == 0
+        tile = self._tiles[tid]
+        for off in (1, 2, 3):
+            seat = (discarder + off) % 4
+            st = self.seats[seat]
+            acts: list[Action] = []
+            if kind in st.waits():
+                if not st.furiten and self._win_score(seat, tid, tsumo=False, discarder=discarder) is not None:
+                    acts.append(Action(RON, seat, tile))
+            if not st.riichi and not last:
+                n = st.counts[kind]
+                if n >= 2:
+                    acts.extend(self._pon_options(seat, kind, tile))
+                if n >= 3 and self._kan_possible():
+                    ids = [i for i in st.tiles if i >> 2 == kind]
+                    acts.append(Action(DAIMINKAN, seat, tile, tuple(sorted(self._tiles[i] for i in ids))))
+                if off == 1 and kind < 27:
+                    acts.extend(self._chi_options(seat, kind, tile))
+            if acts:
+                acts.append(Action(PASS, seat))
+                options[seat] = acts
+        self.options = options
+        self.answers = {}
+        if options:
+            self.phase = RESPONSES
+        else:
+            self._after_discard_settles()
+
+    def _pon_options(self, seat: int, kind: int, tile: Tile) -> list[Action]:
+        st = self.seats[seat]
+        pairs: set[tuple[Tile, Tile]] = set()
+        ids = [self._tiles[i] for i in st.tiles if i >> 2 == kind]
+        for a in range(len(ids)):
+            for b in range(a + 1, len(ids)):
+                x, y = sorted((ids[a], ids[b]))
+                pairs.add((x, y))
+        out = []
+        for pair in sorted(pairs):
+            if self.rules.kuikae == "forbidden" and not self._has_discard_after_call(seat, pair, {kind}):
+                continue
+            out.append(Action(PON, seat, tile, pair))
+        return out
+
+    def _chi_options(self, seat: int, kind: int, tile: Tile) -> list[Action]:
+        st = self.seats[seat]
+        n = kind % 9
+        out = []
+        for lo in (n - 2, n - 1, n):
+            if lo < 0 or lo > 6:
+                continue
+            need = [kind - n + lo + j for j in range(3) if lo + j != n]
+            if not all(st.counts[k] for k in need):
+                continue
+            # every distinct choice of tiles (a red five or a plain one)
+            choices_a = sorted({self._tiles[i] for i in st.tiles if i >> 2 == need[0]})
+            choices_b = sorted({self._tiles[i] for i in st.tiles if i >> 2 == need[1]})
+            forbidden = {kind}
+            if lo == n and n + 3 <= 8:
+                forbidden.add(kind + 3)  # called the low end: the tile above the run is the same swap
+            if lo == n - 2 and n - 3 >= 0:
+                forbidden.add(kind - 3)
+            for a in choices_a:
+                for b in choices_b:
+                    if self.rules.kuikae == "forbidden" and not self._has_discard_after_call(seat, (a, b), forbidden):
+                        continue
+                    out.append(Action(CHI, seat, tile, (a, b)))
+        return out
+
+    def _has_discard_after_call(self, seat: int, consumed: tuple[Tile, ...], forbidden: set[int]) -> bool:
+        counts = list(self.seats[seat].counts)
+        for t in consumed:
+            counts[t.kind] -= 1
+        return any(n and k not in forbidden for k, n in enumerate(counts))
+
+    def _resolve_responses(self) -> None:
+        assert self.last_discard is not None
+        discarder, tid = self.last_discard
+        answers = self.answers
+        order = [(discarder + off) % 4 for off in (1, 2, 3)]
+        rons = [s for s in order if answers.get(s) is not None and answers[s].kind == RON]
+        kind = tid >> 2
+        # a seat that could have won on this tile and did not is furiten (000 Art 64; 001 5章5条)
+        for s in order:
+            st = self.seats[s]
+            if s in rons:
+                continue
+            if kind in st.waits():
+                st.furiten_temp = True
+                if st.riichi:
+                    st.furiten_riichi = True
+        self.options = {}
+        self.answers = {}
+        if rons:
+            self._ron(rons, discarder, tid, chankan=False)
+            return
+        call = next((answers[s] for s in order if answers.get(s) and answers[s].kind in (PON, DAIMINKAN)), None)
+        if call is None:
+            call = next((answers[s] for s in order if answers.get(s) and answers[s].kind == CHI), None)
+        if call is None:
+            self._after_discard_settles()
+            return
+        self._accept_pending_riichi(discarder)
+        self._call(call, discarder, tid)
+
+    def _accept_pending_riichi(self, seat: int) -> bool:
+        st = self.seats[seat]
+        if not st.riichi_pending:
+            return False
+        st.riichi_pending = False
+        st.riichi = True
+        st.ippatsu = self.rules.ippatsu
+        self.scores[seat] -= 1000
+        self.deposits += 1
+        deltas = [0, 0, 0, 0]
+        deltas[seat] = -1000
+        self._emit({"type": "reach_accepted", "actor": seat, "deltas": deltas, "scores": list(self.scores)})
+        return True
+
+    def _after_discard_settles(self) -> None:
+        """The discard was not claimed: accept a riichi, check abortive draws, then the next draw or the end."""
+        assert self.last_discard is not None
+        discarder, _ = self.last_discard
+        accepted = self._accept_pending_riichi(discarder)
+        rules = self.rules
+        if accepted and "four_riichi" in rules.abortive_draws and sum(s.riichi for s in self.seats) == 4:
+            self._abort("four_riichi")
+            return
+        if (
+            "four_winds" in rules.abortive_draws
+            and self.first_go_around
+            and len(self.first_winds) == 4
+            and all(self.has_discarded)
+            and self.first_winds[0] in (27, 28, 29, 30)
+            and len(set(self.first_winds)) == 1
+        ):
+            self._abort("four_winds")
+            return
+        if (
+            "four_kans" in rules.abortive_draws
+            and len(self.kan_owners) == 4
+            and len(set(self.kan_owners)) > 1
+            and self.kan_owners  # the fourth kan's replacement discard has passed
+        ):
+            self._abort("four_kans")
+            return
+        if self.first_go_around and all(self.has_discarded) and discarder == (self.dealer + 3) % 4:
+            self.first_go_around = False
+        if self.tiles_left == 0:
+            self._exhaustive_draw()
+            return
+        self._draw((discarder + 1) % 4)
+
+    def _break_first_go_around_and_ippatsu(self) -> None:
+        self.first_go_around = False
+        for st in self.seats:
+            st.ippatsu = False
+
+    def _call(self, action: Action, discarder: int, tid: int) -> None:
+        seat = action.seat
+        st = self.seats[seat]
+        self._break_first_go_around_and_ippatsu()
+        consumed_ids: list[int] = []
+        for t in action.consumed:
+            i = next(i for i in st.tiles if self._tiles[i] == t and i not in consumed_ids)
+            consumed_ids.append(i)
+        for i in consumed_ids:
+            st.remove(i)
+        source = (discarder - seat) % 4  # 1 right, 2 across, 3 left
+        called = self._tiles[tid]
+        tiles = tuple(sorted((called, *action.consumed)))
+        kind_map = {CHI: MeldKind.CHI, PON: MeldKind.PON, DAIMINKAN: MeldKind.MINKAN}
+        meld = Meld(kind_map[action.kind], tiles, called, source)
+        st.melds.append(meld)
+        st.meld_ids.append((tid, *consumed_ids))
+        self.seats[discarder].river[-1].called_by = seat
+        self._emit(
+            {
+                "type": action.kind,
+                "actor": seat,
+                "target": discarder,
+                "pai": self.mjai(tid),
+                "consumed": [self.mjai(i) for i in consumed_ids],
+            }
+        )
+        self._note_pao(seat, discarder, meld)
+        self.last_discard = None
+        if action.kind == DAIMINKAN:
+            st.kans += 1
+            self.kan_owners.append(seat)
+            self._kan_dora(open_kan=True)
+            self._draw(seat, rinshan=True)
+            return
+        k = tid >> 2
+        forbidden = {k}
+        if action.kind == CHI and self.rules.kuikae == "forbidden":
+            lo = min(t.kind for t in tiles)
+            if k == lo and k % 9 + 3 <= 8:
+                forbidden.add(k + 3)
+            if k == lo + 2 and k % 9 - 3 >= 0:
+                forbidden.add(k - 3)
+        self._called_kuikae = frozenset(forbidden) if self.rules.kuikae == "forbidden" else frozenset()
+        self.phase = CALLED
+        self.actor = seat
+        self.drawn = None
+        self.drawn_rinshan = False
+
+    def _note_pao(self, seat: int, discarder: int, meld: Meld) -> None:
+        """A call that completes the third dragon set, fourth wind set or fourth kan makes its feeder liable."""
+        st = self.seats[seat]
+        sets = [m.kind34 for m in st.melds if m.kind is not MeldKind.CHI]
+        k = meld.kind34
+        if k in (31, 32, 33) and all(d in sets for d in (31, 32, 33)):
+            st.pao.setdefault("daisangen", discarder)
+        if k in (27, 28, 29, 30) and all(w in sets for w in (27, 28, 29, 30)):
+            st.pao.setdefault("daisuushii", discarder)
+        if meld.kind is MeldKind.MINKAN and sum(1 for m in st.melds if m.is_kan) == 4:
+            st.pao.setdefault("suukantsu", discarder)
+
+    def _kan_dora(self, open_kan: bool) -> None:
+        if not self.rules.kan_dora:
+            return
+        if self.rules.kan_dora_timing == "immediate" or not open_kan:
+            self._reveal_pending_dora()
+            self._reveal_dora()
+        else:
+            self.pending_dora += 1
+
+    def _ankan(self, action: Action) -> None:
+        seat = action.seat
+        st = self.seats[seat]
+        kind = action.consumed[0].kind
+        ids = [i for i in st.tiles if i >> 2 == kind]
+        for i in ids:
+            st.remove(i)
+        meld = Meld(MeldKind.ANKAN, tuple(sorted(action.consumed)))
+        st.melds.append(meld)
+        st.meld_ids.append(tuple(ids))
+        st.kans += 1
+        self.kan_owners.append(seat)
+        self._break_first_go_around_and_ippatsu()
+        self._emit({"type": "ankan", "actor": seat, "consumed": [self.mjai(i) for i in ids]})
+        self._kan_dora(open_kan=False)
+        self.drawn = None
+        # thirteen orphans may rob a closed kan where the rule set allows it
+        if self.rules.chankan_closed_kan == "kokushi" and kind in _YAOCHU:
+            self._open_chankan(seat, ids[0], kokushi_only=True)
+        else:
+            self._draw(seat, rinshan=True)
+
+    def _kakan(self, action: Action) -> None:
+        seat = action.seat
+        st = self.seats[seat]
+        added = action.tile
+        assert added is not None
+        tid = next(i for i in st.tiles if self._tiles[i] == added)
+        idx = next(j for j, m in enumerate(st.melds) if m.kind is MeldKind.PON and m.kind34 == tid >> 2)
+        pon = st.melds[idx]
+        st.remove(tid)
+        st.melds[idx] = Meld(MeldKind.KAKAN, tuple(sorted((*pon.tiles, added))), pon.called, pon.source, added)
+        st.meld_ids[idx] = (*st.meld_ids[idx], tid)
+        self._emit(
+            {
+                "type": "kakan",
+                "actor": seat,
+                "pai": self.mjai(tid),
+                "consumed": [self.mjai(i) for i in st.meld_ids[idx][:3]],
+            }
+        )
+        self.drawn = None
+        self._open_chankan(seat, tid, kokushi_only=False)
+
+    def _open_chankan(self, seat: int, tid: int, kokushi_only: bool) -> None:
+        kind = tid >> 2
+        options: dict[int, list[Action]] = {}
+        for off in (1, 2, 3):
+            other = (seat + off) % 4
+            st = self.seats[other]
+            if kind not in st.waits() or st.furiten:
+                continue
+            if kokushi_only and (st.melds or shanten_forms(st.counts).kokushi != 0):
+                continue
+            if self._win_score(other, tid, tsumo=False, chankan=True, discarder=seat) is not None:
+                options[other] = [Action(RON, other, self._tiles[tid], ()), Action(PASS, other)]
+        self.kakan_tile = tid
+        self.kakan_is_ankan = kokushi_only
+        self.actor = seat
+        if options:
+            self.options = options
+            self.answers = {}
+            self.phase = CHANKAN
+            return
+        self._finish_kan(seat)
+
+    def _finish_kan(self, seat: int) -> None:
+        st = self.seats[seat]
+        if not self.kakan_is_ankan:
+            st.kans += 1
+            self.kan_owners.append(seat)
+            self._break_first_go_around_and_ippatsu()
+            self._kan_dora(open_kan=True)
+        self.kakan_tile = None
+        self._draw(seat, rinshan=True)
+
+    def _resolve_chankan(self) -> None:
+        seat = self.actor
+        tid = self.kakan_tile
+        assert tid is not None
+        order = [(seat + off) % 4 for off in (1, 2, 3)]
+        rons = [s for s in order if self.answers.get(s) is not None and self.answers[s].kind == RON]
+        kind = tid >> 2
+        for s in order:
+            st = self.seats[s]
+            if s not in rons and kind in st.waits():
+                st.furiten_temp = True
+                if st.riichi:
+                    st.furiten_riichi = True
+        self.options = {}
+        self.answers = {}
+        if rons:
+            self._ron(rons, seat, tid, chankan=True)
+        else:
+            self._finish_kan(seat)
+
+    # -- ends of the hand ----------------------------------------------------------------------------------
+
+    def _tsumo(self, seat: int) -> None:
+        tid = self.drawn
+        assert tid is not None
+        score = self._win_score(seat, tid, tsumo=True, honba=self.honba, deposits=self.deposits)
+        assert score is not None
+        self._finish_wins([WinRecord(seat, None, score, score.conditions.pao if score.conditions else None)], tid)
+
+    def _ron(self, rons: list[int], discarder: int, tid: int, chankan: bool) -> None:
+        rules = self.rules
+        if rules.multiple_ron == "head_bump":
+            rons = rons[:1]
+        elif rules.multiple_ron == "double" and len(rons) == 3:
+            if "triple_ron" in rules.abortive_draws:
+                self._abort("triple_ron")
+                return
+            rons = rons[:2]
+        # the discarder's riichi is not accepted when the declaring discard is won on
+        self.seats[discarder].riichi_pending = False
+        records = []
+        for n, seat in enumerate(rons):
+            honba = self.honba if n == 0 else 0
+            deposits = self.deposits if n == 0 else 0
+            score = self._win_score(
+                seat, tid, tsumo=False, chankan=chankan, discarder=discarder, honba=honba, deposits=deposits
+            )
+            assert score is not None
+            records.append(WinRecord(seat, discarder, score, score.conditions.pao if score.conditions else None))
+        self._finish_wins(records, tid)
+
+    def _finish_wins(self, wins: list[WinRecord], tid: int) -> None:
+        total = [0, 0, 0, 0]
+        for w in wins:
+            for s in range(4):
+                total[s] += w.score.payments[s]
+        for s in range(4):
+            self.scores[s] += total[s]
+        self.deposits = 0
+        for w in wins:
+            ura = [self.mjai(i) for i in self.ura_indicators()] if self.seats[w.seat].riichi else []
+            sc = w.score
+            self._emit(
+                {
+                    "type": "hora",
+                    "actor": w.seat,
+                    "target": w.from_seat if w.from_seat is not None else w.seat,
+                    "pai": self.mjai(tid),
+                    "deltas": list(sc.payments),
+                    "ura_markers": ura,
+                    "han": sc.han,
+                    "fu": sc.fu,
+                    "yakuman": sc.yakuman,
+                    "yaku": [[n, h] for n, h in sc.yaku],
+                    "points": sc.points,
+                    "scores": list(self.scores),
+                }
+            )
+        dealer_won = any(w.seat == self.dealer for w in wins)
+        self._end(
+            HandResult(
+                kind="tsumo" if wins[0].from_seat is None else "ron",
+                wins=wins,
+                deltas=total,
+                dealer_continues=dealer_won,
+                deposits_left=0,
+            )
+        )
+
+    def _tenpai(self, seat: int) -> bool:
+        st = self.seats[seat]
+        waits = st.waits()
+        if not waits:
+            return False
+        if self.rules.karaten_is_noten:
+            used = list(st.counts)
+            for m in st.melds:
+                for t in m.tiles:
+                    used[t.kind] += 1
+            if all(used[k] >= 4 for k in waits):
+                return False
+        return True
+
+    def _exhaustive_draw(self) -> None:
+        rules = self.rules
+        tenpai = [self._tenpai(s) for s in range(4)]
+        deltas = [0, 0, 0, 0]
+        reason = None
+        nagashi = []
+        if rules.nagashi_mangan:
+            for s, st in enumerate(self.seats):
+                if st.river and all((r.tile >> 2) in _YAOCHU and r.called_by is None for r in st.river):
+                    nagashi.append(s)
+        if nagashi:
+            reason = "nagashi_mangan"
+            for s in nagashi:
+                for o in range(4):
+                    if o == s:
+                        continue
+                    pay = 4000 if (s == self.dealer or o == self.dealer) else 2000
+                    deltas[o] -= pay
+                    deltas[s] += pay
+        else:
+            n_tenpai = sum(tenpai)
+            if 0 < n_tenpai < 4 and rules.noten_payment:
+                for s in range(4):
+                    if tenpai[s]:
+                        deltas[s] += rules.noten_payment // n_tenpai
+                    else:
+                        deltas[s] -= rules.noten_payment // (4 - n_tenpai)
+        for s in range(4):
+            self.scores[s] += deltas[s]
+        dealer_continues = tenpai[self.dealer] or (rules.nagashi_renchan and self.dealer in nagashi)
+        self._emit(
+            {
+                "type": "ryukyoku",
+                "reason": reason or "exhaustive",
+                "deltas": deltas,
+                "tenpais": tenpai,
+                "scores": list(self.scores),
+            }
+        )
+        self._end(
+            HandResult(
+                kind="exhaustive",
+                reason=reason,
+                deltas=deltas,
+                tenpai=tenpai,
+                dealer_continues=dealer_continues,
+                deposits_left=self.deposits,
+            )
+        )
+
+    def _abort(self, reason: str, actor: int | None = None) -> None:
+        event: dict[str, Any] = {
+            "type": "ryukyoku",
+            "reason": reason,
+            "deltas": [0, 0, 0, 0],
+            "scores": list(self.scores),
+        }
+        if actor is not None:
+            event["actor"] = actor
+        self._emit(event)
+        self._end(HandResult(kind="abortive", reason=reason, dealer_continues=True, deposits_left=self.deposits))
+
+    def _end(self, result: HandResult) -> None:
+        result.scores = list(self.scores)
+        self.result = result
+        self.phase = ENDED
+        self.options = {}
+        self.answers = {}
+        self._emit({"type": "end_kyoku"})
+
+    # -- invariants ----------------------------------------------------------------------------------------
+
+    def tiles_accounted(self) -> bool:
+        """Every one of the 136 tiles is in exactly one place: a hand, a meld, a river, the wall or dead wall."""
+        seen: list[int] = []
+        for st in self.seats:
+            seen.extend(st.tiles)
+            for ids in st.meld_ids:
+                seen.extend(ids)
+            seen.extend(r.tile for r in st.river if r.called_by is None)
+        seen.extend(self.wall.tiles[self.live_next : self.live_end])
+        dead_taken = {self.wall.rinshan_index(k) for k in range(self.rinshan_taken)}
+        seen.extend(self.wall.tiles[i] for i in range(self.live_end, 136) if i not in dead_taken)
+        return sorted(seen) == list(range(136))

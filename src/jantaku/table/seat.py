@@ -1,0 +1,90 @@
+"""One seat's state during a hand, updated incrementally by the hand engine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from jantaku.meld import Meld
+from jantaku.shapes.shanten import shanten
+from jantaku.shapes.waits import wait_kinds
+
+__all__ = ["RiverTile", "SeatState"]
+
+
+@dataclass(slots=True)
+class RiverTile:
+    """A discard: its tile id, whether it was the drawn tile, whether it declared riichi, who called it."""
+
+    tile: int
+    tsumogiri: bool
+    riichi: bool = False
+    called_by: int | None = None
+
+
+@dataclass(slots=True)
+class SeatState:
+    """A player's hand and flags. ``counts`` (34 kinds) always mirrors ``tiles`` (136-ids, closed part)."""
+
+    tiles: list[int] = field(default_factory=list)
+    counts: list[int] = field(default_factory=lambda: [0] * 34)
+    melds: list[Meld] = field(default_factory=list)
+    meld_ids: list[tuple[int, ...]] = field(default_factory=list)
+    river: list[RiverTile] = field(default_factory=list)
+    discarded_kinds: list[bool] = field(default_factory=lambda: [False] * 34)
+    riichi: bool = False
+    double_riichi: bool = False
+    ippatsu: bool = False
+    riichi_pending: bool = False
+    furiten_temp: bool = False
+    furiten_riichi: bool = False
+    kans: int = 0
+    pao: dict[str, int] = field(default_factory=dict)
+    _waits: list[int] | None = None
+
+    def add(self, tile: int) -> None:
+        self.tiles.append(tile)
+        self.counts[tile >> 2] += 1
+        self._waits = None
+
+    def remove(self, tile: int) -> None:
+        self.tiles.remove(tile)
+        self.counts[tile >> 2] -= 1
+        self._waits = None
+
+    @property
+    def is_closed(self) -> bool:
+        return all(not m.is_open for m in self.melds)
+
+    def waits(self) -> list[int]:
+        """Wait kinds of the closed part (3n+1 tiles), cached until the hand changes."""
+        if self._waits is None:
+            self._waits = wait_kinds(self.counts) if shanten(self.counts) == 0 else []
+        return self._waits
+
+    @property
+    def furiten_discard(self) -> bool:
+        dk = self.discarded_kinds
+        return any(dk[k] for k in self.waits())
+
+    @property
+    def furiten(self) -> bool:
+        return self.furiten_temp or self.furiten_riichi or self.furiten_discard
+
+    def copy(self) -> SeatState:
+        return SeatState(
+            tiles=list(self.tiles),
+            counts=list(self.counts),
+            melds=list(self.melds),
+            meld_ids=list(self.meld_ids),
+            river=[RiverTile(r.tile, r.tsumogiri, r.riichi, r.called_by) for r in self.river],
+            discarded_kinds=list(self.discarded_kinds),
+            riichi=self.riichi,
+            double_riichi=self.double_riichi,
+            ippatsu=self.ippatsu,
+            riichi_pending=self.riichi_pending,
+            furiten_temp=self.furiten_temp,
+            furiten_riichi=self.furiten_riichi,
+            kans=self.kans,
+            pao=dict(self.pao),
+            _waits=list(self._waits) if self._waits is not None else None,
+        )
