@@ -2,8 +2,8 @@
 
 >>> from jantaku.rules import load_rules
 >>> from jantaku.table import Game
->>> Game(load_rules("mleague"), seed=1).kyoku.tiles_left
-70
+>>> Game(load_rules("mleague"), seed=1).kyoku.tiles_left   # after the dealer's first draw
+69
 """
 
 from .actions import Action

@@ -289,14 +289,10 @@ class Game:
         top = max(range(4), key=lambda s: (scores[s], -((s - self.first_dealer) % 4)))
         if result.dealer_continues:
             # all-last: the dealer may stop when first (agari-yame / tenpai-yame)
-            if rules.agari_yame and top == self.dealer and scores[self.dealer] >= rules.return_points:
-                return True
-            return False
+            return bool(rules.agari_yame and top == self.dealer and scores[self.dealer] >= rules.return_points)
         if extension:
             return self.round_wind >= rules.rounds  # West 4 ended
-        if rules.west_round and max(scores) < rules.west_round_target:
-            return False
-        return True
+        return not (rules.west_round and max(scores) < rules.west_round_target)
 
     def _finish(self) -> None:
         res = settle(self.rules, self.scores, self.deposits, self.first_dealer, self.penalties)

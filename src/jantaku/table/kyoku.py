@@ -600,9 +600,12 @@ class Kyoku:
             seat = (discarder + off) % 4
             st = self.seats[seat]
             acts: list[Action] = []
-            if kind in st.waits():
-                if not st.furiten and self._win_score(seat, tid, tsumo=False, discarder=discarder) is not None:
-                    acts.append(Action(RON, seat, tile))
+            if (
+                kind in st.waits()
+                and not st.furiten
+                and self._win_score(seat, tid, tsumo=False, discarder=discarder) is not None
+            ):
+                acts.append(Action(RON, seat, tile))
             if not st.riichi and not last:
                 n = st.counts[kind]
                 if n >= 2:
