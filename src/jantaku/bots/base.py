@@ -1,0 +1,96 @@
+"""The agent interface and what a seat may see.
+
+An agent is anything with ``act(view, legal) -> Action``: it gets a :class:`PlayerView` (its own hand and
+everything public, never another player's closed tiles) and the list of its legal actions, and returns one
+of them. The same interface serves jantaku's bots, external mjai processes and people at the web table.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from jantaku.meld import Meld
+from jantaku.tiles import Tile
+
+if TYPE_CHECKING:
+    from jantaku.table.actions import Action
+    from jantaku.table.kyoku import Kyoku
+
+__all__ = ["Agent", "PlayerView"]
+
+
+class PlayerView:
+    """Read-only view of a hand from one seat (no copies are made; it reads the live state)."""
+
+    __slots__ = ("_k", "seat")
+
+    def __init__(self, kyoku: Kyoku, seat: int) -> None:
+        self._k = kyoku
+        self.seat = seat
+
+    @property
+    def hand(self) -> list[Tile]:
+        """Own closed tiles."""
+        k = self._k
+        return [k.tile(i) for i in k.seats[self.seat].tiles]
+
+    @property
+    def counts(self) -> list[int]:
+        """Own closed tiles as 34 counts (a copy)."""
+        return list(self._k.seats[self.seat].counts)
+
+    def melds(self, seat: int | None = None) -> list[Meld]:
+        return list(self._k.seats[self.seat if seat is None else seat].melds)
+
+    def river(self, seat: int) -> list[Tile]:
+        k = self._k
+        return [k.tile(r.tile) for r in k.seats[seat].river]
+
+    def riichi(self, seat: int) -> bool:
+        return self._k.seats[seat].riichi
+
+    @property
+    def dora_indicators(self) -> list[Tile]:
+        k = self._k
+        return [k.tile(i) for i in k.dora_indicators()]
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self._k.scores)
+
+    @property
+    def tiles_left(self) -> int:
+        return self._k.tiles_left
+
+    @property
+    def seat_wind(self) -> int:
+        return self._k.seat_wind(self.seat)
+
+    @property
+    def round_wind(self) -> int:
+        return self._k.round_wind
+
+    @property
+    def rules(self):  # noqa: ANN201 - a Ruleset; annotated loosely to avoid an import cycle at runtime
+        return self._k.rules
+
+    def visible_counts(self) -> list[int]:
+        """Counts of every tile this seat can see outside its closed hand: rivers, melds, dora indicators."""
+        k = self._k
+        seen = [0] * 34
+        for st in k.seats:
+            for r in st.river:
+                if r.called_by is None:
+                    seen[r.tile >> 2] += 1
+            for ids in st.meld_ids:
+                for i in ids:
+                    seen[i >> 2] += 1
+        for i in k.dora_indicators():
+            seen[i >> 2] += 1
+        return seen
+
+
+class Agent(Protocol):
+    """Chooses one of the legal actions."""
+
+    def act(self, view: PlayerView, legal: list[Action]) -> Action: ...

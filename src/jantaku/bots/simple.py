@@ -1,0 +1,176 @@
+"""jantaku's own bots: a random legal player and a tile-efficiency player."""
+
+from __future__ import annotations
+
+import random
+
+from jantaku.shapes.shanten import shanten
+from jantaku.table.actions import (
+    ANKAN,
+    CHI,
+    DAIMINKAN,
+    DISCARD,
+    KAKAN,
+    KYUUSHU,
+    PASS,
+    PON,
+    RIICHI,
+    RON,
+    TSUMO,
+    Action,
+)
+
+from .base import PlayerView
+
+__all__ = ["EfficiencyBot", "RandomBot", "make_bot"]
+
+_YAOCHU = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33}
+
+
+class RandomBot:
+    """Picks a uniformly random legal action (reproducible with ``seed``)."""
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, view: PlayerView, legal: list[Action]) -> Action:
+        return self.rng.choice(legal)
+
+
+class EfficiencyBot:
+    """Plays for speed: wins whenever it can, discards to the lowest shanten with the most tiles accepted,
+    declares riichi when tenpai, calls only when the call brings it closer and the hand keeps a yaku
+    (a value-honor pung, all simples, or one suit with honors), and otherwise passes."""
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, view: PlayerView, legal: list[Action]) -> Action:
+        kinds = {a.kind for a in legal}
+        for a in legal:
+            if a.kind in (TSUMO, RON):
+                return a
+        if PASS in kinds:
+            return self._respond(view, legal)
+        if KYUUSHU in kinds:
+            return next(a for a in legal if a.kind == KYUUSHU)
+        return self._own_turn(view, legal)
+
+    # -- own turn ------------------------------------------------------------------------------------------
+
+    def _own_turn(self, view: PlayerView, legal: list[Action]) -> Action:
+        counts = view.counts
+        visible = view.visible_counts()
+        discards = [a for a in legal if a.kind == DISCARD]
+        riichis = [a for a in legal if a.kind == RIICHI]
+        pool = riichis or discards
+        best = self._best_discards(counts, visible, pool)
+        best_shanten = min(_shanten_after_discard(counts))
+        for a in legal:
+            # a kan that costs nothing (the hand is as close after it as after the best discard) is taken
+            if a.kind in (ANKAN, KAKAN) and a.tile is not None:
+                trial = list(counts)
+                trial[a.tile.kind] -= 4 if a.kind == ANKAN else 1
+                if shanten(trial) <= best_shanten:
+                    return a
+        return best[0]
+
+    def _best_discards(self, counts: list[int], visible: list[int], pool: list[Action]) -> list[Action]:
+        scored = []
+        seen: dict[int, tuple[int, int]] = {}
+        for a in pool:
+            k = a.tile.kind  # type: ignore[union-attr]
+            if k not in seen:
+                counts[k] -= 1
+                s = shanten(counts)
+                counts[k] += 1
+                seen[k] = (s, 0)
+        best_s = min(v[0] for v in seen.values())
+        for k, (s, _) in list(seen.items()):
+            if s == best_s:
+                counts[k] -= 1
+                seen[k] = (s, _accepted(counts, visible, s))
+                counts[k] += 1
+        for a in pool:
+            k = a.tile.kind  # type: ignore[union-attr]
+            s, u = seen[k]
+            isolated_honor = 1 if (k >= 27 and counts[k] == 1) else 0
+            scored.append((s, -u, -isolated_honor, -(k in _YAOCHU), 0 if a.tsumogiri else 1, self.rng.random(), a))
+        scored.sort(key=lambda x: x[:-1])
+        return [x[-1] for x in scored]
+
+    # -- answering a discard -------------------------------------------------------------------------------
+
+    def _respond(self, view: PlayerView, legal: list[Action]) -> Action:
+        passing = next(a for a in legal if a.kind == PASS)
+        calls = [a for a in legal if a.kind in (PON, CHI, DAIMINKAN)]
+        if not calls:
+            return passing
+        counts = view.counts
+        base = shanten(counts)
+        best: tuple[int, Action] | None = None
+        for a in calls:
+            if a.kind == DAIMINKAN:
+                continue
+            trial = list(counts)
+            for t in a.consumed:
+                trial[t.kind] -= 1
+            # after the call one tile is discarded: the best shanten over discards
+            after = min(_shanten_after_discard(trial))
+            if after < base and _keeps_a_yaku(view, a) and (best is None or after < best[0]):
+                best = (after, a)
+        return best[1] if best else passing
+
+
+def _shanten_after_discard(counts: list[int]) -> list[int]:
+    out = []
+    for k in range(34):
+        if counts[k]:
+            counts[k] -= 1
+            out.append(shanten(counts))
+            counts[k] += 1
+    return out or [8]
+
+
+def _accepted(counts: list[int], visible: list[int], s: int) -> int:
+    total = 0
+    for k in range(34):
+        if counts[k] >= 4:
+            continue
+        counts[k] += 1
+        if shanten(counts) < s:
+            total += max(0, 4 - counts[k] + 1 - 1 - visible[k])
+        counts[k] -= 1
+    return total
+
+
+def _keeps_a_yaku(view: PlayerView, call: Action) -> bool:
+    """A value-honor pung, or every tile simple (if open tanyao counts), or one suit plus honors."""
+    k = call.tile.kind  # type: ignore[union-attr]
+    value = {31, 32, 33, 27 + view.seat_wind, 27 + view.round_wind}
+    melds = view.melds()
+    if call.kind == PON and k in value:
+        return True
+    if any(m.kind34 in value and m.kind.value != "chi" for m in melds):
+        return True
+    counts = view.counts
+    for t in call.consumed:
+        counts[t.kind] -= 1
+    kinds = [i for i in range(34) if counts[i]] + [k] + [m.kind34 for m in melds]
+    for m in melds:
+        kinds.extend(t.kind for t in m.tiles)
+    if view.rules.open_tanyao and all(i not in _YAOCHU for i in kinds):
+        return True
+    suits = {i // 9 for i in kinds if i < 27}
+    return len(suits) == 1 and sum(counts) >= 4
+
+
+def make_bot(name: str, seed: int | str = 0) -> RandomBot | EfficiencyBot:
+    """A bot by name: ``random`` or ``efficiency``."""
+    if name == "random":
+        return RandomBot(seed)
+    if name == "efficiency":
+        return EfficiencyBot(seed)
+    from jantaku.errors import JantakuError
+
+    raise JantakuError(f"unknown bot {name!r}: jantaku's bots are random and efficiency")
