@@ -108,8 +108,9 @@ class Tile:
     True
     """
 
-    __slots__ = ("_code",)
+    __slots__ = ("_code", "_key")
     _code: int
+    _key: int
     _by_code: ClassVar[list[Tile]] = []
     _by_name: ClassVar[dict[str, Tile]] = {}
 
@@ -126,6 +127,8 @@ class Tile:
     def _make(cls, code: int) -> Tile:
         obj = object.__new__(cls)
         obj._code = code
+        kind = code if code < NUM_KINDS else _RED_KINDS[code - NUM_KINDS]
+        obj._key = kind * 2 + (1 if code >= NUM_KINDS else 0)
         return obj
 
     # -- constructors -------------------------------------------------------------------------------------
@@ -252,28 +255,34 @@ class Tile:
     def __str__(self) -> str:
         return self.mpsz
 
-    def _sort_key(self) -> int:
-        return self.kind * 2 + (1 if self.red else 0)
+    @property
+    def sort_key(self) -> int:
+        """``kind * 2 + red``: the order tiles sort in."""
+        return self._key
 
     def __lt__(self, other: Tile) -> bool:
-        if not isinstance(other, Tile):
+        try:
+            return self._key < other._key
+        except AttributeError:
             return NotImplemented
-        return self._sort_key() < other._sort_key()
 
     def __le__(self, other: Tile) -> bool:
-        if not isinstance(other, Tile):
+        try:
+            return self._key <= other._key
+        except AttributeError:
             return NotImplemented
-        return self._sort_key() <= other._sort_key()
 
     def __gt__(self, other: Tile) -> bool:
-        if not isinstance(other, Tile):
+        try:
+            return self._key > other._key
+        except AttributeError:
             return NotImplemented
-        return self._sort_key() > other._sort_key()
 
     def __ge__(self, other: Tile) -> bool:
-        if not isinstance(other, Tile):
+        try:
+            return self._key >= other._key
+        except AttributeError:
             return NotImplemented
-        return self._sort_key() >= other._sort_key()
 
     def __hash__(self) -> int:
         return self._code

@@ -51,6 +51,7 @@ ENDED = "ended"
 
 _YAOCHU = frozenset(TERMINALS_AND_HONORS)
 _WIND_MJAI = ("E", "S", "W", "N")
+_RINSHAN_TAKEN = tuple(frozenset((134, 135, 132, 133)[:n]) for n in range(5))
 
 
 class IllegalActionError(JantakuError):
@@ -284,14 +285,15 @@ class Kyoku:
         """(tile id, tsumogiri) for each distinct tile that may be discarded."""
         st = self.seats[seat]
         drawn = self.drawn if self.phase == DRAWN else None
-        seen: dict[tuple[Tile, bool], int] = {}
+        tiles = self._tiles
+        seen: dict[int, int] = {}
         for i in st.tiles:
-            if (i >> 2) in exclude:
+            if exclude and (i >> 2) in exclude:
                 continue
-            key = (self._tiles[i], i == drawn)
+            key = tiles[i]._key * 2 + (1 if i == drawn else 0)
             if key not in seen:
                 seen[key] = i
-        return [(i, tg) for (_, tg), i in sorted(seen.items(), key=lambda kv: (kv[0][0], kv[0][1]))]
+        return [(seen[key], bool(key & 1)) for key in sorted(seen)]
 
     def _own_turn_actions(self, seat: int) -> list[Action]:
         st = self.seats[seat]
@@ -311,7 +313,8 @@ class Kyoku:
             choices = self._discard_choices(seat)
             for i, tg in choices:
                 out.append(Action(DISCARD, seat, tiles[i], (), tg))
-            if self._riichi_allowed(seat):
+            # the 14-tile shanten is the best over discards: only a tenpai-able hand has riichi discards
+            if self._riichi_allowed(seat) and shanten(st.counts) <= 0:
                 counts = st.counts
                 for i, tg in choices:
                     counts[i >> 2] -= 1
@@ -1077,13 +1080,13 @@ class Kyoku:
 
     def tiles_accounted(self) -> bool:
         """Every one of the 136 tiles is in exactly one place: a hand, a meld, a river, the wall or dead wall."""
-        seen: list[int] = []
+        wall = self.wall.tiles
+        seen = wall[self.live_next : self.live_end]
         for st in self.seats:
-            seen.extend(st.tiles)
+            seen += st.tiles
             for ids in st.meld_ids:
-                seen.extend(ids)
-            seen.extend(r.tile for r in st.river if r.called_by is None)
-        seen.extend(self.wall.tiles[self.live_next : self.live_end])
-        dead_taken = {self.wall.rinshan_index(k) for k in range(self.rinshan_taken)}
-        seen.extend(self.wall.tiles[i] for i in range(self.live_end, 136) if i not in dead_taken)
-        return sorted(seen) == list(range(136))
+                seen += ids
+            seen += [r.tile for r in st.river if r.called_by is None]
+        taken = _RINSHAN_TAKEN[self.rinshan_taken]
+        seen += [wall[i] for i in range(self.live_end, 136) if i not in taken]
+        return len(seen) == 136 and len(set(seen)) == 136

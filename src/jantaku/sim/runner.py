@@ -1,0 +1,210 @@
+"""Many games: play them (in several processes if asked), collect statistics, write event logs.
+
+>>> s = simulate("mleague", games=2, seed=1, bots=["efficiency"])
+>>> s.games, len(s.mean_final), round(sum(s.mean_final), 1)
+(2, 4, 0.0)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jantaku.bots import PlayerView, make_bot
+from jantaku.errors import JantakuError
+from jantaku.rules import Ruleset, load_rules
+from jantaku.table import Game
+
+__all__ = ["GameStats", "Summary", "play_game", "simulate"]
+
+
+@dataclass
+class GameStats:
+    """What one game contributes to a summary."""
+
+    final: list[float]
+    ranks: list[int]
+    hands: int
+    wins: list[int]
+    deal_ins: list[int]
+    draws: int
+    win_points: list[int]
+    yaku: Counter[str]
+    steps: int
+
+
+@dataclass
+class Summary:
+    """Totals over many games (per seat where it says so)."""
+
+    rules: str
+    games: int = 0
+    hands: int = 0
+    mean_final: list[float] = field(default_factory=lambda: [0.0] * 4)
+    mean_rank: list[float] = field(default_factory=lambda: [0.0] * 4)
+    win_rate: list[float] = field(default_factory=lambda: [0.0] * 4)
+    deal_in_rate: list[float] = field(default_factory=lambda: [0.0] * 4)
+    draw_rate: float = 0.0
+    mean_win_points: float = 0.0
+    yaku: Counter[str] = field(default_factory=Counter)
+    seconds: float = 0.0
+    steps: int = 0
+
+    def report(self, bots: Sequence[str]) -> str:
+        lines = [
+            f"{self.games} games, {self.hands} hands under {self.rules} in {self.seconds:.1f} s "
+            f"({self.games / max(self.seconds, 1e-9):.1f} games/s, {self.steps / max(self.seconds, 1e-9):.0f} "
+            "actions/s)"
+        ]
+        lines.append("seat  bot          mean pt   mean rank  win rate  deal-in rate")
+        for s in range(4):
+            lines.append(
+                f"{s:<5} {bots[s]:<12} {self.mean_final[s]:+8.1f}   {self.mean_rank[s]:9.2f}  {self.win_rate[s]:8.1%}"
+                f"  {self.deal_in_rate[s]:12.1%}"
+            )
+        lines.append(f"draw rate {self.draw_rate:.1%}, mean win {self.mean_win_points:.0f} points")
+        total = sum(self.yaku.values()) or 1
+        top = ", ".join(f"{name} {n / max(1, self.wins_total()):.1%}" for name, n in self.yaku.most_common(12))
+        lines.append(f"yaku per win: {top}" if total else "no wins")
+        return "\n".join(lines)
+
+    def wins_total(self) -> int:
+        return round(sum(self.win_rate) * self.hands) if self.hands else 0
+
+
+def play_game(rules: Ruleset, seed: int | str, bots: Sequence[str]) -> Game:
+    """Play one whole game with the named bots at seats 0-3."""
+    game = Game(rules, seed, names=list(bots))
+    agents = [make_bot(name, f"{seed}:{seat}") for seat, name in enumerate(bots)]
+    guard = 0
+    while not game.over:
+        seat = game.to_act()[0]
+        legal = game.legal_actions(seat)
+        game.apply(agents[seat].act(PlayerView(game.kyoku, seat), legal))
+        guard += 1
+        if guard > 200_000:  # pragma: no cover - a bug guard, never reached in practice
+            raise JantakuError(f"game {seed} did not end")
+    return game
+
+
+def _stats(game: Game) -> GameStats:
+    assert game.result is not None
+    wins = [0, 0, 0, 0]
+    deal_ins = [0, 0, 0, 0]
+    draws = 0
+    points: list[int] = []
+    yaku: Counter[str] = Counter()
+    for r in game.results:
+        if r.kind in ("ron", "tsumo"):
+            for w in r.wins:
+                wins[w.seat] += 1
+                points.append(w.score.points)
+                yaku.update(name for name, _ in w.score.yaku)
+                if w.from_seat is not None:
+                    deal_ins[w.from_seat] += 1
+        else:
+            draws += 1
+    steps = sum(1 for e in game.events if e["type"] in ("dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "hora"))
+    return GameStats(
+        game.result.final, game.result.ranks, len(game.results), wins, deal_ins, draws, points, yaku, steps
+    )
+
+
+def _run_chunk(args: tuple[str, list[str | int], list[str], str | None]) -> list[GameStats]:
+    rules_spec, seeds, bots, out = args
+    rules = load_rules(rules_spec)
+    out_stats = []
+    for seed in seeds:
+        game = play_game(rules, seed, bots)
+        if out:
+            path = Path(out) / f"game_{seed}.mjson"
+            path.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in game.events), encoding="utf-8")
+        out_stats.append(_stats(game))
+    return out_stats
+
+
+def simulate(
+    rules: str | Ruleset,
+    games: int,
+    seed: int = 0,
+    bots: Sequence[str] = ("efficiency",),
+    workers: int = 1,
+    out: str | Path | None = None,
+    progress: Callable[[int, int, float], None] | None = None,
+) -> Summary:
+    """Play ``games`` games (seeds ``seed``, ``seed+1``, ...) and summarise them."""
+    spec = rules if isinstance(rules, str) else rules.name
+    rs = load_rules(rules)
+    if isinstance(rules, Ruleset) and load_rules(rules.name) != rules:
+        raise JantakuError("simulate takes a preset name or a rule file path so that worker processes can load it")
+    bot_list = list(bots) * 4 if len(bots) == 1 else list(bots)
+    if len(bot_list) != 4:
+        raise JantakuError(f"give one bot for every seat or one for all, got {len(bots)}")
+    for name in set(bot_list):
+        make_bot(name)
+    if out:
+        Path(out).mkdir(parents=True, exist_ok=True)
+    seeds: list[int | str] = [seed + i for i in range(games)]
+    chunk = max(1, min(50, games // max(1, workers * 4) or 1))
+    jobs = [(spec, seeds[i : i + chunk], bot_list, str(out) if out else None) for i in range(0, games, chunk)]
+    summary = Summary(rules=rs.name)
+    start = time.perf_counter()
+    done = 0
+    points: list[int] = []
+    totals_final = [0.0] * 4
+    totals_rank = [0] * 4
+    wins = [0] * 4
+    deal_ins = [0] * 4
+
+    def absorb(stats: list[GameStats]) -> None:
+        nonlocal done
+        for g in stats:
+            done += 1
+            summary.hands += g.hands
+            summary.draw_rate += g.draws
+            summary.steps += g.steps
+            points.extend(g.win_points)
+            summary.yaku.update(g.yaku)
+            for s in range(4):
+                totals_final[s] += g.final[s]
+                totals_rank[s] += g.ranks[s]
+                wins[s] += g.wins[s]
+                deal_ins[s] += g.deal_ins[s]
+        if progress:
+            progress(done, games, time.perf_counter() - start)
+
+    if workers > 1:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for stats in pool.map(_run_chunk, jobs):
+                absorb(stats)
+    else:
+        for job in jobs:
+            absorb(_run_chunk(job))
+    summary.games = done
+    summary.seconds = time.perf_counter() - start
+    hands = max(1, summary.hands)
+    summary.mean_final = [round(v / max(1, done), 2) for v in totals_final]
+    summary.mean_rank = [v / max(1, done) for v in totals_rank]
+    summary.win_rate = [w / hands for w in wins]
+    summary.deal_in_rate = [d / hands for d in deal_ins]
+    summary.draw_rate = summary.draw_rate / hands
+    summary.mean_win_points = sum(points) / len(points) if points else 0.0
+    return summary
+
+
+def progress_bar(done: int, total: int, seconds: float) -> None:
+    """A one-line progress bar on stderr."""
+    width = 30
+    filled = int(width * done / max(1, total))
+    rate = done / max(seconds, 1e-9)
+    eta = (total - done) / rate if rate else 0
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games {rate:.1f}/s eta {eta:.0f}s ")
+    if done >= total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
