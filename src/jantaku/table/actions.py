@@ -14,7 +14,7 @@ Action('pon', 2, Tile('7z'), consumed=(Tile('7z'), Tile('7z')))
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from jantaku.tiles import Tile
 
@@ -46,8 +46,7 @@ KYUUSHU = "ryukyoku"
 PASS = "none"
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """One decision of one seat.
 
     ``tile``: the discarded tile (dahai, reach), the winning tile (tsumo, ron), the called tile (chi, pon,

@@ -346,14 +346,15 @@ class Kyoku:
         st = self.seats[seat]
         tiles = self._tiles
         out: list[Action] = []
-        for k in range(34):
-            if st.counts[k] != 4:
+        counts = st.counts
+        for k in range(34) if 4 in counts else ():
+            if counts[k] != 4:
                 continue
             ids = [i for i in st.tiles if i >> 2 == k]
             if st.riichi and not self._ankan_keeps_riichi_hand(seat, k):
                 continue
             out.append(Action(ANKAN, seat, tiles[ids[0]], tuple(sorted(tiles[i] for i in ids))))
-        if not st.riichi:
+        if not st.riichi and st.melds:
             for m in st.melds:
                 if m.kind is MeldKind.PON and st.counts[m.kind34]:
                     added = next(i for i in st.tiles if i >> 2 == m.kind34)
