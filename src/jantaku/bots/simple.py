@@ -16,6 +16,7 @@ from jantaku.table.actions import (
     PON,
     RIICHI,
     RON,
+    STOP,
     TSUMO,
     Action,
 )
@@ -48,7 +49,7 @@ class EfficiencyBot:
     def act(self, view: PlayerView, legal: list[Action]) -> Action:
         kinds = {a.kind for a in legal}
         for a in legal:
-            if a.kind in (TSUMO, RON):
+            if a.kind in (TSUMO, RON, STOP):
                 return a
         if PASS in kinds:
             return self._respond(view, legal)

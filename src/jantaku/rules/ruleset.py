@@ -70,6 +70,13 @@ class Ruleset:
         "001 6章2条6; 003 6章2条6; 000 silent (RULES.md)",
         ("split", "seat_order"),
     )
+    final_rounding: str = _p(
+        "none",
+        "Final scores: exact, or Tenhou's: every player but first rounded to whole thousands (500 and less "
+        "dropped, 600 and more rounded up) before rank points, first place getting minus the others' sum.",
+        "Tenhou (its logs' owari values); the seeds are silent",
+        ("none", "tenhou"),
+    )
     leftover_deposits: str = _p(
         "first",
         "Riichi sticks still on the table when the game ends: to nobody, to first place, or to first place only "
@@ -86,6 +93,13 @@ class Ruleset:
         True,
         "All-last: the game ends when the dealer wins or is tenpai while first with at least `return_points`.",
         "002 (Tenhou); 000/001/003: no (RULES.md)",
+    )
+    tenpai_yame: str = _p(
+        "never",
+        "All-last, the dealer tenpai at an exhaustive draw while first with at least `return_points`: the game "
+        "goes on, ends, or the dealer chooses (Tenhou asks: its logs show both).",
+        "Tenhou logs (shared/realdata); 000/001/003: no stop",
+        ("never", "auto", "choice"),
     )
     time_limit_hands: int = _p(
         0, "End the game after the hand in which this many hands have been played (0: no limit).", "000 Art 24(2)"

@@ -21,6 +21,7 @@ from jantaku.tiles import Tile
 __all__ = [
     "ANKAN",
     "CHI",
+    "CONTINUE",
     "DAIMINKAN",
     "DISCARD",
     "KAKAN",
@@ -29,6 +30,7 @@ __all__ = [
     "PON",
     "RIICHI",
     "RON",
+    "STOP",
     "TSUMO",
     "Action",
 ]
@@ -44,6 +46,10 @@ ANKAN = "ankan"
 KAKAN = "kakan"
 KYUUSHU = "ryukyoku"
 PASS = "none"
+STOP = "yame"
+"""All-last dealer tenpai and first: end the game here (where the rule set lets the dealer choose)."""
+CONTINUE = "continue"
+"""...or play the next hand."""
 
 
 class Action(NamedTuple):

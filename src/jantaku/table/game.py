@@ -16,12 +16,13 @@ adds leftover deposits and rank points with the rule set's tie rule.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from jantaku.rules import Ruleset
 
-from .actions import Action
+from .actions import CONTINUE, STOP, Action
 from .kyoku import ENDED, HandResult, IllegalActionError, Kyoku
 from .seating import Seating, draw_seating
 from .wall import Wall
@@ -100,6 +101,14 @@ def settle(
         points[s] += deposit_pts[s]
         value = (scores[s] - rules.return_points + rank_pts[s] + deposit_pts[s]) / 1000 - pen[s]
         final.append(round(value, 1))
+    if rules.final_rounding == "tenhou":
+        top = order[0]
+        for s in range(4):
+            if s != top:
+                diff = points[s] - rules.return_points
+                thousands = (abs(diff) + 400) // 1000  # five down, six up, toward zero
+                final[s] = float((thousands if diff >= 0 else -thousands) + rank_pts[s] // 1000) - pen[s]
+        final[top] = -sum(final[s] for s in range(4) if s != top)
     return GameResult(points, ranks, final, deposit_pts, pen)
 
 
@@ -123,11 +132,20 @@ class Game:
     ``end_game``.
     """
 
-    def __init__(self, rules: Ruleset, seed: int | str = 0, names: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        rules: Ruleset,
+        seed: int | str = 0,
+        names: list[str] | None = None,
+        *,
+        first_dealer: int | None = None,
+        walls: Callable[[int], Wall] | None = None,
+    ) -> None:
         self.rules = rules
         self.seed = seed
         self.seating: Seating = draw_seating(rules.seating, seed)
-        self.first_dealer = self.seating.first_dealer
+        self.first_dealer = self.seating.first_dealer if first_dealer is None else first_dealer
+        self._walls = walls
         self.names = names or [f"player{i}" for i in range(4)]
         self.scores = [rules.starting_points] * 4
         self.round_wind = 0
@@ -137,6 +155,8 @@ class Game:
         self.hands_played = 0
         self.hand_index = 0
         self.penalties = [0.0, 0.0, 0.0, 0.0]
+        self.yame_choice: int | None = None
+        """The all-last dealer who may stop the game now (tenpai_yame = "choice"), else ``None``."""
         self.results: list[HandResult] = []
         self.result: GameResult | None = None
         self.events: list[dict[str, Any]] = [
@@ -167,7 +187,7 @@ class Game:
         return self.result is not None
 
     def _new_kyoku(self) -> Kyoku:
-        wall = Wall.from_seed(f"{self.seed}:{self.hand_index}")
+        wall = self._walls(self.hand_index) if self._walls else Wall.from_seed(f"{self.seed}:{self.hand_index}")
         k = Kyoku(
             self.rules,
             wall,
@@ -184,16 +204,45 @@ class Game:
         self._synced = len(k.events)
         return k
 
+    def resync(
+        self, *, round_wind: int, dealer: int, honba: int, deposits: int, scores: list[int], hand_index: int
+    ) -> None:
+        """Set the game's state between hands and deal that hand again (a replay that lost step with its
+        record uses this to go on checking the following hands)."""
+        self.round_wind, self.dealer, self.honba, self.deposits = round_wind, dealer, honba, deposits
+        self.scores = list(scores)
+        self.hand_index = hand_index
+        self.result = None
+        self.kyoku = self._new_kyoku()
+
     def to_act(self) -> list[int]:
-        return [] if self.over else self.kyoku.to_act()
+        if self.over:
+            return []
+        if self.yame_choice is not None:
+            return [self.yame_choice]
+        return self.kyoku.to_act()
 
     def legal_actions(self, seat: int) -> list[Action]:
-        return [] if self.over else self.kyoku.legal_actions(seat)
+        if self.over:
+            return []
+        if self.yame_choice is not None:
+            return [Action(STOP, seat), Action(CONTINUE, seat)] if seat == self.yame_choice else []
+        return self.kyoku.legal_actions(seat)
 
     def apply(self, action: Action) -> None:
         """Apply an action to the current hand; when the hand ends, set up the next one or end the game."""
         if self.over:
             raise IllegalActionError("the game is over")
+        if self.yame_choice is not None:
+            if action not in self.legal_actions(action.seat):
+                raise IllegalActionError(f"seat {self.yame_choice} (the all-last dealer) decides whether to stop now")
+            self.yame_choice = None
+            self.events.append({"type": "yame" if action.kind == STOP else "continue", "actor": action.seat})
+            if action.kind == STOP:
+                self._finish()
+            else:
+                self.kyoku = self._new_kyoku()
+            return
         self.kyoku.apply(action)
         self._sync_events()
         if self.kyoku.phase == ENDED:
@@ -263,11 +312,25 @@ class Game:
         if self._game_ends(result):
             self._finish()
             return
+        if self._tenpai_yame_possible(result):
+            if rules.tenpai_yame == "auto":
+                self._finish()
+                return
+            if rules.tenpai_yame == "choice":
+                self.yame_choice = self.dealer
+                return
         if not renchan:
             self.dealer = (self.dealer + 1) % 4
             if self.dealer == self.first_dealer:
                 self.round_wind += 1
         self.kyoku = self._new_kyoku()
+
+    def _tenpai_yame_possible(self, result: HandResult) -> bool:
+        if result.kind != "exhaustive" or not result.tenpai[self.dealer] or not self._is_last_hand():
+            return False
+        scores = self.scores
+        top = max(range(4), key=lambda s: (scores[s], -((s - self.first_dealer) % 4)))
+        return top == self.dealer and scores[self.dealer] >= self.rules.return_points
 
     def _is_last_hand(self) -> bool:
         return self.round_wind >= self.rules.rounds - 1 and self.dealer == (self.first_dealer + 3) % 4
@@ -288,8 +351,10 @@ class Game:
             return False
         top = max(range(4), key=lambda s: (scores[s], -((s - self.first_dealer) % 4)))
         if result.dealer_continues:
-            # all-last: the dealer may stop when first (agari-yame / tenpai-yame)
-            return bool(rules.agari_yame and top == self.dealer and scores[self.dealer] >= rules.return_points)
+            # all-last: a dealer who wins while first stops the game (agari-yame; Tenhou's logs show no
+            # tenpai-yame and no stop after an abortive draw)
+            won = result.kind in ("ron", "tsumo")
+            return bool(won and rules.agari_yame and top == self.dealer and scores[self.dealer] >= rules.return_points)
         if extension:
             return self.round_wind >= rules.rounds  # West 4 ended
         return not (rules.west_round and max(scores) < rules.west_round_target)

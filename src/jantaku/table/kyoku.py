@@ -578,12 +578,13 @@ class Kyoku:
         self.has_discarded[seat] = True
         if self.first_go_around and len(self.first_winds) < 4:
             self.first_winds.append(tid >> 2)
+        if self.pending_dora:
+            # an open or added kan's indicator turns with the replacement tile's discard (Tenhou logs it first)
+            self._reveal_pending_dora()
         self._emit({"type": "dahai", "actor": seat, "pai": self.mjai(tid), "tsumogiri": action.tsumogiri})
         self.last_discard = (seat, tid)
         self.drawn = None
         self._called_kuikae = frozenset()
-        if self.pending_dora:
-            self._reveal_pending_dora()
         self._open_responses(seat, tid)
 
     def _reveal_dora(self) -> None:
@@ -869,6 +870,8 @@ class Kyoku:
                 "consumed": [self.mjai(i) for i in st.meld_ids[idx][:3]],
             }
         )
+        # an earlier open kan's indicator still waiting turns now (Tenhou's logs: kakan, dora, rinshan draw)
+        self._reveal_pending_dora()
         self.drawn = None
         self._open_chankan(seat, tid, kokushi_only=False)
 

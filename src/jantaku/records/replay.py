@@ -1,0 +1,417 @@
+"""Replay a game record through the table engine and compare every hand with what the record says.
+
+For each hand the wall is rebuilt from the record (its full wall when the source has one, as the mjx
+records do; otherwise the dealt hands, the draws in order, the replacement tiles, dora and ura indicators
+put where :class:`~jantaku.table.wall.Wall` keeps them, the unseen tiles anywhere else). The engine is then
+driven with the record's decisions only - discards, riichi, calls, kans, wins, nine terminals - and
+everything else is the engine's own doing: whose turn it is, which calls are possible, kan dora timing,
+riichi sticks, the end of the hand, the payments, the next hand's dealer, honba and deposits, and the
+final scores. Each difference is reported as a :class:`Mismatch`; after one the replay re-synchronises
+with the record at the next hand and goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from jantaku.errors import JantakuError
+from jantaku.rules import Ruleset, load_rules
+from jantaku.table.actions import ANKAN, CONTINUE, DISCARD, KAKAN, KYUUSHU, PASS, RIICHI, RON, STOP, TSUMO, Action
+from jantaku.table.game import Game
+from jantaku.table.kyoku import CHANKAN, DRAWN, ENDED, RESPONSES, Kyoku
+from jantaku.table.wall import LIVE_START, Wall
+from jantaku.tiles import RED_IDS136
+
+from .errors import RecordError
+from .record import GameRecord
+
+__all__ = ["Mismatch", "ReplayReport", "replay_record", "rules_for_record", "wall_from_hand"]
+
+_HONORS = {"E": 27, "S": 28, "W": 29, "N": 30, "P": 31, "F": 32, "C": 33}
+_COMPARED = ("tsumo", "dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "dora", "reach", "reach_accepted")
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """One difference between the record and the engine."""
+
+    source: str
+    hand: str
+    what: str
+    expected: Any
+    got: Any
+
+    def __str__(self) -> str:
+        return f"{self.source} {self.hand}: {self.what}: expected {self.expected!r}, got {self.got!r}"
+
+
+@dataclass
+class ReplayReport:
+    """The outcome of replaying one record."""
+
+    source: str
+    hands: int = 0
+    matched: int = 0
+    mismatches: list[Mismatch] = field(default_factory=list)
+
+
+def _kind(name: str) -> int:
+    if name in _HONORS:
+        return _HONORS[name]
+    return (int(name[0]) - 1) + 9 * "mps".index(name[1])
+
+
+class _Ids:
+    """Hands out distinct 136-ids for mjai tile names (a red five gets the red id)."""
+
+    def __init__(self, red_fives: bool) -> None:
+        self.red = red_fives
+        self.used: set[int] = set()
+
+    def take(self, name: str) -> int:
+        kind = _kind(name)
+        if self.red and name.endswith("r"):
+            i = RED_IDS136[kind // 9]
+            if i in self.used:
+                raise RecordError(f"the red {name[:2]} appears twice")
+            self.used.add(i)
+            return i
+        for i in range(kind * 4, kind * 4 + 4):
+            if i in self.used or (self.red and i in RED_IDS136):
+                continue
+            self.used.add(i)
+            return i
+        raise RecordError(f"a fifth {name} in one hand")
+
+
+def wall_from_hand(events: list[dict[str, Any]], red_fives: bool) -> Wall:
+    """A wall in dealing order that deals and draws exactly what the hand's events show."""
+    start = events[0]
+    ids = _Ids(red_fives)
+    dealer = start["oya"]
+    tiles: list[int | None] = [None] * 136
+    hands = [[ids.take(t) for t in start["tehais"][s]] for s in range(4)]
+    pos = 0
+    for block in range(3):
+        for i in range(4):
+            seat = (dealer + i) % 4
+            for j in range(4):
+                tiles[pos] = hands[seat][block * 4 + j]
+                pos += 1
+    for i in range(4):
+        tiles[pos] = hands[(dealer + i) % 4][12]
+        pos += 1
+    live = LIVE_START
+    rinshan = 0
+    after_kan = False
+    dora_k = 0
+    tiles[130] = ids.take(start["dora_marker"])
+    ura_given: list[str] = []
+    for e in events[1:]:
+        t = e["type"]
+        if t == "tsumo":
+            i = ids.take(e["pai"])
+            if after_kan:
+                tiles[(134, 135, 132, 133)[rinshan]] = i
+                rinshan += 1
+            else:
+                tiles[live] = i
+                live += 1
+            after_kan = False
+        elif t in ("ankan", "kakan", "daiminkan"):
+            after_kan = True
+        elif t == "dora":
+            dora_k += 1
+            tiles[130 - 2 * dora_k] = ids.take(e["dora_marker"])
+        elif t == "hora" and e.get("ura_markers") and not ura_given:
+            ura_given = list(e["ura_markers"])
+    for k, name in enumerate(ura_given):
+        tiles[131 - 2 * k] = ids.take(name)
+    rest = iter(i for i in range(136) if i not in ids.used)
+    filled = [t if t is not None else next(rest) for t in tiles]
+    return Wall(filled, tuple(start.get("dice", (1, 1))))  # type: ignore[arg-type]
+
+
+def rules_for_record(record: GameRecord, rules: Ruleset | str | None = None) -> Ruleset:
+    """The rule set to replay a record under: the given one (default: the record's) with the record's own
+    red fives, open tanyao and length."""
+    base = load_rules(rules or record.rule_name)
+    changes: dict[str, Any] = {
+        "red_fives": [1, 1, 1] if record.red_fives else [0, 0, 0],
+        "open_tanyao": record.open_tanyao,
+        "rounds": 2 if record.hanchan else 1,
+    }
+    if record.rank_points is not None:
+        changes["rank_points"] = list(record.rank_points)
+    return base.replace(**changes)
+
+
+def replay_record(record: GameRecord, rules: Ruleset | str | None = None) -> ReplayReport:
+    """Replay every hand of ``record``; the report counts hands and lists mismatches."""
+    rs = rules_for_record(record, rules)
+    report = ReplayReport(record.source)
+    for problem in record.problems:
+        report.mismatches.append(Mismatch(record.source, "-", "record", "a complete log", problem))
+    hands = record.hands()
+    if not hands:
+        return report
+    walls: list[Wall] = []
+    for n, h in enumerate(hands):
+        if record.walls and n < len(record.walls):
+            walls.append(Wall(record.walls[n]))
+        else:
+            try:
+                walls.append(wall_from_hand(h, record.red_fives))
+            except RecordError as e:
+                walls.append(Wall(list(range(136))))
+                report.mismatches.append(Mismatch(record.source, _hand_name(h[0]), "wall", "a readable hand", str(e)))
+    names = next((e["names"] for e in record.events if e["type"] == "start_game"), None)
+
+    def wall_for(i: int) -> Wall:
+        # past the record's last hand (the engine plays on where the record ended) any wall will do
+        return walls[i] if i < len(walls) else Wall.from_seed(f"{record.source}:{i}")
+
+    game = Game(rs, seed=0, names=names, first_dealer=hands[0][0]["oya"], walls=wall_for)
+    game.resync(**_start_state(hands[0][0], 0))
+    for n, hand in enumerate(hands):
+        report.hands += 1
+        start = hand[0]
+        name = _hand_name(start)
+        before = len(report.mismatches)
+        if game.over or game.hand_index != n:
+            report.mismatches.append(Mismatch(record.source, name, "game", "the game goes on", "it had ended"))
+            game.resync(**_start_state(start, n))
+        else:
+            got = game.kyoku.events[0]
+            for key in ("bakaze", "kyoku", "honba", "kyotaku", "oya", "scores"):
+                if got[key] != start[key]:
+                    report.mismatches.append(Mismatch(record.source, name, f"start {key}", start[key], got[key]))
+            if len(report.mismatches) > before:
+                game.resync(**_start_state(start, n))
+        try:
+            _drive(game, hand, report, name, n + 1 == len(hands))
+        except (JantakuError, StopIteration, AssertionError) as e:
+            report.mismatches.append(Mismatch(record.source, name, "replay stopped", "the record's actions", str(e)))
+        if len(report.mismatches) == before:
+            report.matched += 1
+        if n + 1 < len(hands) and game.kyoku.phase != ENDED and not game.over and game.hand_index != n + 1:
+            game.resync(**_start_state(hands[n + 1][0], n + 1))
+    end = next((e for e in record.events if e["type"] == "end_game"), None)
+    if end is not None and len(report.mismatches) == 0:
+        if not game.over:
+            report.mismatches.append(Mismatch(record.source, "end", "game over", True, False))
+        elif game.result is not None:
+            if game.result.scores != end["scores"]:
+                report.mismatches.append(
+                    Mismatch(record.source, "end", "final scores", end["scores"], game.result.scores)
+                )
+            if record.final is not None and [round(x, 1) for x in game.result.final] != record.final:
+                report.mismatches.append(
+                    Mismatch(record.source, "end", "final points", record.final, game.result.final)
+                )
+    return report
+
+
+def _hand_name(start: dict[str, Any]) -> str:
+    return f"{start['bakaze']}{start['kyoku']}-{start['honba']}"
+
+
+def _start_state(start: dict[str, Any], index: int) -> dict[str, Any]:
+    return {
+        "round_wind": "ESWN".index(start["bakaze"]),
+        "dealer": start["oya"],
+        "honba": start["honba"],
+        "deposits": start["kyotaku"],
+        "scores": list(start["scores"]),
+        "hand_index": index,
+    }
+
+
+def _find(k: Kyoku, seat: int, kind: str, pai: str | None = None, tsumogiri: bool | None = None) -> Action:
+    legal = k.legal_actions(seat)
+    for a in legal:
+        if a.kind != kind:
+            continue
+        if pai is not None and (a.tile is None or a.tile.mjai != pai):
+            continue
+        if tsumogiri is not None and a.tsumogiri != tsumogiri:
+            continue
+        return a
+    if tsumogiri is not None:
+        return _find(k, seat, kind, pai, None)
+    offered = ", ".join(repr(a) for a in legal) or "nothing"
+    raise RecordError(f"seat {seat} {kind} {pai or ''}: the engine does not allow it (it offers {offered})")
+
+
+def _call_action(k: Kyoku, e: dict[str, Any]) -> Action:
+    want = sorted(e["consumed"])
+    for a in k.legal_actions(e["actor"]):
+        if a.kind == e["type"] and a.tile is not None and a.tile.mjai == e["pai"]:
+            if sorted(t.mjai for t in a.consumed) == want:
+                return a
+    raise RecordError(f"seat {e['actor']} {e['type']} {e['pai']} with {want}: the engine does not offer it")
+
+
+def _answer(k: Kyoku, upcoming: list[dict[str, Any]], target: int) -> dict[str, Any] | None:
+    """Answer an open discard (or a kan that may be robbed) as the record does: rons, a call, or passes."""
+    rons = []
+    call = None
+    for e in upcoming:
+        if e["type"] in ("reach_accepted", "dora"):
+            continue
+        if e["type"] == "hora" and e["target"] == target and e["actor"] != target:
+            rons.append(e["actor"])
+            continue
+        if e["type"] in ("chi", "pon", "daiminkan") and e.get("target") == target and not rons:
+            call = e
+        if e["type"] == "ryukyoku" and e.get("reason") == "triple_ron":
+            # the record keeps only the abortive draw: every seat that could ron did
+            rons = [s for s in k.to_act() if any(a.kind == RON for a in k.legal_actions(s))]
+        break
+    for seat in list(k.to_act()):
+        if seat in rons:
+            k_action = _find(k, seat, RON)
+        elif call is not None and call["actor"] == seat:
+            k_action = _call_action(k, call)
+        else:
+            k_action = _find(k, seat, PASS)
+        k.apply(k_action)
+    missing = [s for s in rons if not any(w.seat == s for w in (k.result.wins if k.result else []))]
+    if rons and missing and k.phase != ENDED:
+        raise RecordError(f"seat {missing[0]} won on this tile in the record, but the engine did not let it ron")
+    if call is not None and k.phase == RESPONSES:
+        raise RecordError(f"the record's {call['type']} by seat {call['actor']} was not possible")
+    return call
+
+
+def _drive(game: Game, hand: list[dict[str, Any]], report: ReplayReport, name: str, hand_is_last: bool) -> None:
+    k = game.kyoku
+    events = hand[1:]
+    pending_reach: set[int] = set()
+    consumed: dict[str, Any] | None = None
+    pos = 0
+    while pos < len(events):
+        e = events[pos]
+        t = e["type"]
+        upcoming = events[pos + 1 :]
+        if t == "tsumo":
+            if k.phase != DRAWN or k.actor != e["actor"] or k.drawn is None or k.mjai(k.drawn) != e["pai"]:
+                got = f"seat {k.actor} drew {k.mjai(k.drawn) if k.drawn is not None else 'nothing'} ({k.phase})"
+                raise RecordError(f"draw: the record has seat {e['actor']} draw {e['pai']}, the engine: {got}")
+        elif t == "reach":
+            pending_reach.add(e["actor"])
+        elif t == "dahai":
+            seat = e["actor"]
+            kind = RIICHI if seat in pending_reach else DISCARD
+            k.apply(_find(k, seat, kind, e["pai"], e.get("tsumogiri")))
+            pending_reach.discard(seat)
+            if k.phase == RESPONSES:
+                consumed = _answer(k, upcoming, seat)
+        elif t in ("ankan", "kakan"):
+            seat = e["actor"]
+            pai = e["pai"] if t == "kakan" else None
+            if t == "ankan":
+                action = next(
+                    (
+                        a
+                        for a in k.legal_actions(seat)
+                        if a.kind == ANKAN and sorted(x.mjai for x in a.consumed) == sorted(e["consumed"])
+                    ),
+                    None,
+                )
+                if action is None:
+                    raise RecordError(f"seat {seat} ankan {e['consumed']}: the engine does not offer it")
+            else:
+                action = _find(k, seat, KAKAN, pai)
+            k.apply(action)
+            if k.phase == CHANKAN:
+                _answer(k, upcoming, seat)
+        elif t in ("chi", "pon", "daiminkan") and e is consumed:
+            consumed = None
+        elif t in ("chi", "pon", "daiminkan"):
+            raise RecordError(f"the record's {t} by seat {e['actor']} came when the engine offered no call")
+        elif t == "hora":
+            if e["actor"] == e["target"] and k.phase == DRAWN:
+                k.apply(_find(k, e["actor"], TSUMO))
+        elif t == "ryukyoku" and e.get("reason") == "nine_terminals" and k.phase == DRAWN:
+            k.apply(_find(k, k.actor, KYUUSHU))
+        elif t == "end_kyoku":
+            break
+        pos += 1
+        if k.phase == ENDED and k is game.kyoku:
+            pass
+    game._sync_events()
+    if k.phase != ENDED:
+        raise RecordError(f"the record's hand ended but the engine's is still in phase {k.phase}")
+    if game.kyoku is k and not game.over:
+        game._hand_over(k.result)
+        if game.yame_choice is not None:
+            # the dealer's choice: the record tells whether the game went on
+            stop = hand_is_last
+            game.apply(Action(STOP if stop else CONTINUE, game.yame_choice))
+    _compare_hand(k, hand, report, name)
+
+
+def _filtered(events: Iterable[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    out = []
+    for e in events:
+        if e["type"] in _COMPARED:
+            out.append((e["type"], e.get("actor"), e.get("pai") or e.get("dora_marker")))
+    return out
+
+
+def _compare_hand(k: Kyoku, hand: list[dict[str, Any]], report: ReplayReport, name: str) -> None:
+    src = report.source
+    mism = report.mismatches
+    want = _filtered(hand)
+    got = _filtered(k.events)
+    if want != got:
+        for i, (w, g) in enumerate(zip(want, got, strict=False)):
+            if w != g:
+                mism.append(Mismatch(src, name, f"event {i}", w, g))
+                break
+        else:
+            mism.append(Mismatch(src, name, "number of events", len(want), len(got)))
+    res = k.result
+    assert res is not None
+    horas = [e for e in hand if e["type"] == "hora"]
+    draw = next((e for e in hand if e["type"] == "ryukyoku"), None)
+    if horas:
+        if res.kind not in ("ron", "tsumo"):
+            mism.append(Mismatch(src, name, "result", "a win", f"{res.kind} {res.reason or ''}".strip()))
+            return
+        wins = {w.seat: w for w in res.wins}
+        for h in horas:
+            w = wins.get(h["actor"])
+            if w is None:
+                mism.append(Mismatch(src, name, "winner", h["actor"], sorted(wins)))
+                continue
+            sc = w.score
+            checks: list[tuple[str, Any, Any]] = [("deltas", h["deltas"], list(sc.payments))]
+            if "points" in h:
+                checks.append(("points", h["points"], sc.points))
+            if h.get("yakuman"):
+                checks.append(("yakuman", h["yakuman"], sc.yakuman))
+            elif h.get("han") is not None:
+                checks.append(("han", h["han"], sc.han))
+                if h.get("fu"):
+                    checks.append(("fu", h["fu"], sc.fu))
+            if (w.from_seat if w.from_seat is not None else w.seat) != h["target"]:
+                checks.append(("from", h["target"], w.from_seat))
+            for what, exp, got_v in checks:
+                if exp != got_v:
+                    mism.append(Mismatch(src, name, f"seat {h['actor']} {what}", exp, got_v))
+    elif draw is not None:
+        reason = draw.get("reason", "exhaustive")
+        got_reason = res.reason or "exhaustive"
+        if res.kind in ("ron", "tsumo") or reason != got_reason:
+            mism.append(Mismatch(src, name, "draw", reason, f"{res.kind} {res.reason or ''}".strip()))
+        if draw.get("deltas") is not None and draw["deltas"] != res.deltas:
+            mism.append(Mismatch(src, name, "draw deltas", draw["deltas"], res.deltas))
+        if draw.get("tenpais") is not None and reason == "exhaustive" and draw["tenpais"] != res.tenpai:
+            mism.append(Mismatch(src, name, "tenpai", draw["tenpais"], res.tenpai))
+    last = horas[-1] if horas else draw
+    if last is not None and last.get("scores") is not None and last["scores"] != res.scores:
+        mism.append(Mismatch(src, name, "scores after the hand", last["scores"], res.scores))
