@@ -248,9 +248,9 @@ def _find(k: Kyoku, seat: int, kind: str, pai: str | None = None, tsumogiri: boo
 def _call_action(k: Kyoku, e: dict[str, Any]) -> Action:
     want = sorted(e["consumed"])
     for a in k.legal_actions(e["actor"]):
-        if a.kind == e["type"] and a.tile is not None and a.tile.mjai == e["pai"]:
-            if sorted(t.mjai for t in a.consumed) == want:
-                return a
+        same_tile = a.kind == e["type"] and a.tile is not None and a.tile.mjai == e["pai"]
+        if same_tile and sorted(t.mjai for t in a.consumed) == want:
+            return a
     raise RecordError(f"seat {e['actor']} {e['type']} {e['pai']} with {want}: the engine does not offer it")
 
 
