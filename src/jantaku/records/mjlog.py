@@ -116,13 +116,14 @@ def _load(source: str | Path | bytes) -> tuple[str, str]:
         raise RecordError(f"{name}: not UTF-8 text") from None
 
 
-def read_mjlog(source: str | Path | bytes) -> list[GameRecord]:
+def read_mjlog(source: str | Path | bytes, name: str | None = None) -> list[GameRecord]:
     """Read one mjlog game (a path, gzipped or plain bytes, or the XML text). Returns a one-game list.
 
     Raises :class:`~jantaku.records.errors.RecordError` naming the file, the hand and the tag for malformed
     input.
     """
-    text, name = _load(source)
+    text, loaded_name = _load(source)
+    name = name or loaded_name
     if "<mjloggm" not in text:
         raise RecordError(f"{name}: not a Tenhou mjlog (no <mjloggm> root)")
     rec = GameRecord(source=name)

@@ -14,9 +14,10 @@ Conventions of the events produced (the schema is in :mod:`jantaku.records.recor
   on, ``reach_accepted`` (with ``deltas`` and ``scores``) just before the next draw or call (or the abortive
   draw that follows it).
 * Kan dora as Tenhou reveals them: a closed kan's indicator right after the ``ankan``; an open or added kan's
-  right after the ``dahai`` of the replacement tile (before any call or win on it); a kan declared before that
-  discard (a second kan) first reveals the pending indicator: after an ``ankan`` at once, after a ``kakan``
-  just before the replacement ``tsumo`` (it is not revealed when the added kan is robbed).
+  with the discard of the replacement tile, written as Tenhou's mjlog writes it and as the table engine emits
+  it: ``(reach,) dora, dahai`` (so it counts for a win on that discard); a kan declared before that discard
+  (a second kan) first reveals the pending indicator: after an ``ankan`` at once, after a ``kakan`` just
+  before the replacement ``tsumo`` (it is not revealed when the added kan is robbed, as the logs show).
 * ``hora`` carries Tenhou's ``han`` (``None`` for a yakuman), ``fu`` (``None`` when the score text has none:
   mangan and up), ``points`` (the hand's value before honba and sticks), ``limit`` (Tenhou's code: 0 none,
   1 mangan, 2 haneman, 3 baiman, 4 sanbaiman, 5 yakuman), ``yakuman`` (count), ``yaku`` (``[name, han]`` with
@@ -164,12 +165,12 @@ _TSUMOGIRI = 60
 # loading
 
 
-def _load(source: str | Path | dict | list) -> tuple[list[Any], str, bool]:
-    """The game objects of ``source``, a name for messages, and whether they came one per line."""
+def _load(source: str | Path | dict | list) -> tuple[list[Any], str]:
+    """The game objects of ``source`` and a name for messages."""
     if isinstance(source, dict):
-        return [source], "<dict>", False
+        return [source], "<dict>"
     if isinstance(source, list):
-        return list(source), "<list>", False
+        return list(source), "<list>"
     if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith(("{", "["))):
         path = Path(source)
         try:
@@ -197,10 +198,10 @@ def _load(source: str | Path | dict | list) -> tuple[list[Any], str, bool]:
                 games.append(json.loads(ln))
             except json.JSONDecodeError as e:
                 raise RecordError(f"{name}: line {n} is not valid JSON ({e.msg} at column {e.colno})") from None
-        return games, name, True
+        return games, name
     if isinstance(data, list):
-        return data, name, False
-    return [data], name, False
+        return data, name
+    return [data], name
 
 
 def _parses(text: str) -> bool:
@@ -219,7 +220,7 @@ def read_tenhou6(source: str | Path | dict | list) -> list[GameRecord]:
     wrong for malformed input (bad JSON, an unknown tile code, a call string that does not fit the play, a
     result that the play does not lead to).
     """
-    games, name, _ = _load(source)
+    games, name = _load(source)
     return [_read_game(game, f"{name}#{i}") for i, game in enumerate(games)]
 
 
@@ -246,8 +247,9 @@ def _read_game(game: Any, src: str) -> GameRecord:
     rec.events.append({"type": "start_game", "names": [str(n) for n in names]})
     last: _Kyoku | None = None
     for k, kyoku in enumerate(log):
-        last = _Kyoku(kyoku, f"{src} log[{k}]")
+        last = _Kyoku(kyoku, f"{src} log[{k}]", rec.red_fives)
         rec.events.extend(last.events)
+        rec.problems.extend(last.problems)
     if last is not None:
         if rec.final is not None:
             rec.events.append({"type": "end_game", "scores": [int(x) for x in sc[0::2]]})
@@ -315,8 +317,9 @@ def _hand_name(round_no: int, honba: int) -> str:
 class _Kyoku:
     """Reads one kyoku array and replays it into mjai events (``events``)."""
 
-    def __init__(self, kyoku: Any, where: str) -> None:
+    def __init__(self, kyoku: Any, where: str, red_fives: bool = True) -> None:
         self.where = where
+        self.red_fives = red_fives
         if not isinstance(kyoku, list) or len(kyoku) != 17:
             size = len(kyoku) if isinstance(kyoku, list) else type(kyoku).__name__
             raise RecordError(f"{where}: a kyoku is a list of 17 entries, got {size}")
@@ -351,6 +354,8 @@ class _Kyoku:
                 [self._discard(x, p, i) for i, x in enumerate(self._list(kyoku[6 + 3 * p], f"seat {p} discards"))]
             )
         self._read_result(kyoku[16])
+        self.problems: list[str] = []
+        self._check_supply()
         # filled in by the replay's end
         self.end_scores: list[int] = list(self.start_scores)
         self.sticks_left = self.kyotaku
@@ -434,6 +439,24 @@ class _Kyoku:
             self._check_deltas(result[1])
             self.draw_deltas = list(result[1])
 
+    def _check_supply(self) -> None:
+        """Note (in ``problems``) a kind seen more than four times, a red five twice, a fourth plain five."""
+        seen = [t for h in self.haipai for t in h] + [t for d in self.draws for t in d if isinstance(t, Tile)]
+        seen += self.dora + self.ura
+        kinds: dict[int, int] = {}
+        copies: dict[Tile, int] = {}
+        for t in seen:
+            kinds[t.kind] = kinds.get(t.kind, 0) + 1
+            copies[t] = copies.get(t, 0) + 1
+        too_many = [Tile.from_kind(k).mjai for k, n in sorted(kinds.items()) if n > 4]
+        too_many += [t.mjai for t, n in copies.items() if n > 1 and t.red]
+        if self.red_fives:  # one five of each suit is the red one
+            too_many += [t.mjai for t, n in copies.items() if n > 3 and t.kind in (4, 13, 22) and not t.red]
+        if too_many:
+            self.problems.append(
+                f"{self.where}: the hands, draws and indicators hold too many of {', '.join(too_many)}"
+            )
+
     def _check_deltas(self, deltas: Any) -> None:
         if not (isinstance(deltas, list) and len(deltas) == 4 and all(_is_int(x) for x in deltas)):
             raise RecordError(f"{self.where}: deltas must be 4 integers, got {deltas!r}")
@@ -502,6 +525,7 @@ class _Play:
         self.events: list[dict[str, Any]] = []
         self.scores = list(ky.start_scores)
         self.sticks = ky.kyotaku
+        self.sticks_taken = 0
         self.riichi = [False] * 4
         self.reach_pending: int | None = None
         self.dora_next = 1
@@ -699,6 +723,12 @@ class _Play:
             self.finish_draw(p, ended_on_draw)
         if self.dora_next < len(ky.dora):
             raise _Dead(f"the log lists {len(ky.dora)} dora indicators, the kans reveal {self.dora_next}")
+        paid = sum(sum(w.deltas) for w in ky.wins) if ky.wins else sum(ky.draw_deltas or [])
+        taken = 1000 * self.sticks_taken
+        if paid != taken:
+            ky.problems.append(
+                f"{ky.where}: the result's deltas add up to {paid}, not the {taken} of the riichi sticks collected"
+            )
         ky.end_scores = list(self.scores)
         ky.sticks_left = self.sticks
         self.emit({"type": "end_kyoku"})
@@ -736,6 +766,7 @@ class _Play:
             event.update(self.score_fields(w))
             event["scores"] = list(self.scores)
             self.emit(event)
+        self.sticks_taken = self.sticks
         self.sticks = 0
         ky.dealer_continues = dealer_won
         ky.dealer_renchan_by_play = dealer_won
