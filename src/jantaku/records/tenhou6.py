@@ -1001,20 +1001,25 @@ def _draw_result(e: dict[str, Any]) -> list[Any]:
     return [name, deltas] if any(deltas) or reason == "nagashi_mangan" else [name]
 
 
-def _limit(han: int | None, fu: int | None, yakuman: int) -> int:
-    """Tenhou's limit code of a hand (no kiriage mangan, kazoe yakuman at 13 han)."""
-    if yakuman or (han or 0) >= 13:
-        return 5
+def _limit(han: int | None, fu: int | None, yakuman: int, points: int, dealer: bool) -> int:
+    """Tenhou's limit code of a hand (no kiriage mangan, kazoe yakuman at 13 han).
+
+    Without fu (tenhou.net/6 writes none for a limit hand) a hand below 5 han is a mangan when its points are.
+    """
     han = han or 0
+    if yakuman or han >= 13:
+        return 5
     if han >= 11:
         return 4
     if han >= 8:
         return 3
     if han >= 6:
         return 2
-    if han >= 5 or (fu or 0) * 2 ** (han + 2) > 2000:
+    if han >= 5:
         return 1
-    return 0
+    if fu:
+        return 1 if fu * 2 ** (han + 2) > 2000 else 0
+    return 1 if points >= (12000 if dealer else 8000) else 0
 
 
 def _win_info(h: dict[str, Any], oya: int, bakaze: str, where: str) -> list[Any]:
@@ -1028,8 +1033,8 @@ def _win_info(h: dict[str, Any], oya: int, bakaze: str, where: str) -> list[Any]
     han, fu = h.get("han"), h.get("fu")
     limit = h.get("limit")
     if limit is None:
-        limit = _limit(han, fu, yakuman)
-    text = _LIMIT_NAMES[limit] if limit else f"{fu}符{han}飜"
+        limit = _limit(han, fu, yakuman, points, who == oya)
+    text = _LIMIT_NAMES[limit] if limit else (f"{fu}符" if fu else "") + f"{han}飜"
     if who != from_who:
         text += f"{points}点"
     elif who == oya:

@@ -77,6 +77,13 @@ class Ruleset:
         "Tenhou (its logs' owari values); the seeds are silent",
         ("none", "tenhou"),
     )
+    tie_split_unit: int = _p(
+        5000,
+        "With tie_break = split: shares of tied players' rank points that do not divide evenly are multiples of "
+        "this many points, the remainder going to the seats nearest the first dealer (leftover riichi sticks: "
+        "multiples of 100).",
+        "001 6章2条6 (its example splits 50pt three ways as 20/15/15 and one stick as 400/300/300)",
+    )
     leftover_deposits: str = _p(
         "first",
         "Riichi sticks still on the table when the game ends: to nobody, to first place, or to first place only "

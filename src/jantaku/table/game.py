@@ -79,7 +79,7 @@ def settle(
         place += len(group)
         if rules.tie_break == "split" and len(group) > 1:
             share_total = sum(rules.rank_points[p] for p in places)
-            shares = _split(share_total, len(group), 5000 if share_total % len(group) else 100)
+            shares = _split(share_total, len(group), rules.tie_split_unit)
             for s, v in zip(group, shares, strict=True):
                 rank_pts[s] = v
         else:
@@ -113,7 +113,10 @@ def settle(
 
 
 def _split(total: float, n: int, unit: int) -> list[float]:
-    """Split ``total`` into ``n`` shares in multiples of ``unit``, the remainder to the first shares."""
+    """Split ``total`` into ``n`` equal shares, or - when it does not divide evenly - shares in multiples of
+    ``unit``, the remainder to the first shares."""
+    if int(total) % n == 0:
+        return [float(int(total) // n)] * n
     base = (int(total) // n) // unit * unit
     rest = int(total) - base * n
     shares = []
