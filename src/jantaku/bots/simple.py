@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from jantaku.shapes.shanten import shanten
 from jantaku.table.actions import (
@@ -22,6 +23,9 @@ from jantaku.table.actions import (
 )
 
 from .base import PlayerView
+
+if TYPE_CHECKING:
+    from .mjai_process import MjaiProcessAgent
 
 __all__ = ["EfficiencyBot", "RandomBot", "make_bot"]
 
@@ -166,12 +170,22 @@ def _keeps_a_yaku(view: PlayerView, call: Action) -> bool:
     return len(suits) == 1 and sum(counts) >= 4
 
 
-def make_bot(name: str, seed: int | str = 0) -> RandomBot | EfficiencyBot:
-    """A bot by name: ``random`` or ``efficiency``."""
+def make_bot(name: str, seed: int | str = 0) -> RandomBot | EfficiencyBot | MjaiProcessAgent:
+    """A bot by name: ``random``, ``efficiency``, or ``mjai:COMMAND`` (an external mjai bot process).
+
+    For ``mjai:COMMAND`` the seat is read from a seed of the form ``"SEED:SEAT"`` (as the simulation runner
+    passes it); otherwise the agent takes its seat from the first view it is asked with.
+    """
     if name == "random":
         return RandomBot(seed)
     if name == "efficiency":
         return EfficiencyBot(seed)
+    if name.startswith("mjai:"):
+        from .mjai_process import MjaiProcessAgent
+
+        tail = str(seed).rpartition(":")[2] if ":" in str(seed) else ""
+        seat = int(tail) if tail in ("0", "1", "2", "3") else None
+        return MjaiProcessAgent(name[len("mjai:") :].strip(), seat=seat)
     from jantaku.errors import JantakuError
 
-    raise JantakuError(f"unknown bot {name!r}: jantaku's bots are random and efficiency")
+    raise JantakuError(f"unknown bot {name!r}: jantaku's bots are random, efficiency and mjai:COMMAND")

@@ -32,12 +32,13 @@ Conventions of the events produced (the schema is in :mod:`jantaku.records.recor
   the extra round as soon as someone has 30,000). Its scores then include the leftover riichi sticks, given
   to the top player.
 
-What tenhou.net/6 does not store, so :func:`write_tenhou6` cannot carry it: who a tile was taken from beyond
-the call string's letter position (kept), the exact order of the tiles in a call string, ``tsumogiri`` on a
-discard that is the same tile as the one drawn but not that copy (kept: it is written as the tile code), the
-ura indicators when no riichi player wins (they are written only from a riichi winner's ``ura_markers``),
-zero-han yaku entries, a pao seat on a hand that is not a yakuman, extra fields of the source (``dan``,
-``rate``, ``ver``...), and anything beyond the events (walls, dice).
+:func:`write_tenhou6` is the inverse: reading what it writes gives the same events and rule flags (``aka``,
+``rule.disp`` and Tenhou's ``sc`` carry ``red_fives``, ``hanchan``, ``open_tanyao`` and ``final``). What
+tenhou.net/6 does not store, and so does not come back: the order of a call's tiles (``consumed`` is read in
+tile order), which copy of a tile was discarded when it is the same tile as the one just drawn (only a
+``tsumogiri`` discard is written as 60), the ura indicators of a hand no riichi player wins, zero-han yaku,
+``tenpais`` of a nagashi mangan, fields the events do not have in this schema (dice, walls), and the
+source's extra fields (``dan``, ``rate``, ``ver``...).
 
 >>> log = {"name": ["A", "B", "C", "D"], "rule": {"disp": "般南喰赤", "aka": 1}, "log": [[
 ...     [0, 0, 0], [25000, 25000, 25000, 25000], [21], [],
@@ -242,8 +243,10 @@ def _read_game(game: Any, src: str) -> GameRecord:
     rec.open_tanyao = "喰" in disp if _TENHOU_LOBBY.match(disp) else True
     rec.hanchan = _hanchan(disp, log)
     sc = game.get("sc")
+    final_scores: list[int] | None = None
     if isinstance(sc, list) and len(sc) == 8 and all(isinstance(x, int | float) for x in sc):
         rec.final = [float(x) for x in sc[1::2]]
+        final_scores = [int(x) for x in sc[0::2]]
     rec.events.append({"type": "start_game", "names": [str(n) for n in names]})
     last: _Kyoku | None = None
     for k, kyoku in enumerate(log):
@@ -251,8 +254,8 @@ def _read_game(game: Any, src: str) -> GameRecord:
         rec.events.extend(last.events)
         rec.problems.extend(last.problems)
     if last is not None:
-        if rec.final is not None:
-            rec.events.append({"type": "end_game", "scores": [int(x) for x in sc[0::2]]})
+        if final_scores is not None:
+            rec.events.append({"type": "end_game", "scores": final_scores})
         elif last.game_over(rec.hanchan):
             rec.events.append({"type": "end_game", "scores": last.final_scores()})
     return rec
@@ -912,8 +915,8 @@ def _write_hand(hand: list[dict[str, Any]], where: str) -> list[Any]:
         scores = list(start["scores"])
         tehais = start["tehais"]
         dora = [_code(start["dora_marker"], where)]
-    except (KeyError, ValueError, TypeError) as e:
-        raise RecordError(f"{where}: start_kyoku lacks a field or has a bad one ({e})") from None
+    except (KeyError, ValueError, TypeError) as err:
+        raise RecordError(f"{where}: start_kyoku lacks a field or has a bad one ({err})") from None
     where = f"{where} ({_hand_name(round_no, start['honba'])})"
     draws: list[list[Any]] = [[], [], [], []]
     discards: list[list[Any]] = [[], [], [], []]

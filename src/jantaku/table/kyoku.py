@@ -438,6 +438,8 @@ class Kyoku:
     ) -> ScoreResult | None:
         """The score of ``seat`` winning on ``tile``, or ``None`` if it is not a legal win (no yaku)."""
         hand = self._win_hand(seat, tile, tsumo)
+        if not self.rules.honba_points:
+            honba = 0  # a rule set without honba (μ) pays none, whatever the counter says
         try:
             cond = self._win_conditions(seat, tile, tsumo, chankan, discarder=discarder, honba=honba, deposits=deposits)
             result = score_hand(hand, cond, self.rules)
@@ -839,17 +841,21 @@ class Kyoku:
         meld = Meld(MeldKind.ANKAN, tuple(sorted(action.consumed)))
         st.melds.append(meld)
         st.meld_ids.append(tuple(ids))
-        st.kans += 1
-        self.kan_owners.append(seat)
-        self._break_first_go_around_and_ippatsu()
         self._emit({"type": "ankan", "actor": seat, "consumed": [self.mjai(i) for i in ids]})
-        self._kan_dora(open_kan=False)
         self.drawn = None
-        # thirteen orphans may rob a closed kan where the rule set allows it
+        # thirteen orphans may rob a closed kan where the rule set allows it; a robbed kan never stood, so it
+        # counts, breaks ippatsu and turns its indicator only once nobody robs it (003 4章5条5-6)
         if self.rules.chankan_closed_kan == "kokushi" and kind in _YAOCHU:
             self._open_chankan(seat, ids[0], kokushi_only=True)
         else:
-            self._draw(seat, rinshan=True)
+            self._finish_ankan(seat)
+
+    def _finish_ankan(self, seat: int) -> None:
+        self.seats[seat].kans += 1
+        self.kan_owners.append(seat)
+        self._break_first_go_around_and_ippatsu()
+        self._kan_dora(open_kan=False)
+        self._draw(seat, rinshan=True)
 
     def _kakan(self, action: Action) -> None:
         seat = action.seat
@@ -899,12 +905,14 @@ class Kyoku:
 
     def _finish_kan(self, seat: int) -> None:
         st = self.seats[seat]
-        if not self.kakan_is_ankan:
-            st.kans += 1
-            self.kan_owners.append(seat)
-            self._break_first_go_around_and_ippatsu()
-            self._kan_dora(open_kan=True)
         self.kakan_tile = None
+        if self.kakan_is_ankan:
+            self._finish_ankan(seat)
+            return
+        st.kans += 1
+        self.kan_owners.append(seat)
+        self._break_first_go_around_and_ippatsu()
+        self._kan_dora(open_kan=True)
         self._draw(seat, rinshan=True)
 
     def _resolve_chankan(self) -> None:
