@@ -26,7 +26,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    hands = matched = problems = 0
+    hands = matched = problems = unverifiable = 0
     files = 0
     for path in iter_record_files(args.paths):
         files += 1
@@ -45,11 +45,17 @@ def run(args: argparse.Namespace) -> int:
                 continue
             hands += report.hands
             matched += report.matched
+            unverifiable += report.unverifiable
             for note in report.notes:
                 print(f"note: {note}")
             for m in report.mismatches:
                 problems += 1
                 if args.check:
                     print(m)
-    print(f"{files} files, {hands} hands, {matched} matched" + (f", {problems} differences" if problems else ""))
+    summary = f"{files} files, {hands} hands, {matched} matched"
+    if unverifiable:
+        summary += f", {unverifiable} unverifiable (the record contradicts itself)"
+    if problems:
+        summary += f", {problems} differences"
+    print(summary)
     return 1 if (args.check and problems) else 0

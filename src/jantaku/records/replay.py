@@ -55,6 +55,8 @@ class ReplayReport:
     hands: int = 0
     matched: int = 0
     mismatches: list[Mismatch] = field(default_factory=list)
+    unverifiable: int = 0
+    """Hands the record itself shows to be inconsistent (reported in ``notes``)."""
     notes: list[str] = field(default_factory=list)
     """What the record itself lacks (a truncated last hand, ...): reported, not counted as differences."""
 
@@ -159,6 +161,7 @@ def replay_record(record: GameRecord, rules: Ruleset | str | None = None) -> Rep
     if not hands:
         return report
     walls: list[Wall] = []
+    wall_errors: dict[int, str] = {}
     for n, h in enumerate(hands):
         if record.walls and n < len(record.walls):
             walls.append(Wall(record.walls[n]))
@@ -167,7 +170,7 @@ def replay_record(record: GameRecord, rules: Ruleset | str | None = None) -> Rep
                 walls.append(wall_from_hand(h, record.red_fives))
             except RecordError as e:
                 walls.append(Wall(list(range(136))))
-                report.mismatches.append(Mismatch(record.source, _hand_name(h[0]), "wall", "a readable hand", str(e)))
+                wall_errors[n] = str(e)
     names = next((e["names"] for e in record.events if e["type"] == "start_game"), None)
 
     def wall_for(i: int) -> Wall:
@@ -183,6 +186,8 @@ def replay_record(record: GameRecord, rules: Ruleset | str | None = None) -> Rep
         start = hand[0]
         name = _hand_name(start)
         before = len(report.mismatches)
+        if n in wall_errors:
+            report.mismatches.append(Mismatch(record.source, name, "wall", "a readable hand", wall_errors[n]))
         if game.over or game.hand_index != n:
             report.mismatches.append(Mismatch(record.source, name, "game", "the game goes on", "it had ended"))
             game.resync(**_start_state(start, n))
@@ -197,7 +202,13 @@ def replay_record(record: GameRecord, rules: Ruleset | str | None = None) -> Rep
             _drive(game, hand, report, name, n + 1 == len(hands))
         except (JantakuError, StopIteration, AssertionError) as e:
             report.mismatches.append(Mismatch(record.source, name, "replay stopped", "the record's actions", str(e)))
-        if len(report.mismatches) == before:
+        flagged = [p for p in record.problems if f"({name})" in p]
+        if len(report.mismatches) > before and flagged:
+            # the reader found this hand inconsistent in itself: its differences prove nothing about the engine
+            report.notes.extend(f"unverifiable, {m}" for m in report.mismatches[before:])
+            del report.mismatches[before:]
+            report.unverifiable += 1
+        elif len(report.mismatches) == before:
             report.matched += 1
         if n + 1 < len(hands) and game.kyoku.phase != ENDED and not game.over and game.hand_index != n + 1:
             game.resync(**_start_state(hands[n + 1][0], n + 1))

@@ -28,9 +28,9 @@ Conventions of the events produced (the schema is in :mod:`jantaku.records.recor
   四風連打 ``four_winds``, 四家立直 ``four_riichi``, 四槓散了 ``four_kans``, 三家和了 ``triple_ron``.
 * ``end_game`` is emitted when the log is known to be the whole game (a ``sc`` field, Tenhou's final scores
   and points, which also fill :attr:`GameRecord.final`) or the last hand ends the game by Tenhou's rules
-  (someone below zero; after the last round unless the dealer continues without being top with 30,000; in
-  the extra round as soon as someone has 30,000). Its scores then include the leftover riichi sticks, given
-  to the top player.
+  (someone below zero; after the last round unless the dealer continues without being top with 30,000 - a
+  dealer's tenpai-yame is a choice, and a log that stops there is taken to end there; in the extra round as
+  soon as someone has 30,000). Its scores then include the leftover riichi sticks, given to the top player.
 
 :func:`write_tenhou6` is the inverse: reading what it writes gives the same events and rule flags (``aka``,
 ``rule.disp`` and Tenhou's ``sc`` carry ``red_fives``, ``hanchan``, ``open_tanyao`` and ``final``). What

@@ -162,7 +162,7 @@ class Game:
         """The all-last dealer who may stop the game now (tenpai_yame = "choice"), else ``None``."""
         self.results: list[HandResult] = []
         self.result: GameResult | None = None
-        self.events: list[dict[str, Any]] = [
+        self._log: list[dict[str, Any]] = [
             {
                 "type": "start_game",
                 "names": list(self.names),
@@ -202,10 +202,19 @@ class Game:
             kyoku_number=(self.dealer - self.first_dealer) % 4 + 1,
         )
         k.events[0]["dice"] = list(wall.dice)
-        self._kyoku_event_start = len(self.events)
-        self.events.extend(k.events)
-        self._synced = len(k.events)
+        self._absorbed = False
         return k
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The complete mjai event log so far (a new list: the finished hands plus the hand in play)."""
+        return self._log if self._absorbed else self._log + self.kyoku.events
+
+    def _absorb(self) -> None:
+        """Move the current hand's events into the game's log (once the hand is over)."""
+        if not self._absorbed:
+            self._log.extend(self.kyoku.events)
+            self._absorbed = True
 
     def resync(
         self, *, round_wind: int, dealer: int, honba: int, deposits: int, scores: list[int], hand_index: int
@@ -240,21 +249,18 @@ class Game:
             if action not in self.legal_actions(action.seat):
                 raise IllegalActionError(f"seat {self.yame_choice} (the all-last dealer) decides whether to stop now")
             self.yame_choice = None
-            self.events.append({"type": "yame" if action.kind == STOP else "continue", "actor": action.seat})
+            self._log.append({"type": "yame" if action.kind == STOP else "continue", "actor": action.seat})
             if action.kind == STOP:
                 self._finish()
             else:
                 self.kyoku = self._new_kyoku()
             return
         self.kyoku.apply(action)
-        self._sync_events()
         if self.kyoku.phase == ENDED:
             self._hand_over(self.kyoku.result)
 
     def _sync_events(self) -> None:
-        new = self.kyoku.events[self._synced :]
-        self.events.extend(new)
-        self._synced = len(self.kyoku.events)
+        """Kept for callers that drive ``kyoku`` directly (the replay): the log is now assembled on demand."""
 
     def chombo(self, seat: int, reason: str = "chombo") -> None:
         """Record a chombo by ``seat`` as a referee would (000 Art 68; 001 7章; 003 7章): the hand stops,
@@ -279,7 +285,8 @@ class Game:
             self.penalties[seat] += self.rules.chombo_pt
         for s in range(4):
             scores[s] += deltas[s]
-        self.events.append(
+        self._absorb()
+        self._log.append(
             {
                 "type": "ryukyoku",
                 "reason": "chombo",
@@ -289,7 +296,7 @@ class Game:
                 "scores": scores,
             }
         )
-        self.events.append({"type": "end_kyoku"})
+        self._log.append({"type": "end_kyoku"})
         self.scores = scores
         self.deposits = k.start_deposits
         if self.rules.chombo_adds_honba:
@@ -302,6 +309,7 @@ class Game:
     def _hand_over(self, result: HandResult | None) -> None:
         assert result is not None
         rules = self.rules
+        self._absorb()
         self.results.append(result)
         self.hands_played += 1
         self.hand_index += 1
@@ -365,7 +373,8 @@ class Game:
     def _finish(self) -> None:
         res = settle(self.rules, self.scores, self.deposits, self.first_dealer, self.penalties)
         self.result = res
-        self.events.append(
+        self._absorb()
+        self._log.append(
             {
                 "type": "end_game",
                 "scores": list(res.scores),

@@ -52,6 +52,12 @@ ENDED = "ended"
 _YAOCHU = frozenset(TERMINALS_AND_HONORS)
 _WIND_MJAI = ("E", "S", "W", "N")
 _RINSHAN_TAKEN = tuple(frozenset((134, 135, 132, 133)[:n]) for n in range(5))
+_ALL_TILES = [Tile.from_kind(k) for k in range(34)] + [Tile.from_kind(k, red=True) for k in (4, 13, 22)]
+# discard and riichi actions are immutable: build each one once ([kind][seat][tile code][tsumogiri])
+_PREBUILT = {
+    kind: [[[Action(kind, seat, t, (), bool(tg)) for tg in (0, 1)] for t in _ALL_TILES] for seat in range(4)]
+    for kind in (DISCARD, RIICHI)
+}
 
 
 class IllegalActionError(JantakuError):
@@ -164,6 +170,10 @@ class Kyoku:
         self._called_kuikae: frozenset[int] = frozenset()
         self._legal_cache: tuple[int, int, list[Action]] | None = None
         self._step = 0
+        aborts = rules.abortive_draws
+        self._abort_four_riichi = "four_riichi" in aborts
+        self._abort_four_winds = "four_winds" in aborts
+        self._abort_four_kans = "four_kans" in aborts
         self._deal()
 
     # -- helpers -------------------------------------------------------------------------------------------
@@ -295,33 +305,37 @@ class Kyoku:
                 seen[key] = i
         return [(seen[key], bool(key & 1)) for key in sorted(seen)]
 
+    def _prebuilt(self, kind: str, seat: int, choices: list[tuple[int, bool]]) -> list[Action]:
+        table = _PREBUILT[kind][seat]
+        tiles = self._tiles
+        return [table[tiles[i]._code][tg] for i, tg in choices]
+
     def _own_turn_actions(self, seat: int) -> list[Action]:
         st = self.seats[seat]
         tiles = self._tiles
         out: list[Action] = []
         if self.phase == CALLED:
-            for i, tg in self._discard_choices(seat, self._called_kuikae):
-                out.append(Action(DISCARD, seat, tiles[i], (), tg))
-            return out
+            return self._prebuilt(DISCARD, seat, self._discard_choices(seat, self._called_kuikae))
         drawn = self.drawn
         assert drawn is not None
         if (drawn >> 2) in self._waits_before_draw and self._win_score(seat, drawn, tsumo=True) is not None:
             out.append(Action(TSUMO, seat, tiles[drawn]))
         if st.riichi:
-            out.append(Action(DISCARD, seat, tiles[drawn], (), True))
+            out.append(_PREBUILT[DISCARD][seat][tiles[drawn]._code][1])
         else:
             choices = self._discard_choices(seat)
-            for i, tg in choices:
-                out.append(Action(DISCARD, seat, tiles[i], (), tg))
-            # the 14-tile shanten is the best over discards: only a tenpai-able hand has riichi discards
-            if self._riichi_allowed(seat) and shanten(st.counts) <= 0:
+            out.extend(self._prebuilt(DISCARD, seat, choices))
+            # one draw lowers shanten by one at most, and the 14-tile shanten is the best over discards: only a
+            # hand that was 1-shanten or better before the draw can have riichi discards
+            if st.shanten13 <= 1 and self._riichi_allowed(seat) and shanten(st.counts) <= 0:
                 counts = st.counts
+                tenpai_choices = []
                 for i, tg in choices:
                     counts[i >> 2] -= 1
-                    tenpai = shanten(counts) == 0
+                    if shanten(counts) == 0:
+                        tenpai_choices.append((i, tg))
                     counts[i >> 2] += 1
-                    if tenpai:
-                        out.append(Action(RIICHI, seat, tiles[i], (), tg))
+                out.extend(self._prebuilt(RIICHI, seat, tenpai_choices))
         out.extend(self._kan_actions(seat))
         if self._kyuushu_allowed(seat):
             out.append(Action(KYUUSHU, seat))
@@ -341,9 +355,9 @@ class Kyoku:
         return self.tiles_left > 0 and len(self.kan_owners) < self.rules.max_kans and self.rinshan_taken < 4
 
     def _kan_actions(self, seat: int) -> list[Action]:
-        if not self._kan_possible():
-            return []
         st = self.seats[seat]
+        if (4 not in st.counts and not st.melds) or not self._kan_possible():
+            return []
         tiles = self._tiles
         out: list[Action] = []
         counts = st.counts
@@ -563,7 +577,13 @@ class Kyoku:
         if action.tsumogiri:
             tid = self.drawn
         else:
-            tid = next(i for i in st.tiles if self._tiles[i] == tile_obj and i != self.drawn)
+            tiles = self._tiles
+            drawn = self.drawn
+            tid = None
+            for i in st.tiles:
+                if tiles[i] is tile_obj and i != drawn:
+                    tid = i
+                    break
         assert tid is not None
         riichi = action.kind == RIICHI
         if riichi:
@@ -650,6 +670,11 @@ class Kyoku:
     def _chi_options(self, seat: int, kind: int, tile: Tile) -> list[Action]:
         st = self.seats[seat]
         n = kind % 9
+        c = st.counts
+        below = n >= 1 and c[kind - 1]
+        above = n <= 7 and c[kind + 1]
+        if not ((below and above) or (below and n >= 2 and c[kind - 2]) or (above and n <= 6 and c[kind + 2])):
+            return []
         out = []
         for lo in (n - 2, n - 1, n):
             if lo < 0 or lo > 6:
@@ -673,10 +698,11 @@ class Kyoku:
         return out
 
     def _has_discard_after_call(self, seat: int, consumed: tuple[Tile, ...], forbidden: set[int]) -> bool:
-        counts = list(self.seats[seat].counts)
-        for t in consumed:
-            counts[t.kind] -= 1
-        return any(n and k not in forbidden for k, n in enumerate(counts))
+        """After the call, is some tile left that kuikae does not forbid?"""
+        counts = self.seats[seat].counts
+        left = sum(counts) - len(consumed)
+        blocked = sum(counts[k] for k in forbidden) - sum(1 for t in consumed if t.kind in forbidden)
+        return left - blocked > 0
 
     def _resolve_responses(self) -> None:
         assert self.last_discard is not None
@@ -726,32 +752,30 @@ class Kyoku:
         """The discard was not claimed: accept a riichi, check abortive draws, then the next draw or the end."""
         assert self.last_discard is not None
         discarder, _ = self.last_discard
-        accepted = self._accept_pending_riichi(discarder)
-        rules = self.rules
-        if accepted and "four_riichi" in rules.abortive_draws and sum(s.riichi for s in self.seats) == 4:
-            self._abort("four_riichi")
-            return
-        if (
-            "four_winds" in rules.abortive_draws
-            and self.first_go_around
-            and len(self.first_winds) == 4
-            and all(self.has_discarded)
-            and self.first_winds[0] in (27, 28, 29, 30)
-            and len(set(self.first_winds)) == 1
-        ):
-            self._abort("four_winds")
-            return
-        if (
-            "four_kans" in rules.abortive_draws
-            and len(self.kan_owners) == 4
-            and len(set(self.kan_owners)) > 1
-            and self.kan_owners  # the fourth kan's replacement discard has passed
-        ):
+        if self.seats[discarder].riichi_pending:
+            self._accept_pending_riichi(discarder)
+            if self._abort_four_riichi and sum(s.riichi for s in self.seats) == 4:
+                self._abort("four_riichi")
+                return
+        if self.first_go_around:
+            winds = self.first_winds
+            if (
+                self._abort_four_winds
+                and len(winds) == 4
+                and all(self.has_discarded)
+                and winds[0] in (27, 28, 29, 30)
+                and winds[0] == winds[1] == winds[2] == winds[3]
+            ):
+                self._abort("four_winds")
+                return
+            if all(self.has_discarded) and discarder == (self.dealer + 3) % 4:
+                self.first_go_around = False
+        owners = self.kan_owners
+        if self._abort_four_kans and len(owners) == 4 and len(set(owners)) > 1:
+            # the fourth kan's replacement discard has passed without a win
             self._abort("four_kans")
             return
-        if self.first_go_around and all(self.has_discarded) and discarder == (self.dealer + 3) % 4:
-            self.first_go_around = False
-        if self.tiles_left == 0:
+        if self.live_next >= 122 - self.rinshan_taken:
             self._exhaustive_draw()
             return
         self._draw((discarder + 1) % 4)
@@ -876,8 +900,6 @@ class Kyoku:
                 "consumed": [self.mjai(i) for i in st.meld_ids[idx][:3]],
             }
         )
-        # an earlier open kan's indicator still waiting turns now (Tenhou's logs: kakan, dora, rinshan draw)
-        self._reveal_pending_dora()
         self.drawn = None
         self._open_chankan(seat, tid, kokushi_only=False)
 
@@ -912,6 +934,9 @@ class Kyoku:
         st.kans += 1
         self.kan_owners.append(seat)
         self._break_first_go_around_and_ippatsu()
+        # an earlier open kan's indicator still waiting turns once this kan stands (Tenhou's logs: kakan, dora,
+        # rinshan draw; a robbed kakan turns none)
+        self._reveal_pending_dora()
         self._kan_dora(open_kan=True)
         self._draw(seat, rinshan=True)
 

@@ -39,6 +39,8 @@ class SeatState:
     furiten_riichi: bool = False
     kans: int = 0
     pao: dict[str, int] = field(default_factory=dict)
+    shanten13: int = 8
+    """Shanten of the closed part when its waits were last computed (3n+1 tiles)."""
     _waits: list[int] | None = None
 
     def add(self, tile: int) -> None:
@@ -58,7 +60,9 @@ class SeatState:
     def waits(self) -> list[int]:
         """Wait kinds of the closed part (3n+1 tiles), cached until the hand changes."""
         if self._waits is None:
-            self._waits = wait_kinds(self.counts) if shanten(self.counts) == 0 else []
+            s = shanten(self.counts)
+            self.shanten13 = s
+            self._waits = wait_kinds(self.counts) if s == 0 else []
         return self._waits
 
     @property
@@ -86,5 +90,6 @@ class SeatState:
             furiten_riichi=self.furiten_riichi,
             kans=self.kans,
             pao=dict(self.pao),
+            shanten13=self.shanten13,
             _waits=list(self._waits) if self._waits is not None else None,
         )
