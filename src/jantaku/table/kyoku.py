@@ -52,6 +52,7 @@ ENDED = "ended"
 _YAOCHU = frozenset(TERMINALS_AND_HONORS)
 _WIND_MJAI = ("E", "S", "W", "N")
 _RINSHAN_TAKEN = tuple(frozenset((134, 135, 132, 133)[:n]) for n in range(5))
+_PASS_ACTIONS = [Action(PASS, seat) for seat in range(4)]
 _ALL_TILES = [Tile.from_kind(k) for k in range(34)] + [Tile.from_kind(k, red=True) for k in (4, 13, 22)]
 # discard and riichi actions are immutable: build each one once ([kind][seat][tile code][tsumogiri])
 _PREBUILT = {
@@ -92,6 +93,22 @@ class HandResult:
     dealer_continues: bool = False
     deposits_left: int = 0
     scores: list[int] = field(default_factory=list)
+
+
+_TILE_TABLES: dict[tuple[int, int, int], tuple[list[Tile], list[str], list[int]]] = {}
+
+
+def _tables_for(red: tuple[int, int, int]) -> tuple[list[Tile], list[str], list[int]]:
+    """Per red-five setting: the Tile, the mjai name and twice the sort key of every tile id (built once)."""
+    cached = _TILE_TABLES.get(red)
+    if cached is None:
+        tiles = []
+        for i in range(136):
+            k = i >> 2
+            tiles.append(Tile.from_kind(k, red=True) if (i in RED_IDS136 and red[k // 9]) else Tile.from_kind(k))
+        cached = (tiles, _mjai_names(red), [t.sort_key * 2 for t in tiles])
+        _TILE_TABLES[red] = cached
+    return cached
 
 
 def _mjai_names(red: tuple[int, int, int]) -> list[str]:
@@ -145,8 +162,7 @@ class Kyoku:
         self.start_scores = list(self.scores)
         self.kyoku_number = kyoku_number if kyoku_number is not None else dealer + 1
         self._red = rules.red_fives
-        self._tiles = [self._tile(i) for i in range(136)]
-        self._mjai = _mjai_names(self._red)
+        self._tiles, self._mjai, self._keys = _tables_for(self._red)
         self.seats = [SeatState() for _ in range(4)]
         self.live_next = LIVE_START
         self.rinshan_taken = 0
@@ -294,16 +310,17 @@ class Kyoku:
     def _discard_choices(self, seat: int, exclude: frozenset[int] = frozenset()) -> list[tuple[int, bool]]:
         """(tile id, tsumogiri) for each distinct tile that may be discarded."""
         st = self.seats[seat]
-        drawn = self.drawn if self.phase == DRAWN else None
-        tiles = self._tiles
+        drawn = self.drawn if self.phase == DRAWN else -1
+        keys = self._keys
         seen: dict[int, int] = {}
-        for i in st.tiles:
-            if exclude and (i >> 2) in exclude:
-                continue
-            key = tiles[i]._key * 2 + (1 if i == drawn else 0)
-            if key not in seen:
-                seen[key] = i
-        return [(seen[key], bool(key & 1)) for key in sorted(seen)]
+        if exclude:
+            for i in st.tiles:
+                if (i >> 2) not in exclude:
+                    seen.setdefault(keys[i] + (i == drawn), i)
+        else:
+            for i in st.tiles:
+                seen.setdefault(keys[i] + (i == drawn), i)
+        return [(seen[key], key & 1) for key in sorted(seen)]  # type: ignore[misc]
 
     def _prebuilt(self, kind: str, seat: int, choices: list[tuple[int, bool]]) -> list[Action]:
         table = _PREBUILT[kind][seat]
@@ -621,29 +638,35 @@ class Kyoku:
     def _open_responses(self, discarder: int, tid: int) -> None:
         kind = tid >> 2
         options: dict[int, list[Action]] = {}
-        last = self.tiles_left == 0
+        last = self.live_next >= 122 - self.rinshan_taken
         tile = self._tiles[tid]
+        seats = self.seats
         for off in (1, 2, 3):
             seat = (discarder + off) % 4
-            st = self.seats[seat]
-            acts: list[Action] = []
+            st = seats[seat]
+            acts: list[Action] | None = None
+            waits = st._waits
+            if waits is None:
+                waits = st.waits()
             if (
-                kind in st.waits()
+                kind in waits
                 and not st.furiten
                 and self._win_score(seat, tid, tsumo=False, discarder=discarder) is not None
             ):
-                acts.append(Action(RON, seat, tile))
+                acts = [Action(RON, seat, tile)]
             if not st.riichi and not last:
                 n = st.counts[kind]
                 if n >= 2:
-                    acts.extend(self._pon_options(seat, kind, tile))
-                if n >= 3 and self._kan_possible():
-                    ids = [i for i in st.tiles if i >> 2 == kind]
-                    acts.append(Action(DAIMINKAN, seat, tile, tuple(sorted(self._tiles[i] for i in ids))))
+                    acts = (acts or []) + self._pon_options(seat, kind, tile)
+                    if n >= 3 and self._kan_possible():
+                        ids = [i for i in st.tiles if i >> 2 == kind]
+                        acts.append(Action(DAIMINKAN, seat, tile, tuple(sorted(self._tiles[i] for i in ids))))
                 if off == 1 and kind < 27:
-                    acts.extend(self._chi_options(seat, kind, tile))
+                    chi = self._chi_options(seat, kind, tile)
+                    if chi:
+                        acts = (acts or []) + chi
             if acts:
-                acts.append(Action(PASS, seat))
+                acts.append(_PASS_ACTIONS[seat])
                 options[seat] = acts
         self.options = options
         self.answers = {}
