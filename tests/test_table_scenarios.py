@@ -1094,3 +1094,20 @@ def test_leftover_deposits_at_the_end(monkeypatch, preset, deposits_to, final):
     rel = [(r + i) % 4 for i in range(4)]  # the riichi player first
     assert [g.result.deposits_to[s] for s in rel] == deposits_to
     assert [g.result.final[s] for s in rel] == final
+
+
+def test_passing_a_winning_tile_without_yaku_is_furiten_even_when_nobody_could_call():
+    """000 Art 64: 有人打出可以构成自己和牌型的牌但是没有荣和时，直到自己下一次打牌之前都不可以荣和.
+    Seat 2 is tenpai on a kanchan 2p with no yaku (234m789m13p99s567s); nobody can call the dealer's 2p,
+    yet seat 2 must be furiten until its own next discard."""
+    wall = build_wall(
+        ["2p19m19s1234z58m7s6s", "159m19p234567z89s", "234m789m13p99s567s", "147m258s36s145z78p"],
+        ["3z", "6z", "9m"],
+    )
+    k = new_kyoku("standard", wall)
+    play(k, [("d", 0, "2p")])
+    assert k.seats[2].furiten_temp, "a passed winning tile makes the seat furiten"
+    play(k, [("tg", 1)])
+    assert k.seats[2].furiten_temp
+    play(k, [("tg", 2)])
+    assert not k.seats[2].furiten_temp, "its own discard ends temporary furiten"

@@ -150,7 +150,10 @@ class MjaiProcessAgent:
         command: the program and its arguments, split like a shell would (``python3 bot.py --flag``); a
             list is taken as the argument vector as is.
         seat: the seat it plays (0-3); ``None`` takes it from the first view it is asked with.
-        timeout: seconds to wait for each answer (the first one includes the program's start-up).
+        timeout: seconds to wait for each answer.
+        startup_timeout: seconds to wait for the first answer, which includes the program's start-up
+            (default: the larger of ``timeout`` and 20 s; ``jantaku bot`` itself needs about a second to build
+            its shanten tables).
         stop_when_asked: the answer to the all-last dealer's stop-or-continue choice, which mjai lacks.
         cwd, env: the process's working directory and extra environment variables.
     """
@@ -161,6 +164,7 @@ class MjaiProcessAgent:
         seat: int | None = None,
         timeout: float = 5.0,
         *,
+        startup_timeout: float | None = None,
         stop_when_asked: bool = True,
         cwd: str | Path | None = None,
         env: dict[str, str] | None = None,
@@ -181,6 +185,7 @@ class MjaiProcessAgent:
             raise MjaiBotError(f"mjai bot {self.command!r}: timeout must be positive, got {timeout}")
         self.seat = seat
         self.timeout = float(timeout)
+        self.startup_timeout = float(startup_timeout) if startup_timeout is not None else max(self.timeout, 20.0)
         self.stop_when_asked = stop_when_asked
         self.cwd = cwd
         self.env = env
@@ -188,6 +193,7 @@ class MjaiProcessAgent:
         self._lines: queue.Queue[object] = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
         self._broken = False
+        self._stderr_thread: threading.Thread | None = None
         self._kyoku: Kyoku | None = None
         self._sent = 0
         self._started_game = False
@@ -231,7 +237,8 @@ class MjaiProcessAgent:
             raise MjaiBotError(f"{self._name()} could not be started: {e.strerror or e}") from None
         assert proc.stdout is not None and proc.stderr is not None
         threading.Thread(target=_pump_lines, args=(proc.stdout, self._lines), daemon=True).start()
-        threading.Thread(target=_pump_tail, args=(proc.stderr, self._stderr), daemon=True).start()
+        self._stderr_thread = threading.Thread(target=_pump_tail, args=(proc.stderr, self._stderr), daemon=True)
+        self._stderr_thread.start()
         self._proc = proc
         return proc
 
@@ -245,6 +252,8 @@ class MjaiProcessAgent:
         if proc is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):  # a killed process ends at once
                 code = proc.wait(timeout=2)
+        if self._stderr_thread is not None and code is not None:
+            self._stderr_thread.join(timeout=1)  # let the last lines of stderr arrive
         msg = f"{self._name()} {what}"
         if code is not None and "exit" in what:
             msg += f" (exit status {code})"
@@ -267,11 +276,13 @@ class MjaiProcessAgent:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=1)
             raise self._fail("exited before reading its events") from None
+        wait = self.timeout if self.exchanges else self.startup_timeout
         while True:
             try:
-                item = self._lines.get(timeout=self.timeout)
+                item = self._lines.get(timeout=wait)
             except queue.Empty:
-                raise self._fail(f"did not answer within {self.timeout:g} s") from None
+                first = "" if self.exchanges else " (its first answer, start-up included)"
+                raise self._fail(f"did not answer within {wait:g} s{first}") from None
             if item is _EOF:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     proc.wait(timeout=1)

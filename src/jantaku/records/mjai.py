@@ -67,9 +67,7 @@ def player_view_event(event: dict[str, Any], seat: int) -> dict[str, Any]:
     if kind == "start_game":
         out["id"] = seat
     elif kind == "start_kyoku" and isinstance(event.get("tehais"), list):
-        out["tehais"] = [
-            list(hand) if s == seat else [HIDDEN] * len(hand) for s, hand in enumerate(event["tehais"])
-        ]
+        out["tehais"] = [list(hand) if s == seat else [HIDDEN] * len(hand) for s, hand in enumerate(event["tehais"])]
     elif kind == "tsumo" and event.get("actor") != seat:
         out["pai"] = HIDDEN
     return out
@@ -118,7 +116,8 @@ def read_mjai(source: str | Path | Iterable[str] | Iterable[dict[str, Any]] | Te
     Each line is one event object (a line holding a JSON array of events, as mjai.app batches them, is read
     as those events in order). The record's rule hints come from ``start_game``'s ``rules`` when jantaku
     wrote it (the preset's red fives, open tanyao and length); otherwise red fives are assumed if any red
-    five appears, East+South unless every hand is an East hand, and the rule name is ``tenhou``. Raises
+    five appears, East+South unless every hand is an East hand, and the rule name is ``tenhou``. jantaku's
+    ``end_game`` ``final`` (rank points) becomes :attr:`GameRecord.final`. Raises
     :class:`~jantaku.records.errors.RecordError` naming the line for malformed input.
 
     >>> rec = read_mjai('{"type":"start_game"}\\n{"type":"end_game","scores":[25000,25000,25000,25000]}')
@@ -144,6 +143,10 @@ def read_mjai(source: str | Path | Iterable[str] | Iterable[dict[str, Any]] | Te
             events.append(e)
     rec = GameRecord(source=name, events=events)
     _rule_hints(rec)
+    end = next((e for e in reversed(events) if e["type"] == "end_game"), None)
+    final = end.get("final") if end else None
+    if isinstance(final, list) and len(final) == 4 and all(isinstance(x, int | float) for x in final):
+        rec.final = [float(x) for x in final]
     return rec
 
 

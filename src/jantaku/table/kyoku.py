@@ -648,12 +648,14 @@ class Kyoku:
             waits = st._waits
             if waits is None:
                 waits = st.waits()
-            if (
-                kind in waits
-                and not st.furiten
-                and self._win_score(seat, tid, tsumo=False, discarder=discarder) is not None
-            ):
-                acts = [Action(RON, seat, tile)]
+            if kind in waits:
+                if not st.furiten and self._win_score(seat, tid, tsumo=False, discarder=discarder) is not None:
+                    acts = [Action(RON, seat, tile)]
+                else:
+                    # a winning tile it may not take (furiten, no yaku) still makes it furiten (000 Art 64)
+                    st.furiten_temp = True
+                    if st.riichi:
+                        st.furiten_riichi = True
             if not st.riichi and not last:
                 n = st.counts[kind]
                 if n >= 2:
@@ -932,12 +934,15 @@ class Kyoku:
         for off in (1, 2, 3):
             other = (seat + off) % 4
             st = self.seats[other]
-            if kind not in st.waits() or st.furiten:
+            if kind not in st.waits():
                 continue
-            if kokushi_only and (st.melds or shanten_forms(st.counts).kokushi != 0):
-                continue
-            if self._win_score(other, tid, tsumo=False, chankan=True, discarder=seat) is not None:
+            robbable = not (kokushi_only and (st.melds or shanten_forms(st.counts).kokushi != 0))
+            if robbable and not st.furiten and self._win_score(other, tid, tsumo=False, chankan=True, discarder=seat):
                 options[other] = [Action(RON, other, self._tiles[tid], ()), Action(PASS, other)]
+            elif robbable:
+                st.furiten_temp = True
+                if st.riichi:
+                    st.furiten_riichi = True
         self.kakan_tile = tid
         self.kakan_is_ankan = kokushi_only
         self.actor = seat
@@ -1137,6 +1142,18 @@ class Kyoku:
         self._emit({"type": "end_kyoku"})
 
     # -- invariants ----------------------------------------------------------------------------------------
+
+    def tiles_counted(self) -> bool:
+        """The cheap form of :meth:`tiles_accounted`: hands, melds, rivers and the walls hold 136 tiles."""
+        n = 14 + self.live_end - self.live_next  # the dead wall always holds 14
+        for st in self.seats:
+            n += len(st.tiles) + len(st.river)
+            for ids in st.meld_ids:
+                n += len(ids)
+            for r in st.river:
+                if r.called_by is not None:
+                    n -= 1
+        return n == 136
 
     def tiles_accounted(self) -> bool:
         """Every one of the 136 tiles is in exactly one place: a hand, a meld, a river, the wall or dead wall."""
