@@ -24,7 +24,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--bots", default="efficiency", help="one bot for all seats, or four separated by commas")
     p.add_argument("--workers", type=int, default=1, help="processes to play in (default 1)")
-    p.add_argument("--out", default=None, help="folder for the games' mjai event logs")
+    p.add_argument("--out", default=None, help="folder for the games' records")
+    p.add_argument("--format", default="mjai", choices=("mjai", "tenhou6"), help="record format for --out")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
 
@@ -36,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
 
         raise JantakuError("--games must be at least 1")
     show = not args.quiet and (sys.stderr.isatty() or args.games >= 20)
-    summary = simulate(args.rules, args.games, args.seed, bots, args.workers, args.out, progress_bar if show else None)
+    summary = simulate(
+        args.rules, args.games, args.seed, bots, args.workers, args.out, progress_bar if show else None, args.format
+    )
     print(summary.report(bots * 4 if len(bots) == 1 else bots))
     return 0

@@ -42,7 +42,33 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["GameRecord"]
+__all__ = ["GameRecord", "rotate_seats"]
+
+_SEAT_FIELDS = ("actor", "target", "oya", "pao")
+_SEAT_LISTS = ("scores", "deltas", "tehais", "tenpais", "names")
+
+
+def rotate_seats(events: list[dict[str, Any]], first: int) -> list[dict[str, Any]]:
+    """The same events with seat ``first`` renumbered 0 (and the others after it), as formats that put the
+    first dealer at seat 0 (tenhou.net/6) need.
+
+    >>> rotate_seats([{"type": "dahai", "actor": 2, "pai": "1m"}, {"type": "end_game", "scores": [1, 2, 3, 4]}], 2)
+    [{'type': 'dahai', 'actor': 0, 'pai': '1m'}, {'type': 'end_game', 'scores': [3, 4, 1, 2]}]
+    """
+    if first % 4 == 0:
+        return events
+    out = []
+    for e in events:
+        r = dict(e)
+        for key in _SEAT_FIELDS:
+            if isinstance(r.get(key), int):
+                r[key] = (r[key] - first) % 4
+        for key in _SEAT_LISTS:
+            value = r.get(key)
+            if isinstance(value, list) and len(value) == 4:
+                r[key] = value[first:] + value[:first]
+        out.append(r)
+    return out
 
 
 @dataclass
@@ -68,6 +94,8 @@ class GameRecord:
     walls: list[list[int]] | None = None
     rule_name: str = "tenhou"
     final: list[float] | None = None
+    dora_timing_known: bool = True
+    """Whether the events place kan dora where they turned (tenhou.net/6 does not record it)."""
     rank_points: tuple[int, int, int, int] | None = None
     """Rank points (uma with oka to first) the record's own final scores imply, when it has them."""
     problems: list[str] = field(default_factory=list)

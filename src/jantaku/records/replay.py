@@ -55,6 +55,7 @@ class ReplayReport:
     hands: int = 0
     matched: int = 0
     mismatches: list[Mismatch] = field(default_factory=list)
+    dora_timing_known: bool = True
     unverifiable: int = 0
     """Hands the record itself shows to be inconsistent (reported in ``notes``)."""
     notes: list[str] = field(default_factory=list)
@@ -155,7 +156,7 @@ def rules_for_record(record: GameRecord, rules: Ruleset | str | None = None) -> 
 def replay_record(record: GameRecord, rules: Ruleset | str | None = None) -> ReplayReport:
     """Replay every hand of ``record``; the report counts hands and lists mismatches."""
     rs = rules_for_record(record, rules)
-    report = ReplayReport(record.source)
+    report = ReplayReport(record.source, dora_timing_known=record.dora_timing_known)
     report.notes.extend(record.problems)
     hands = record.hands()
     if not hands:
@@ -369,10 +370,10 @@ def _drive(game: Game, hand: list[dict[str, Any]], report: ReplayReport, name: s
     _compare_hand(k, hand, report, name, settled)
 
 
-def _filtered(events: Iterable[dict[str, Any]]) -> list[tuple[Any, ...]]:
+def _filtered(events: Iterable[dict[str, Any]], with_dora: bool = True) -> list[tuple[Any, ...]]:
     out = []
     for e in events:
-        if e["type"] in _COMPARED:
+        if e["type"] in _COMPARED and (with_dora or e["type"] != "dora"):
             out.append((e["type"], e.get("actor"), e.get("pai") or e.get("dora_marker")))
     return out
 
@@ -382,8 +383,15 @@ def _compare_hand(
 ) -> None:
     src = report.source
     mism = report.mismatches
-    want = _filtered(hand)
-    got = _filtered(k.events)
+    # where the record does not say when a kan indicator turned, compare the indicators, not their places
+    timing = report.dora_timing_known
+    want = _filtered(hand, timing)
+    got = _filtered(k.events, timing)
+    if not timing:
+        want_dora = [e["dora_marker"] for e in hand if e["type"] == "dora"]
+        got_dora = [e["dora_marker"] for e in k.events if e["type"] == "dora"]
+        if want_dora != got_dora:
+            mism.append(Mismatch(src, name, "kan dora indicators", want_dora, got_dora))
     if want != got:
         for i, (w, g) in enumerate(zip(want, got, strict=False)):
             if w != g:

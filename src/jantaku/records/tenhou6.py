@@ -238,7 +238,7 @@ def _read_game(game: Any, src: str) -> GameRecord:
     if not isinstance(names, list) or len(names) != 4:
         raise RecordError(f"{src}: 'name' must list 4 players")
     disp = str(rule.get("disp") or "")
-    rec = GameRecord(source=src)
+    rec = GameRecord(source=src, dora_timing_known=False)
     rec.red_fives = _red_fives(rule, log)
     rec.open_tanyao = "喰" in disp if _TENHOU_LOBBY.match(disp) else True
     rec.hanchan = _hanchan(disp, log)
@@ -869,6 +869,17 @@ def write_tenhou6(record: GameRecord, title: str = "", rule_disp: str = "") -> d
     written as Tenhou's ``sc``. Raises :class:`~jantaku.records.errors.RecordError` for events that cannot be
     written (an unknown tile, a call that is not a meld).
     """
+    start = next((e for e in record.events if e.get("type") == "start_kyoku"), None)
+    first_dealer = (start["oya"] - (start["kyoku"] - 1)) % 4 if start else 0
+    if first_dealer:
+        # tenhou.net/6 seats the first dealer at 0: renumber the seats
+        from dataclasses import replace as _replace
+
+        from .record import rotate_seats
+
+        record = _replace(record, events=rotate_seats(record.events, first_dealer))
+        if record.final is not None:
+            record.final = record.final[first_dealer:] + record.final[:first_dealer]
     names = next((e.get("names") for e in record.events if e.get("type") == "start_game"), None) or [""] * 4
     if not rule_disp:
         rule_disp = "般" + ("南" if record.hanchan else "東") + ("喰" if record.open_tanyao else "")

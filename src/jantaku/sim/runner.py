@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from collections import Counter
@@ -116,15 +115,17 @@ def _stats(game: Game) -> GameStats:
     )
 
 
-def _run_chunk(args: tuple[str, list[str | int], list[str], str | None]) -> list[GameStats]:
-    rules_spec, seeds, bots, out = args
+def _run_chunk(args: tuple[str, list[str | int], list[str], str | None, str]) -> list[GameStats]:
+    rules_spec, seeds, bots, out, fmt = args
     rules = load_rules(rules_spec)
     out_stats = []
     for seed in seeds:
         game = play_game(rules, seed, bots)
         if out:
-            path = Path(out) / f"game_{seed}.mjson"
-            path.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in game.events), encoding="utf-8")
+            from jantaku.records.export import save_game
+
+            suffix = ".mjson" if fmt == "mjai" else ".json"
+            save_game(game, Path(out) / f"game_{seed}{suffix}", fmt)
         out_stats.append(_stats(game))
     return out_stats
 
@@ -137,6 +138,7 @@ def simulate(
     workers: int = 1,
     out: str | Path | None = None,
     progress: Callable[[int, int, float], None] | None = None,
+    fmt: str = "mjai",
 ) -> Summary:
     """Play ``games`` games (seeds ``seed``, ``seed+1``, ...) and summarise them."""
     spec = rules if isinstance(rules, str) else rules.name
@@ -152,7 +154,7 @@ def simulate(
         Path(out).mkdir(parents=True, exist_ok=True)
     seeds: list[int | str] = [seed + i for i in range(games)]
     chunk = max(1, min(50, games // max(1, workers * 4) or 1))
-    jobs = [(spec, seeds[i : i + chunk], bot_list, str(out) if out else None) for i in range(0, games, chunk)]
+    jobs = [(spec, seeds[i : i + chunk], bot_list, str(out) if out else None, fmt) for i in range(0, games, chunk)]
     summary = Summary(rules=rs.name)
     start = time.perf_counter()
     done = 0
