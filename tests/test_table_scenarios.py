@@ -1111,3 +1111,42 @@ def test_passing_a_winning_tile_without_yaku_is_furiten_even_when_nobody_could_c
     assert k.seats[2].furiten_temp
     play(k, [("tg", 2)])
     assert not k.seats[2].furiten_temp, "its own discard ends temporary furiten"
+
+
+def test_dead_hand_loses_calls_riichi_and_wins_and_is_noten():
+    """000 Art 70: 判处停和，并剥夺该局的吃、碰、杠、立直的权利; Art 72: 被判停和者视为未听;
+    003 7章2条1: 被判和了放弃者，失去吃、碰、杠、立直的权利直至本局结束.
+    Seat 1 (tenpai on 3p-6p, could chi) is ruled dead: the dealer's 3p offers it nothing, and at the exhaustive
+    draw it is noten."""
+    wall = build_wall(
+        ["19p28s33z58m4s6s7p1z3p", "123m456m789s45p99p", NOTEN[2], NOTEN[3]], ["2z", "7z", "4z", "6z", "9m"]
+    )
+    k = new_kyoku("standard", wall)
+    k.declare_dead_hand(1, "took a tile out of turn")
+    assert k.events[-1] == {"type": "dead_hand", "actor": 1, "reason": "took a tile out of turn"}
+    play(k, [("d", 0, "3p")])
+    assert k.events[-1]["type"] == "tsumo", "a dead hand is offered neither ron nor chi: nobody was asked"
+    assert k.phase == "drawn" and k.actor == 1
+    assert all(a.kind == "dahai" for a in k.legal_actions(1)), "no riichi, kan or tsumo either"
+    run_out(k)
+    assert k.result.kind == "exhaustive" and k.result.tenpai[1] is False
+
+
+def test_game_with_a_time_limit_ends_after_the_hand_in_which_time_runs_out():
+    """000 Art 24(2): 有时间限制的规则下，达到时限的那一局结束时
+    (the game ends with the hand in which the time ran out)."""
+    from jantaku.bots import PlayerView, RandomBot
+    from jantaku.rules import load_rules
+    from jantaku.table import Game
+
+    now = [0.0]
+    game = Game(load_rules("mu").replace(time_limit_minutes=30.0), seed=4, clock=lambda: now[0])
+    bots = [RandomBot(s) for s in range(4)]
+    hands_before = None
+    while not game.over:
+        if len(game.results) == 2 and hands_before is None:
+            now[0] = 30 * 60 + 1  # the limit passes during the third hand
+            hands_before = 2
+        seat = game.to_act()[0]
+        game.apply(bots[seat].act(PlayerView(game.kyoku, seat), game.legal_actions(seat)))
+    assert len(game.results) == 3 and game.events[-1]["type"] == "end_game"

@@ -108,6 +108,9 @@ class Ruleset:
         "Tenhou logs (shared/realdata); 000/001/003: no stop",
         ("never", "auto", "choice"),
     )
+    time_limit_minutes: float = _p(
+        0.0, "End the game after the hand in which this much time has passed (0: no limit).", "000 Art 24(2)"
+    )
     time_limit_hands: int = _p(
         0, "End the game after the hand in which this many hands have been played (0: no limit).", "000 Art 24(2)"
     )

@@ -16,6 +16,7 @@ adds leftover deposits and rank points with the rule set's tie rule.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -143,12 +144,15 @@ class Game:
         *,
         first_dealer: int | None = None,
         walls: Callable[[int], Wall] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.rules = rules
         self.seed = seed
         self.seating: Seating = draw_seating(rules.seating, seed)
         self.first_dealer = self.seating.first_dealer if first_dealer is None else first_dealer
         self._walls = walls
+        self._clock = clock
+        self._started = clock()
         self.names = names or [f"player{i}" for i in range(4)]
         self.scores = [rules.starting_points] * 4
         self.round_wind = 0
@@ -262,6 +266,14 @@ class Game:
     def _sync_events(self) -> None:
         """Kept for callers that drive ``kyoku`` directly (the replay): the log is now assembled on demand."""
 
+    def dead_hand(self, seat: int, reason: str = "") -> None:
+        """Rule a seat's hand dead for the rest of the current hand (see :meth:`Kyoku.declare_dead_hand`)."""
+        if self.over:
+            raise IllegalActionError("the game is over")
+        self.kyoku.declare_dead_hand(seat, reason)
+        if self.kyoku.phase == ENDED:
+            self._hand_over(self.kyoku.result)
+
     def chombo(self, seat: int, reason: str = "chombo") -> None:
         """Record a chombo by ``seat`` as a referee would (000 Art 68; 001 7章; 003 7章): the hand stops,
         riichi sticks posted in it go back, the penalty is applied (points paid like a mangan, or rank points
@@ -353,6 +365,8 @@ class Game:
             return True
         if rules.time_limit_hands and self.hands_played >= rules.time_limit_hands:
             return True
+        if rules.time_limit_minutes and self._clock() - self._started >= 60 * rules.time_limit_minutes:
+            return True  # 000 Art 24(2): the game ends with the hand in which the time ran out
         extension = self.round_wind >= rules.rounds
         target = rules.west_round_target if rules.west_round else rules.return_points
         if extension and max(scores) >= target:

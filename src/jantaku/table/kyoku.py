@@ -335,6 +335,10 @@ class Kyoku:
             return self._prebuilt(DISCARD, seat, self._discard_choices(seat, self._called_kuikae))
         drawn = self.drawn
         assert drawn is not None
+        if st.dead:
+            if st.riichi:
+                return [_PREBUILT[DISCARD][seat][tiles[drawn]._code][1]]
+            return self._prebuilt(DISCARD, seat, self._discard_choices(seat))
         if (drawn >> 2) in self._waits_before_draw and self._win_score(seat, drawn, tsumo=True) is not None:
             out.append(Action(TSUMO, seat, tiles[drawn]))
         if st.riichi:
@@ -644,6 +648,8 @@ class Kyoku:
         for off in (1, 2, 3):
             seat = (discarder + off) % 4
             st = seats[seat]
+            if st.dead:
+                continue
             acts: list[Action] | None = None
             waits = st._waits
             if waits is None:
@@ -934,7 +940,7 @@ class Kyoku:
         for off in (1, 2, 3):
             other = (seat + off) % 4
             st = self.seats[other]
-            if kind not in st.waits():
+            if st.dead or kind not in st.waits():
                 continue
             robbable = not (kokushi_only and (st.melds or shanten_forms(st.counts).kokushi != 0))
             if robbable and not st.furiten and self._win_score(other, tid, tsumo=False, chankan=True, discarder=seat):
@@ -1059,6 +1065,8 @@ class Kyoku:
 
     def _tenpai(self, seat: int) -> bool:
         st = self.seats[seat]
+        if st.dead:
+            return False  # 000 Art 72: a dead hand counts as noten
         waits = st.waits()
         if not waits:
             return False
@@ -1140,6 +1148,26 @@ class Kyoku:
         self.options = {}
         self.answers = {}
         self._emit({"type": "end_kyoku"})
+
+    # -- the referee -----------------------------------------------------------------------------------------
+
+    def declare_dead_hand(self, seat: int, reason: str = "") -> None:
+        """Rule ``seat``'s hand dead as a referee would (停和, 000 Art 70; 和了放弃, 003 7章2条; 001 7章2条):
+        until the hand ends it may not call, kan, declare riichi or win, and it counts as noten at a draw
+        (000 Art 72). A pending decision of that seat on a discard becomes a pass."""
+        if self.phase == ENDED:
+            raise IllegalActionError("the hand has ended")
+        if not 0 <= seat <= 3:
+            raise IllegalActionError(f"seat must be 0-3, got {seat}")
+        st = self.seats[seat]
+        if st.dead:
+            return
+        st.dead = True
+        self._legal_cache = None
+        self._step += 1
+        self._emit({"type": "dead_hand", "actor": seat, "reason": reason})
+        if self.phase in (RESPONSES, CHANKAN) and seat in self.options and seat not in self.answers:
+            self.apply(Action(PASS, seat))
 
     # -- invariants ----------------------------------------------------------------------------------------
 

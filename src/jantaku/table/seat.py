@@ -39,6 +39,8 @@ class SeatState:
     furiten_riichi: bool = False
     kans: int = 0
     pao: dict[str, int] = field(default_factory=dict)
+    dead: bool = False
+    """A dead hand (停和, 000 Art 70; 和了放弃, 003 7章2条): no calls, kans, riichi or wins until the hand ends."""
     shanten13: int = 8
     """Shanten of the closed part when its waits were last computed (3n+1 tiles)."""
     _waits: list[int] | None = None
@@ -91,5 +93,6 @@ class SeatState:
             kans=self.kans,
             pao=dict(self.pao),
             shanten13=self.shanten13,
+            dead=self.dead,
             _waits=list(self._waits) if self._waits is not None else None,
         )
