@@ -61,6 +61,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from _report import judge_ratios, print_table
+
 TARGETS: tuple[tuple[str, str, str, float], ...] = (
     # (label, numerator row, denominator row, at least)
     ("jantaku score_hand vs mahjong", "jantaku", "mahjong", 5.0),
@@ -459,30 +461,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in missing:
         rows.append((name, "not installed", "", "-", "-"))
     header = ("library", "API", "input (converted before timing)", "rate", "agrees")
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip())
-    print("  ".join("-" * w for w in widths))
-    for r in rows:
-        cells = [r[i].rjust(widths[i]) if i == 3 else r[i].ljust(widths[i]) for i in range(len(r))]
-        print("  ".join(cells).rstrip())
-    print()
-
-    ratios: list[dict[str, Any]] = []
-    label_w = max(len(t[0]) for t in TARGETS)
-    for label, num, den, floor in TARGETS:
-        entry: dict[str, Any] = {"ratio": label, "target": floor or None}
-        if den not in rates or num not in rates:
-            entry.update(value=None, verdict="n/a (not installed)")
-        else:
-            value = rates[num] / rates[den]
-            verdict = "(no target)" if not floor else ("PASS" if value >= floor else "MISS")
-            if floor:
-                verdict += f" (target >= {floor:.3g}x)"
-            entry.update(value=round(value, 3), verdict=verdict)
-        shown = "-" if entry["value"] is None else f"{entry['value']:.3f}x"
-        print(f"{label:<{label_w}}  {shown:>8}  {entry['verdict']}")
-        ratios.append(entry)
-    print()
+    print_table(header, rows, right=(3,))
+    ratios = judge_ratios(TARGETS, rates, missing, digits=3)
     notes = [f"{c.row}: {c.note}" for c in contenders if c.note]
     if warm_note:
         notes.append(warm_note + " (not used in ratios; the cache holds 4096 hands)")
