@@ -80,14 +80,25 @@ def test_a_truncated_log_keeps_its_complete_hands_and_says_where_it_stops(tmp_pa
     [
         (b'<mjloggm><GO type="185"/></mjloggm>', "three-player"),
         (b"hello", "not a Tenhou mjlog"),
-        (b'<mjloggm><INIT seed="0,0,0" ten="250,250,250,250" oya="0"/></mjloggm>', "INIT seed needs 6"),
-        (b'<mjloggm><INIT seed="0,0,0,1,1,1" ten="250,250,250,250" oya="0" hai0="1,2"/></mjloggm>', "hai0 must be 13"),
         (gzip.compress(b'<mjloggm><RYUUKYOKU type="zzz" sc="1"/></mjloggm>'), "unknown draw type"),
     ],
 )
 def test_malformed_mjlog_is_named(text, message):
     with pytest.raises(RecordError, match=message):
         read_mjlog(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (b'<mjloggm><INIT seed="0,0,0" ten="250,250,250,250" oya="0"/></mjloggm>', "INIT seed needs 6"),
+        (b'<mjloggm><INIT seed="0,0,0,1,1,1" ten="250,250,250,250" oya="0" hai0="1,2"/></mjloggm>', "hai0 must be 13"),
+    ],
+)
+def test_a_broken_hand_is_named_not_fatal(text, message):
+    rec = read_mjlog(text)[0]
+    assert len(rec.problems) == 1 and message in rec.problems[0] and "hand skipped" in rec.problems[0]
+    assert rec.hands() == []
 
 
 def test_cli_replay_check(capsys):
@@ -143,3 +154,23 @@ def test_every_tenhou6_hand_matches_except_the_self_contradicting_ones():
             failures.extend(str(m) for m in report.mismatches)
     assert not failures, "\n".join(failures[:10])
     assert unverifiable == 2 and matched == hands - 2 and hands >= 350
+
+
+def test_a_broken_tag_costs_only_its_hand(tmp_path, capsys):
+    """A malformed tag in the middle of a log: the replay names the file, the hand and the tag, skips that hand
+    and goes on with the others (nothing crashes)."""
+    src = next(p for p in MJLOG if p.name.startswith("2010081709gm"))
+    raw = src.read_bytes()
+    raw = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+    inits = [i for i in range(len(raw)) if raw.startswith(b"<INIT", i)]
+    third = raw.index(b"<D", inits[2])  # the first discard of the third hand
+    broken = raw[:third] + b'<N who="1" m="notanumber" />' + raw[third:]
+    path = tmp_path / "broken.mjlog"
+    path.write_bytes(broken)
+    rec = read_mjlog(path)[0]
+    assert len(rec.problems) == 1 and "hand 3: bad <N> tag, hand skipped" in rec.problems[0]
+    report = replay_record(rec)
+    assert report.hands == len(inits) - 1 and report.matched == report.hands and not report.mismatches
+    assert main(["replay", str(path), "--check"]) == 0
+    out = capsys.readouterr().out
+    assert "note:" in out and "broken.mjlog: hand 3: bad <N> tag" in out

@@ -130,12 +130,22 @@ def read_mjlog(source: str | Path | bytes, name: str | None = None) -> list[Game
     state = _State(rec, name)
     for m in _TAG.finditer(text):
         tag, attrs = m.group(1), dict(_ATTR.findall(m.group(2)))
+        if state.skipping and tag != "INIT":
+            continue
         try:
             state.tag(tag, attrs)
-        except RecordError:
-            raise
-        except (KeyError, ValueError, IndexError) as e:
-            raise RecordError(f"{name}: hand {state.hand}: bad <{tag}> tag ({type(e).__name__}: {e})") from None
+        except (RecordError, KeyError, ValueError, IndexError, AssertionError) as e:
+            if not state.started or tag == "GO":
+                if isinstance(e, RecordError):
+                    raise
+                raise RecordError(f"{name}: bad <{tag}> tag ({type(e).__name__}: {e})") from None
+            # a broken hand: note it, drop its events, go on with the next hand (which the replay re-syncs to)
+            why = str(e) if isinstance(e, RecordError) else f"{type(e).__name__}: {e}"
+            rec.problems.append(f"{name}: hand {state.hand}: bad <{tag}> tag, hand skipped ({why})")
+            while rec.events and rec.events[-1]["type"] not in ("end_kyoku", "start_game", "end_game"):
+                rec.events.pop()
+            state.open_hand = False
+            state.skipping = True
     if state.open_hand:
         # keep the hands that are complete; the replay reports the cut one and goes on
         rec.problems.append(f"{name}: hand {state.hand}: the log ends in the middle of the hand (truncated)")
@@ -154,6 +164,7 @@ class _State:
         self.last_draw = [-1, -1, -1, -1]
         self.started = False
         self.first_dealer = 0
+        self.skipping = False
 
     def t(self, i: int) -> str:
         return mjai_tile(i, self.rec.red_fives)
@@ -220,6 +231,8 @@ class _State:
             hands.append([self.t(x) for x in ids])
         if self.hand == 0:
             self.first_dealer = int(a["oya"])
+        resync = self.skipping
+        self.skipping = False
         self.hand += 1
         self.open_hand = True
         self.last_draw = [-1, -1, -1, -1]
@@ -235,6 +248,7 @@ class _State:
                 "scores": scores,
                 "tehais": hands,
                 "dice": [_d1 + 1, _d2 + 1],
+                **({"resync": True} if resync else {}),
             }
         )
 

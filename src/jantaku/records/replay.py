@@ -189,7 +189,10 @@ def replay_record(record: GameRecord, rules: Ruleset | str | None = None) -> Rep
         before = len(report.mismatches)
         if n in wall_errors:
             report.mismatches.append(Mismatch(record.source, name, "wall", "a readable hand", wall_errors[n]))
-        if game.over or game.hand_index != n:
+        if start.get("resync"):
+            # the record dropped a broken hand before this one (reported in notes): start again from here
+            game.resync(**_start_state(start, n))
+        elif game.over or game.hand_index != n:
             report.mismatches.append(Mismatch(record.source, name, "game", "the game goes on", "it had ended"))
             game.resync(**_start_state(start, n))
         else:
