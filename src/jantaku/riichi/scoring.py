@@ -181,7 +181,26 @@ def _dora_count(indicators: tuple[Tile, ...], counts: tuple[int, ...]) -> int:
     return sum(counts[dora_from_indicator(t.kind)] for t in indicators)
 
 
+_GREEN = frozenset((19, 20, 21, 23, 25, 32))
+_TERMINALS = frozenset((0, 8, 9, 17, 18, 26))
+
+
+def _may_be_yakuman(r: Reading, h: HandFacts, c: WinConditions) -> bool:
+    """A cheap necessary condition for any yakuman, so that most hands skip the yakuman table."""
+    if r.form == "kokushi" or c.tenhou or c.chiihou or c.renhou or r.concealed_pungs >= 4 or r.kans == 4:
+        return True
+    pungs = r.pungs
+    if sum(1 for k in pungs if k >= 31) == 3 or sum(1 for k in pungs if 27 <= k <= 30) >= 3:
+        return True
+    kinds = h.kinds
+    if kinds[0] >= 27 or all(k in _GREEN for k in kinds) or all(k in _TERMINALS for k in kinds):
+        return True
+    return h.menzen and len(h.suits) == 1 and not h.has_honor  # nine gates
+
+
 def _yakuman_of(r: Reading, h: HandFacts, c: WinConditions, rules: Ruleset) -> list[tuple[str, int]]:
+    if not _may_be_yakuman(r, h, c):
+        return []
     found = []
     for y in YAKUMAN:
         if y.han_open is None and not h.menzen:
