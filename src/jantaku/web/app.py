@@ -1,0 +1,359 @@
+"""The web table as a Starlette application: JSON API, websockets, tiles and the front end.
+
+=======================================  ==================================================================
+``GET  /api/presets``                    the playable rule sets and the bots
+``POST /api/tables``                     a new table ``{"rules", "seats": [4 x "human"|bot], "names"?}``;
+                                         answers every human seat's secret token and share link
+``GET  /api/tables/{id}/view?token=``    the seat's view (own hand, public table, legal actions)
+``POST /api/tables/{id}/act``            ``{"token", "step", "index"}`` (or ``"action": {...}``); the new view
+``GET  /api/games``                      stored (finished) games, newest first
+``GET  /api/games/{id}``                 one stored game with its complete mjai event log
+``GET  /api/games/{id}/export``          ``?format=tenhou6|mjai``: the record as a file
+``POST /api/replay``                     a log file as the body (mjlog, tenhou.net/6, mjai, mjx): its events
+``POST /api/score``                      a scoring request (see :mod:`jantaku.riichi.jsonio`): the score
+``GET  /tiles/{name}.svg``               a tile picture (:mod:`jantaku.web.svg`)
+``WS   /ws/tables/{id}?token=``          pushes ``{"type": "view", "view": ...}`` after every change; accepts
+                                         ``{"type": "act", "step", "index"}``
+=======================================  ==================================================================
+
+Errors are JSON ``{"error": "..."}`` with a 4xx status: 400 malformed or illegal, 403 a token that is not
+the table's, 404 an unknown table or game, 409 a stale action (the table moved on), 413 an upload too big.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import tempfile
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import anyio
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from jantaku.errors import JantakuError
+from jantaku.records.mjai import read_mjai, write_mjai
+from jantaku.records.tenhou6 import write_tenhou6
+from jantaku.riichi.jsonio import score_json
+from jantaku.rules import preset_names
+
+from .storage import GameStore, SqliteStore
+from .svg import TILE_NAMES, tile_svg
+from .tables import BOTS, BadRequest, NotFound, TableManager, WebError, playable_presets
+
+__all__ = ["MAX_UPLOAD", "create_app"]
+
+MAX_UPLOAD = 8 * 1024 * 1024
+"""The largest record upload accepted (bytes)."""
+
+STATIC = Path(str(resources.files("jantaku.web") / "static"))
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    try:
+        obj = json.loads(raw or b"null")
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise BadRequest(f"the body is not valid JSON ({e})") from None
+    if not isinstance(obj, dict):
+        raise BadRequest("the body must be a JSON object")
+    return obj
+
+
+def _manager(request: Request | WebSocket) -> TableManager:
+    return request.app.state.manager
+
+
+def _store(request: Request) -> GameStore:
+    return request.app.state.store
+
+
+# -- pages and tiles ------------------------------------------------------------------------------------------
+
+
+async def page(request: Request) -> Response:
+    name = {"/": "index.html", "/score": "score.html", "/games": "games.html"}[request.url.path]
+    return FileResponse(STATIC / name, media_type="text/html")
+
+
+async def tile(request: Request) -> Response:
+    name = request.path_params["name"]
+    if name not in TILE_NAMES:
+        raise NotFound(f"no tile {name!r}")
+    return Response(tile_svg(name), media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
+
+
+# -- tables ---------------------------------------------------------------------------------------------------
+
+
+async def presets(request: Request) -> Response:
+    return JSONResponse({"presets": playable_presets(), "bots": list(BOTS), "default": "standard"})
+
+
+async def create_table(request: Request) -> Response:
+    body = await _json_body(request)
+    rules = body.get("rules", "standard")
+    seats = body.get("seats", ["human", "efficiency", "efficiency", "efficiency"])
+    names = body.get("names")
+    if not isinstance(rules, str):
+        raise BadRequest("rules: a preset name")
+    table = await run_in_threadpool(_manager(request).create, rules, seats, names)
+    out = []
+    for s, info in enumerate(table.seats):
+        entry: dict[str, Any] = {"seat": s, **info.to_json(with_token=info.kind == "human")}
+        if info.kind == "human":
+            entry["link"] = f"/?table={table.id}&token={info.token}"
+        out.append(entry)
+    return JSONResponse(
+        {"id": table.id, "rules": table.rules, "step": table.step, "over": table.over, "seats": out}, status_code=201
+    )
+
+
+async def table_view(request: Request) -> Response:
+    table = _manager(request).get(request.path_params["id"])
+    seat = table.seat_of(request.query_params.get("token"))
+    return JSONResponse(table.view(seat))
+
+
+async def table_act(request: Request) -> Response:
+    body = await _json_body(request)
+    token = body.get("token") or request.query_params.get("token")
+    choice = body["action"] if "action" in body else body.get("index")
+    manager = _manager(request)
+    table = await run_in_threadpool(manager.act, request.path_params["id"], token, body.get("step"), choice)
+    return JSONResponse(table.view(table.seat_of(token)))
+
+
+async def table_socket(websocket: WebSocket) -> None:
+    """Push the seat's view after every change; take ``{"type": "act", "step", "index"}`` messages."""
+    await websocket.accept()
+    manager = _manager(websocket)
+    table_id = websocket.path_params["id"]
+    token = websocket.query_params.get("token")
+    try:
+        table = manager.get(table_id)
+        seat = table.seat_of(token)
+    except WebError as e:
+        await websocket.send_json({"type": "error", "status": e.status, "error": e.message})
+        await websocket.close(code=4000 + e.status)
+        return
+    listener = table.subscribe()
+    try:
+        await websocket.send_json({"type": "view", "view": table.view(seat)})
+
+        async def push() -> None:
+            while True:
+                await listener.queue.get()
+                while not listener.queue.empty():  # several changes at once: one view
+                    listener.queue.get_nowait()
+                await websocket.send_json({"type": "view", "view": table.view(seat)})
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(push)
+            try:
+                while True:
+                    text = await websocket.receive_text()
+                    try:
+                        msg = json.loads(text)
+                        if not isinstance(msg, dict) or msg.get("type") != "act":
+                            raise BadRequest('a message is {"type": "act", "step": int, "index": int}')
+                        choice = msg["action"] if "action" in msg else msg.get("index")
+                        await run_in_threadpool(manager.act, table_id, token, msg.get("step"), choice)
+                    except json.JSONDecodeError as e:
+                        await websocket.send_json({"type": "error", "status": 400, "error": f"not JSON ({e})"})
+                    except WebError as e:
+                        await websocket.send_json({"type": "error", "status": e.status, "error": e.message})
+            except WebSocketDisconnect:
+                pass
+            finally:
+                tg.cancel_scope.cancel()
+    finally:
+        table.unsubscribe(listener)
+
+
+# -- stored games ---------------------------------------------------------------------------------------------
+
+
+def _int_param(request: Request, name: str, default: int, top: int) -> int:
+    text = request.query_params.get(name)
+    if text is None:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise BadRequest(f"{name} must be an integer") from None
+    if not 0 <= value <= top:
+        raise BadRequest(f"{name} must be 0-{top}")
+    return value
+
+
+async def list_games(request: Request) -> Response:
+    limit = _int_param(request, "limit", 100, 1000)
+    offset = _int_param(request, "offset", 0, 10**9)
+    games = await run_in_threadpool(_store(request).list_games, limit, offset)
+    return JSONResponse(
+        {
+            "games": [
+                {
+                    "id": g.id,
+                    "created": g.created,
+                    "rules": g.rules,
+                    "players": g.players,
+                    "status": g.status,
+                    "summary": g.summary,
+                }
+                for g in games
+            ]
+        }
+    )
+
+
+def _stored(request: Request) -> Any:
+    game = _store(request).get_game(request.path_params["id"])
+    if game is None:
+        raise NotFound(f"no stored game {request.path_params['id']}")
+    return game
+
+
+async def get_game(request: Request) -> Response:
+    g = await run_in_threadpool(_stored, request)
+    return JSONResponse(
+        {
+            "id": g.id,
+            "created": g.created,
+            "rules": g.rules,
+            "players": g.players,
+            "status": g.status,
+            "summary": g.summary,
+            "events": g.events,
+        }
+    )
+
+
+async def export_game(request: Request) -> Response:
+    fmt = request.query_params.get("format", "tenhou6")
+    if fmt not in ("tenhou6", "mjai"):
+        raise BadRequest(f"format must be tenhou6 or mjai, not {fmt!r}")
+    g = await run_in_threadpool(_stored, request)
+    record = read_mjai(g.events)
+    record.source = f"jantaku:{g.rules}:{g.id}"
+    if g.summary.get("final"):
+        record.final = [float(x) for x in g.summary["final"]]
+    if fmt == "mjai":
+        buf = io.StringIO()
+        write_mjai(record, buf)
+        body, media, suffix = buf.getvalue(), "application/x-ndjson", "mjson"
+    else:
+        doc = write_tenhou6(record, title=record.source, rule_disp=g.rules)
+        body, media, suffix = json.dumps(doc, ensure_ascii=False), "application/json", "json"
+    headers = {"Content-Disposition": f'attachment; filename="jantaku-{g.id}.{suffix}"'}
+    return Response(body, media_type=media, headers=headers)
+
+
+# -- records and scoring --------------------------------------------------------------------------------------
+
+
+def _read_upload(raw: bytes, name: str) -> list[dict[str, Any]]:
+    from jantaku.records.load import read_records
+
+    with tempfile.TemporaryDirectory(prefix="jantaku-upload-") as folder:
+        path = Path(folder) / "upload"
+        path.write_bytes(raw)
+        try:
+            records = read_records(path)
+        except JantakuError as e:
+            raise BadRequest(str(e).replace(str(path), name)) from None
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
+            raise BadRequest(f"{name}: not a game record jantaku can read ({type(e).__name__}: {e})") from None
+    if not any(r.hands() for r in records):
+        problems = "; ".join(p for r in records for p in r.problems).replace(str(path), name)
+        raise BadRequest(f"{name}: holds no complete hand" + (f" ({problems})" if problems else ""))
+    out = []
+    for r in records:
+        out.append(
+            {
+                "source": r.source.replace(str(path), name),
+                "rules": r.rule_name,
+                "red_fives": r.red_fives,
+                "final": r.final,
+                "problems": [p.replace(str(path), name) for p in r.problems],
+                "events": r.events,
+            }
+        )
+    return out
+
+
+async def replay_upload(request: Request) -> Response:
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw.extend(chunk)
+        if len(raw) > MAX_UPLOAD:
+            return _error(413, f"the upload is larger than {MAX_UPLOAD // (1024 * 1024)} MiB")
+    if not raw.strip():
+        raise BadRequest("the body is empty: send the log file as the request body")
+    name = "".join(c for c in request.query_params.get("name", "upload") if c.isalnum() or c in "._-")[:80] or "upload"
+    games = await run_in_threadpool(_read_upload, bytes(raw), name)
+    return JSONResponse({"games": games})
+
+
+async def score(request: Request) -> Response:
+    body = await _json_body(request)
+    rules = body.get("rules", "standard")
+    if rules not in preset_names():
+        raise BadRequest(f"rules: one of the presets {', '.join(preset_names())}")
+    result = await run_in_threadpool(score_json, body)
+    if "error" in result:
+        raise BadRequest(result["error"])
+    return JSONResponse(result)
+
+
+# -- the application ------------------------------------------------------------------------------------------
+
+
+async def _web_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, WebError)
+    return _error(exc.status, exc.message)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return _error(exc.status_code, str(exc.detail))
+
+
+def create_app(store: GameStore | None = None, db: str | Path | None = None) -> Starlette:
+    """The application over ``store`` (default: a :class:`~jantaku.web.storage.SqliteStore` at ``db``, or
+    ``jantaku.sqlite3`` in the working folder)."""
+    store = store if store is not None else SqliteStore(db if db is not None else "jantaku.sqlite3")
+    routes = [
+        Route("/", page),
+        Route("/score", page),
+        Route("/games", page),
+        Route("/tiles/{name}.svg", tile),
+        Route("/api/presets", presets),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{id}/view", table_view),
+        Route("/api/tables/{id}/act", table_act, methods=["POST"]),
+        Route("/api/games", list_games),
+        Route("/api/games/{id}", get_game),
+        Route("/api/games/{id}/export", export_game),
+        Route("/api/replay", replay_upload, methods=["POST"]),
+        Route("/api/score", score, methods=["POST"]),
+        WebSocketRoute("/ws/tables/{id}", table_socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={WebError: _web_error, HTTPException: _http_error})
+    app.state.store = store
+    app.state.manager = TableManager(store)
+    return app

@@ -1,0 +1,244 @@
+"""Where the web table keeps its games: one small interface (:class:`GameStore`) and SQLite behind it.
+
+Two kinds of rows: *games* (finished games: the players, the complete mjai event log and a summary) and
+*tables* (games in play: rules, seed, seats with their secret tokens and every action so far, from which the
+live game is rebuilt after a restart). The schema carries its own version and is created or migrated when a
+store is opened; every write is one transaction, so nothing is ever half-stored.
+
+>>> store = SqliteStore(":memory:")
+>>> store.save_game(StoredGame("g1", "2026-01-01T00:00:00Z", "mleague", [{"name": "a"}], "finished", [], {}))
+>>> [g.id for g in store.list_games()], store.get_game("nope")
+(['g1'], None)
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+__all__ = ["SCHEMA_VERSION", "GameStore", "SqliteStore", "StoredGame", "StoredTable", "utc_now"]
+
+# Each entry moves the schema from version i to i + 1; a database is brought up to date when opened.
+_MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        created TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        players TEXT NOT NULL,
+        status TEXT NOT NULL,
+        events TEXT NOT NULL,
+        summary TEXT NOT NULL
+    );
+    CREATE INDEX games_created ON games (created);
+    """,
+    """
+    CREATE TABLE tables (
+        id TEXT PRIMARY KEY,
+        created TEXT NOT NULL,
+        updated TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        actions TEXT NOT NULL,
+        status TEXT NOT NULL
+    );
+    """,
+)
+SCHEMA_VERSION = len(_MIGRATIONS)
+"""The schema version this code writes."""
+
+
+def utc_now() -> str:
+    """The current time as ISO 8601 UTC text (seconds)."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass
+class StoredGame:
+    """A finished game as stored: ``players`` are ``{"name", "kind", "bot"}`` objects by seat, ``events`` the
+    complete mjai log, ``summary`` the final scores, ranks and rank points."""
+
+    id: str
+    created: str
+    rules: str
+    players: list[dict[str, Any]]
+    status: str
+    events: list[dict[str, Any]] = field(default_factory=list)
+    summary: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class StoredTable:
+    """A game in play as stored: enough to rebuild it (rules, seed, seats and every action applied)."""
+
+    id: str
+    created: str
+    updated: str
+    rules: str
+    seed: str
+    seats: list[dict[str, Any]]
+    actions: list[dict[str, Any]]
+    status: str = "playing"
+
+
+class GameStore(Protocol):
+    """What the web table needs from storage. Every method is atomic."""
+
+    def save_game(self, game: StoredGame) -> None:
+        """Insert or replace a finished game."""
+
+    def get_game(self, game_id: str) -> StoredGame | None:
+        """A stored game, or ``None``."""
+
+    def list_games(self, limit: int = 100, offset: int = 0) -> list[StoredGame]:
+        """Stored games, newest first, without their event logs (``events`` empty)."""
+
+    def save_table(self, table: StoredTable) -> None:
+        """Insert or replace a game in play."""
+
+    def get_table(self, table_id: str) -> StoredTable | None:
+        """A game in play, or ``None``."""
+
+    def finish_table(self, table_id: str, game: StoredGame) -> None:
+        """Store the finished game and drop its table row, both or neither."""
+
+    def close(self) -> None:
+        """Release the store."""
+
+
+class SqliteStore:
+    """:class:`GameStore` on a SQLite file (stdlib :mod:`sqlite3`); ``":memory:"`` for a throwaway store.
+
+    The schema is created or migrated to :data:`SCHEMA_VERSION` on opening (each step in one transaction);
+    a database written by a newer jantaku is refused rather than damaged.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA foreign_keys = ON")
+        self._migrate()
+
+    # -- schema ----------------------------------------------------------------------------------------------
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version of the open database."""
+        row = self._db.execute("SELECT version FROM schema_version").fetchone()
+        return int(row[0]) if row else 0
+
+    def _migrate(self) -> None:
+        with self._lock:
+            self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            version = self.schema_version
+            if version > SCHEMA_VERSION:
+                raise RuntimeError(
+                    f"{self.path}: database schema version {version} is newer than this jantaku's ({SCHEMA_VERSION})"
+                )
+            for target in range(version + 1, SCHEMA_VERSION + 1):
+                with self._transaction() as db:
+                    for statement in _MIGRATIONS[target - 1].split(";"):
+                        if statement.strip():
+                            db.execute(statement)
+                    db.execute("DELETE FROM schema_version")
+                    db.execute("INSERT INTO schema_version (version) VALUES (?)", (target,))
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    # -- games -----------------------------------------------------------------------------------------------
+
+    def save_game(self, game: StoredGame) -> None:
+        with self._transaction() as db:
+            self._insert_game(db, game)
+
+    @staticmethod
+    def _insert_game(db: sqlite3.Connection, game: StoredGame) -> None:
+        db.execute(
+            "INSERT OR REPLACE INTO games (id, created, rules, players, status, events, summary)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                game.id,
+                game.created,
+                game.rules,
+                json.dumps(game.players, ensure_ascii=False),
+                game.status,
+                json.dumps(game.events, ensure_ascii=False, separators=(",", ":")),
+                json.dumps(game.summary, ensure_ascii=False),
+            ),
+        )
+
+    def get_game(self, game_id: str) -> StoredGame | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, created, rules, players, status, events, summary FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+        if row is None:
+            return None
+        return StoredGame(row[0], row[1], row[2], json.loads(row[3]), row[4], json.loads(row[5]), json.loads(row[6]))
+
+    def list_games(self, limit: int = 100, offset: int = 0) -> list[StoredGame]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, created, rules, players, status, summary FROM games"
+                " ORDER BY created DESC, id LIMIT ? OFFSET ?",
+                (limit, offset),
+            ).fetchall()
+        return [StoredGame(r[0], r[1], r[2], json.loads(r[3]), r[4], [], json.loads(r[5])) for r in rows]
+
+    # -- tables in play --------------------------------------------------------------------------------------
+
+    def save_table(self, table: StoredTable) -> None:
+        with self._transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO tables (id, created, updated, rules, seed, seats, actions, status)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    table.id,
+                    table.created,
+                    table.updated,
+                    table.rules,
+                    table.seed,
+                    json.dumps(table.seats, ensure_ascii=False),
+                    json.dumps(table.actions, separators=(",", ":")),
+                    table.status,
+                ),
+            )
+
+    def get_table(self, table_id: str) -> StoredTable | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, created, updated, rules, seed, seats, actions, status FROM tables WHERE id = ?",
+                (table_id,),
+            ).fetchone()
+        if row is None:
+            return None
+        return StoredTable(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), json.loads(row[6]), row[7])
+
+    def finish_table(self, table_id: str, game: StoredGame) -> None:
+        with self._transaction() as db:
+            self._insert_game(db, game)
+            db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

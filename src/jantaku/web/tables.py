@@ -1,0 +1,559 @@
+"""Live tables in the server process: seats (human or bot), secret per-seat tokens, views and actions.
+
+A :class:`LiveTable` wraps a :class:`~jantaku.table.game.Game`. People act by *index* into their list of legal
+actions together with the table's ``step`` (how many actions the game has taken) as they saw it: a submission
+made against an older state (a second tab, a double click) is refused with 409, an illegal one with 400
+naming the rule, and in both cases nothing changes. Bots act at once until a person must decide. Every
+change is written to the :class:`~jantaku.web.storage.GameStore` (rules, seed and the actions so far), so a
+table survives a server restart; a finished game is stored with its complete event log.
+
+A seat's view (:meth:`LiveTable.view`) holds its own hand and everything public, never another seat's closed
+tiles (nor the game's seed, from which every wall follows).
+
+>>> from jantaku.web.storage import SqliteStore
+>>> m = TableManager(SqliteStore(":memory:"))
+>>> t = m.create("mleague", ["human", "efficiency", "efficiency", "efficiency"], seed="doc")
+>>> v = t.view(0)
+>>> len(v["hand"]) + (v["drawn"] is not None), v["players"][1]["hand_count"] in (13, 14), "tiles" in v["players"][1]
+(14, True, False)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from jantaku.bots import PlayerView, make_bot
+from jantaku.errors import JantakuError
+from jantaku.meld import Meld
+from jantaku.riichi.yaku import YAKU_BY_NAME
+from jantaku.rules import load_rules, preset_names
+from jantaku.table import Game
+from jantaku.table.actions import Action
+from jantaku.table.kyoku import DRAWN, ENDED, IllegalActionError, Kyoku
+from jantaku.tiles import Tile
+
+from .storage import GameStore, StoredGame, StoredTable, utc_now
+
+__all__ = [
+    "BOTS",
+    "BadRequest",
+    "Conflict",
+    "Forbidden",
+    "LiveTable",
+    "NotFound",
+    "TableManager",
+    "WebError",
+    "action_from_json",
+    "action_to_json",
+    "playable_presets",
+]
+
+BOTS = ("efficiency", "random")
+"""The bots a web table may seat (external ``mjai:`` processes are never started from a web request)."""
+
+_WINDS = "ESWN"
+
+
+class WebError(Exception):
+    """An error a client caused, with its HTTP status."""
+
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class BadRequest(WebError):
+    """Malformed or illegal input (400)."""
+
+    status = 400
+
+
+class Forbidden(WebError):
+    """A token that is not this table's (403)."""
+
+    status = 403
+
+
+class NotFound(WebError):
+    """An unknown table or game (404)."""
+
+    status = 404
+
+
+class Conflict(WebError):
+    """A stale submission: the table has moved on since the client looked (409)."""
+
+    status = 409
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def playable_presets() -> list[str]:
+    """The presets a web table can play (the riichi family)."""
+    return [name for name in preset_names() if load_rules(name).family == "riichi"]
+
+
+# -- actions as JSON -----------------------------------------------------------------------------------------
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """An action as a JSON object (tiles in mpsz)."""
+    return {
+        "type": action.kind,
+        "seat": action.seat,
+        "tile": action.tile.mpsz if action.tile is not None else None,
+        "consumed": [t.mpsz for t in action.consumed],
+        "tsumogiri": action.tsumogiri,
+    }
+
+
+def action_from_json(obj: dict[str, Any]) -> Action:
+    """The inverse of :func:`action_to_json`.
+
+    >>> a = Action.pon(2, Tile("7z"), (Tile("7z"), Tile("7z")))
+    >>> action_from_json(action_to_json(a)) == a
+    True
+    """
+    tile = obj.get("tile")
+    return Action(
+        obj["type"],
+        int(obj["seat"]),
+        Tile(tile) if tile is not None else None,
+        tuple(Tile(t) for t in obj.get("consumed", ())),
+        bool(obj.get("tsumogiri", False)),
+    )
+
+
+def _meld_json(meld: Meld) -> dict[str, Any]:
+    return {
+        "type": meld.kind.value,
+        "tiles": [t.mpsz for t in meld.tiles],
+        "called": meld.called.mpsz if meld.called is not None else None,
+        "source": meld.source,
+        "text": str(meld),
+    }
+
+
+def _yaku_json(name: str, value: int, yakuman: bool) -> dict[str, Any]:
+    y = YAKU_BY_NAME.get(name)
+    return {
+        "name": name,
+        "value": value,
+        "unit": "yakuman" if yakuman else "han",
+        "kanji": y.kanji if y else name,
+        "english": y.english if y else name.replace("_", " "),
+        "chinese": y.chinese if y else name,
+    }
+
+
+def hand_result_json(k: Kyoku, number: int, round_name: str) -> dict[str, Any]:
+    """The result panel of a finished hand: winners with their hands, yaku, fu, points and payments, or the
+    draw with who was tenpai. Only what the table shows everyone at a hand's end."""
+    res = k.result
+    assert res is not None
+    wins = []
+    for w in res.wins:
+        st = k.seats[w.seat]
+        sc = w.score
+        wins.append(
+            {
+                "seat": w.seat,
+                "from": w.from_seat,
+                "pao": w.pao,
+                "hand": [k.tile(i).mpsz for i in sorted(st.tiles, key=lambda i: k.tile(i).sort_key)],
+                "melds": [_meld_json(m) for m in st.melds],
+                "win_tile": sc.conditions.win.mpsz if sc.conditions else None,
+                "han": None if sc.yakuman else sc.han,
+                "fu": None if sc.yakuman else sc.fu,
+                "yakuman": sc.yakuman,
+                "yaku": [_yaku_json(n, v, bool(sc.yakuman)) for n, v in sc.yaku],
+                "limit": sc.limit,
+                "points": sc.points,
+                "fu_items": [[what, fu] for what, fu in sc.fu_items],
+                "payments": list(sc.payments),
+                "ura_indicators": [k.tile(i).mpsz for i in k.ura_indicators()] if st.riichi else [],
+            }
+        )
+    tenpai_hands = {}
+    if res.kind == "exhaustive":
+        for s in range(4):
+            if res.tenpai[s]:
+                st = k.seats[s]
+                tenpai_hands[str(s)] = [k.tile(i).mpsz for i in sorted(st.tiles, key=lambda i: k.tile(i).sort_key)]
+    return {
+        "number": number,
+        "round": round_name,
+        "honba": k.honba,
+        "kind": res.kind,
+        "reason": res.reason,
+        "wins": wins,
+        "tenpai": list(res.tenpai),
+        "tenpai_hands": tenpai_hands,
+        "deltas": list(res.deltas),
+        "scores": list(res.scores),
+        "dora_indicators": [k.tile(i).mpsz for i in k.dora_indicators()],
+    }
+
+
+# -- a table --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class SeatInfo:
+    """Who sits at a seat: ``kind`` is ``human`` or ``bot``; a human seat has a secret token."""
+
+    kind: str
+    name: str
+    bot: str | None = None
+    token: str | None = None
+
+    def to_json(self, with_token: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "name": self.name, "bot": self.bot}
+        if with_token:
+            out["token"] = self.token
+        return out
+
+
+@dataclass
+class _Listener:
+    loop: asyncio.AbstractEventLoop
+    queue: asyncio.Queue[int]
+
+
+@dataclass
+class LiveTable:
+    """One game in play. Use :meth:`act` to move it; :meth:`view` to show it to a seat."""
+
+    id: str
+    rules: str
+    seed: str
+    seats: list[SeatInfo]
+    created: str
+    game: Game
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    hand_results: list[dict[str, Any]] = field(default_factory=list)
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    listeners: list[_Listener] = field(default_factory=list)
+    _bots: dict[int, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for s, info in enumerate(self.seats):
+            if info.kind == "bot":
+                self._bots[s] = make_bot(info.bot or "efficiency", seed=f"{self.seed}:{s}")
+
+    @property
+    def step(self) -> int:
+        """How many actions the game has taken (a client echoes it back with its action)."""
+        return len(self.actions)
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    def seat_of(self, token: str | None) -> int:
+        """The seat a token belongs to; :class:`Forbidden` for any other token."""
+        if token:
+            for s, info in enumerate(self.seats):
+                if info.kind == "human" and info.token is not None and secrets.compare_digest(info.token, token):
+                    return s
+        raise Forbidden("this token does not belong to a seat at this table")
+
+    # -- moving the game -------------------------------------------------------------------------------------
+
+    def _apply(self, action: Action) -> None:
+        """Apply one action (raises IllegalActionError, state unchanged), noting a hand's end."""
+        k = self.game.kyoku
+        was_playing = k.phase != ENDED
+        round_name = self.game.round_name
+        self.game.apply(action)
+        self.actions.append(action_to_json(action))
+        if was_playing and k.phase == ENDED:
+            self.hand_results.append(hand_result_json(k, len(self.hand_results) + 1, round_name))
+
+    def run_bots(self) -> None:
+        """Let the bots act until a person must decide or the game is over."""
+        game = self.game
+        while not game.over:
+            waiting = game.to_act()
+            bot_seats = [s for s in waiting if s in self._bots]
+            if not bot_seats:
+                return
+            s = bot_seats[0]
+            legal = game.legal_actions(s)
+            self._apply(self._bots[s].act(PlayerView(game.kyoku, s), legal))
+
+    def act(self, seat: int, step: int, index: int) -> None:
+        """Apply ``seat``'s legal action number ``index`` if the table is still at ``step``, then the bots."""
+        with self.lock:
+            if self.game.over:
+                raise Conflict("the game is over")
+            if step != self.step:
+                raise Conflict(f"stale action: the table is at step {self.step}, this was sent at step {step}")
+            legal = self.game.legal_actions(seat)
+            if not legal:
+                waiting = ", ".join(str(s) for s in self.game.to_act())
+                raise BadRequest(f"seat {seat} is not asked to act now (waiting for seat {waiting})")
+            if not 0 <= index < len(legal):
+                raise BadRequest(f"no legal action number {index}: seat {seat} has {len(legal)} (0-{len(legal) - 1})")
+            try:
+                self._apply(legal[index])
+            except IllegalActionError as e:  # pragma: no cover - the engine offered it
+                raise BadRequest(str(e)) from None
+            self.run_bots()
+        self.notify()
+
+    def apply_action(self, seat: int, step: int, action: Action) -> None:
+        """Like :meth:`act` with an explicit action (an illegal one is refused with 400 naming the rule)."""
+        with self.lock:
+            if self.game.over:
+                raise Conflict("the game is over")
+            if step != self.step:
+                raise Conflict(f"stale action: the table is at step {self.step}, this was sent at step {step}")
+            if action.seat != seat:
+                raise Forbidden(f"a seat may act only for itself (seat {seat}, action for seat {action.seat})")
+            try:
+                self._apply(action)
+            except IllegalActionError as e:
+                raise BadRequest(str(e)) from None
+            self.run_bots()
+        self.notify()
+
+    # -- listeners (websockets) ------------------------------------------------------------------------------
+
+    def subscribe(self) -> _Listener:
+        """A queue (of the running event loop) that gets the step after every change."""
+        listener = _Listener(asyncio.get_running_loop(), asyncio.Queue())
+        with self.lock:
+            self.listeners.append(listener)
+        return listener
+
+    def unsubscribe(self, listener: _Listener) -> None:
+        with self.lock:
+            if listener in self.listeners:
+                self.listeners.remove(listener)
+
+    def notify(self) -> None:
+        """Tell every listener the table changed (thread-safe; from any thread or loop)."""
+        with self.lock:
+            listeners = list(self.listeners)
+            step = self.step
+        for li in listeners:
+            try:
+                li.loop.call_soon_threadsafe(li.queue.put_nowait, step)
+            except RuntimeError:  # the listener's loop is closed
+                self.unsubscribe(li)
+
+    # -- what a seat sees ------------------------------------------------------------------------------------
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """Everything ``seat`` may see, as JSON: own hand (sorted, drawn tile apart), the public table, the
+        legal actions with their indices, the last hand's result and the final table once the game is over."""
+        with self.lock:
+            return self._view(seat)
+
+    def _view(self, seat: int) -> dict[str, Any]:
+        game = self.game
+        k = game.kyoku
+        key: Callable[[int], int] = lambda i: k.tile(i).sort_key  # noqa: E731
+        own = k.seats[seat]
+        drawn = k.drawn if (k.phase == DRAWN and k.actor == seat and k.drawn in own.tiles) else None
+        hand = sorted((i for i in own.tiles if i != drawn), key=key)
+        players = []
+        for s in range(4):
+            st = k.seats[s]
+            players.append(
+                {
+                    "seat": s,
+                    "name": self.seats[s].name,
+                    "kind": self.seats[s].kind,
+                    "bot": self.seats[s].bot,
+                    "wind": _WINDS[k.seat_wind(s)],
+                    "score": k.scores[s],
+                    "riichi": st.riichi,
+                    "hand_count": len(st.tiles),
+                    "has_drawn": k.phase == DRAWN and k.actor == s and not game.over,
+                    "river": [
+                        {
+                            "tile": k.tile(r.tile).mpsz,
+                            "tsumogiri": r.tsumogiri,
+                            "riichi": r.riichi,
+                            "called_by": r.called_by,
+                        }
+                        for r in st.river
+                    ],
+                    "melds": [_meld_json(m) for m in st.melds],
+                }
+            )
+        legal = game.legal_actions(seat) if not game.over else []
+        final = None
+        if game.result is not None:
+            r = game.result
+            final = {"scores": list(r.scores), "ranks": list(r.ranks), "final": list(r.final)}
+        return {
+            "table": self.id,
+            "step": self.step,
+            "seat": seat,
+            "rules": self.rules,
+            "round": {
+                "name": game.round_name,
+                "wind": _WINDS[k.round_wind],
+                "number": k.kyoku_number,
+                "dealer": k.dealer,
+                "honba": k.honba,
+                "deposits": k.deposits,
+                "tiles_left": k.tiles_left,
+                "dora_indicators": [k.tile(i).mpsz for i in k.dora_indicators()],
+                "phase": k.phase,
+            },
+            "players": players,
+            "hand": [k.tile(i).mpsz for i in hand],
+            "drawn": k.tile(drawn).mpsz if drawn is not None else None,
+            "to_act": game.to_act(),
+            "actions": [{"index": n, **action_to_json(a)} for n, a in enumerate(legal)],
+            "hand_results": len(self.hand_results),
+            "last_result": self.hand_results[-1] if self.hand_results else None,
+            "over": game.over,
+            "final": final,
+        }
+
+    # -- storage ---------------------------------------------------------------------------------------------
+
+    def stored_table(self) -> StoredTable:
+        return StoredTable(
+            self.id,
+            self.created,
+            utc_now(),
+            self.rules,
+            self.seed,
+            [info.to_json(with_token=True) for info in self.seats],
+            list(self.actions),
+            "finished" if self.over else "playing",
+        )
+
+    def stored_game(self) -> StoredGame:
+        r = self.game.result
+        summary: dict[str, Any] = {"hands": len(self.hand_results)}
+        if r is not None:
+            summary.update(scores=list(r.scores), ranks=list(r.ranks), final=list(r.final))
+        return StoredGame(
+            self.id,
+            self.created,
+            self.rules,
+            [info.to_json() for info in self.seats],
+            "finished" if self.over else "playing",
+            self.game.events,
+            summary,
+        )
+
+
+# -- the manager ------------------------------------------------------------------------------------------------
+
+
+class TableManager:
+    """Every live table of the server, kept in memory and in the store."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self.tables: dict[str, LiveTable] = {}
+        self._lock = threading.RLock()
+
+    def create(
+        self,
+        rules: str,
+        seats: list[str],
+        names: list[str] | None = None,
+        seed: str | None = None,
+    ) -> LiveTable:
+        """A new table: ``seats`` are four of ``human`` or a bot name (:data:`BOTS`). Bots play at once (a
+        table of four bots plays its whole game here)."""
+        if rules not in playable_presets():
+            raise BadRequest(f"unknown rule set {rules!r}: one of {', '.join(playable_presets())}")
+        if not isinstance(seats, list) or len(seats) != 4:
+            raise BadRequest("seats: a list of four entries, each 'human' or a bot name")
+        infos = []
+        for s, kind in enumerate(seats):
+            if kind == "human":
+                infos.append(SeatInfo("human", f"player {s + 1}", None, secrets.token_urlsafe(16)))
+            elif kind in BOTS:
+                infos.append(SeatInfo("bot", f"{kind} bot", kind))
+            else:
+                raise BadRequest(f"seat {s}: {kind!r} is neither 'human' nor a bot ({', '.join(BOTS)})")
+        if names is not None:
+            if not isinstance(names, list) or len(names) != 4 or not all(isinstance(n, str) for n in names):
+                raise BadRequest("names: a list of four strings")
+            for info, name in zip(infos, names, strict=True):
+                if name.strip():
+                    info.name = name.strip()[:40]
+        seed = seed or secrets.token_hex(8)
+        game = Game(load_rules(rules), seed=seed, names=[i.name for i in infos])
+        with self._lock:
+            table_id = secrets.token_urlsafe(8)
+            while table_id in self.tables or self.store.get_table(table_id) or self.store.get_game(table_id):
+                table_id = secrets.token_urlsafe(8)  # pragma: no cover - 64 random bits
+            table = LiveTable(table_id, rules, seed, infos, utc_now(), game)
+            table.run_bots()
+            self.tables[table_id] = table
+            self._persist(table)
+        return table
+
+    def get(self, table_id: str) -> LiveTable:
+        """A live table, rebuilt from the store after a restart; :class:`NotFound` if there is none."""
+        with self._lock:
+            table = self.tables.get(table_id)
+            if table is not None:
+                return table
+            stored = self.store.get_table(table_id)
+            if stored is None:
+                if self.store.get_game(table_id) is not None:
+                    raise NotFound(f"game {table_id} is over: see /api/games/{table_id}")
+                raise NotFound(f"no table {table_id}")
+            table = self._rebuild(stored)
+            self.tables[table_id] = table
+            return table
+
+    def _rebuild(self, stored: StoredTable) -> LiveTable:
+        infos = [SeatInfo(s["kind"], s["name"], s.get("bot"), s.get("token")) for s in stored.seats]
+        game = Game(load_rules(stored.rules), seed=stored.seed, names=[i.name for i in infos])
+        table = LiveTable(stored.id, stored.rules, stored.seed, infos, stored.created, game)
+        try:
+            for a in stored.actions:
+                table._apply(action_from_json(a))
+        except (JantakuError, KeyError, ValueError) as e:
+            raise NotFound(f"table {stored.id} cannot be restored ({e})") from None
+        return table
+
+    def act(self, table_id: str, token: str | None, step: Any, index: Any) -> LiveTable:
+        """Apply a person's action, by index into the legal actions (see :meth:`LiveTable.act`) or as an action
+        object (``{"type", "tile", "consumed", "tsumogiri"}``), and store the new state."""
+        table = self.get(table_id)
+        seat = table.seat_of(token)
+        if not _is_int(step):
+            raise BadRequest("'step' (an integer: the step of the view the action was chosen in) is required")
+        with table.lock:
+            if isinstance(index, dict):
+                try:
+                    action = action_from_json({**index, "seat": index.get("seat", seat)})
+                except (JantakuError, KeyError, TypeError, ValueError) as e:
+                    raise BadRequest(f"malformed action: {e}") from None
+                table.apply_action(seat, step, action)
+            elif _is_int(index):
+                table.act(seat, step, index)
+            else:
+                raise BadRequest("an action is {'step': int, 'index': int} or {'step': int, 'action': {...}}")
+            self._persist(table)
+        return table
+
+    def _persist(self, table: LiveTable) -> None:
+        if table.over:
+            self.store.finish_table(table.id, table.stored_game())
+        else:
+            self.store.save_table(table.stored_table())
