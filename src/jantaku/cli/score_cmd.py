@@ -16,12 +16,15 @@ _EPILOG = """examples:
   jantaku score 123m456p11z 777z+ 1111s* --win 1z --seat E --round E
   jantaku score 11123455678999m --tsumo --json
   echo '{"hand": "234m567p456s78999s", "win": "9s", "tsumo": true}' | jantaku score --jsonl
+  jantaku score 123m456p789s11z344z --tsumo --rules jielu          # 洁律: fans, wildcards, score S
+  jantaku score 123m456p789s1134z --extra-wildcards 1 --rules jielu   # a non-winner's hand at the end
 
 melds follow the closed tiles as separate words: the called tile first, then + (chi, pon, open kan),
 ^ (added kan) or * (closed kan), optionally the source seat (1 right, 2 across, 3 left, the default);
 tenhou.net/6 call strings (p252525, c275226, 424242a42, ...) work too. Without --win the last closed
 tile written is the winning tile. --jsonl reads one JSON object per line (fields: see README) and writes
-one result per line; a bad line gives {"error": ...} and the rest go on.
+one result per line; a bad line gives {"error": ...} and the rest go on. Each request's "rules" picks the
+scorer: a 洁律 rule set (family jielu) is scored by jantaku.jielu, which also reads "extra_wildcards".
 """
 
 
@@ -49,6 +52,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--discarder", type=int, default=None, help="discarder's seat for a ron")
     p.add_argument("--pao", type=int, default=None, help="seat liable for the yakuman (pao)")
     p.add_argument("--rules", default="standard", help="preset name or TOML file (default standard)")
+    p.add_argument(
+        "--extra-wildcards",
+        type=int,
+        default=0,
+        help="洁律: wildcards on top of the hand's tiles (a non-winner's 13-tile hand at the end gets 1)",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--jsonl", action="store_true", help="read JSON requests on stdin, one per line")
     p.set_defaults(run=run)
@@ -62,7 +71,7 @@ def _request(args: argparse.Namespace) -> dict[str, object]:
     hand = format_tiles(closed)
     melds = [str(m) for m in meld_objs]
     win = args.win
-    if win is None:
+    if win is None and not args.extra_wildcards:
         if not closed:
             raise JantakuError("the hand has no closed tiles to take the winning tile from; give --win")
         win = closed[-1].mpsz
@@ -88,6 +97,10 @@ def _request(args: argparse.Namespace) -> dict[str, object]:
         req["discarder"] = args.discarder
     if args.pao is not None:
         req["pao"] = args.pao
+    if args.extra_wildcards:
+        req["extra_wildcards"] = args.extra_wildcards
+    if win is None:
+        del req["win"]
     return req
 
 
@@ -105,13 +118,41 @@ def _run_jsonl() -> int:
     return 0
 
 
+def _run_jielu(req: dict[str, object], as_json: bool) -> int:
+    from jantaku.jielu.jsonio import request_from_json, result_to_json
+    from jantaku.jielu.scoring import score_hand
+
+    jreq = request_from_json(req)
+    result = score_hand(jreq.hand, jreq.conditions, extra_wildcards=jreq.extra_wildcards)
+    if as_json:
+        print(json.dumps(result_to_json(result, jreq), ensure_ascii=False))
+        return 0
+    cond = jreq.conditions
+    if cond is None:
+        n = jreq.extra_wildcards
+        how = f"+ {n} extra wildcard{'s' if n > 1 else ''}, no win"
+    else:
+        how = f"win {cond.win}  ({'tsumo' if cond.tsumo else 'ron'}"
+        how += "".join(
+            f", {f}" for f in ("haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou") if getattr(cond, f)
+        )
+        how += ")"
+    print(f"{jreq.hand}  {how}  (rules {jreq.rules.name}, {jreq.rules.jielu_mode} mode)")
+    print(result.explain(), end="")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     if args.jsonl:
         return _run_jsonl()
-    from jantaku.riichi.jsonio import request_from_json
+    from jantaku.riichi.jsonio import request_from_json, rules_family
     from jantaku.riichi.scoring import score_hand
 
     req = _request(args)
+    if rules_family(req) == "jielu":
+        return _run_jielu(req, args.json)
+    if args.extra_wildcards:
+        raise JantakuError("--extra-wildcards is a 洁律 option (use --rules jielu)")
     hand, cond, rules = request_from_json(req)
     result = score_hand(hand, cond, rules)
     if args.json:

@@ -7,7 +7,9 @@ rinshan chankan tenhou chiihou renhou``, ``seat_wind`` and ``round_wind`` (E/S/W
 (seats 0-3), ``rules`` (preset name or TOML path; default ``standard``), and optional rule overrides
 ``red_fives`` (bool or [m, p, s]) and ``open_tanyao`` (bool), which a Tenhou record's GO type sets.
 Unknown fields are an error (a typo must not silently change a score); ``source``, ``id``, ``expected``,
-``note``, ``article``, ``quote`` and ``dealer`` are carried along and ignored.
+``note``, ``article``, ``quote`` and ``dealer`` are carried along and ignored. A request whose rule set is of the
+洁律 family (``"rules": "jielu"``) is scored by :func:`jantaku.jielu.jsonio.score_request`, which also reads
+``extra_wildcards``.
 
 >>> req = {"hand": "234m567p456s78999s", "win": "9s", "tsumo": True, "riichi": True, "dora": ["3m"],
 ...        "seat_wind": "S", "winner": 1, "honba": 1, "rules": "mleague"}
@@ -31,7 +33,7 @@ from jantaku.tiles import Tile, parse_tiles
 from .conditions import ConditionError, WinConditions
 from .scoring import ScoreResult, score_hand
 
-__all__ = ["request_from_json", "result_to_json", "score_json"]
+__all__ = ["request_from_json", "result_to_json", "rules_family", "score_json"]
 
 _FLAGS = ("tsumo", "riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou")
 _IGNORED = {"source", "id", "expected", "note", "article", "quote", "dealer"}
@@ -83,6 +85,8 @@ def request_from_json(obj: dict[str, Any]) -> tuple[Hand, WinConditions, Ruleset
         raise ConditionError("'melds' must be a list of meld strings")
     hand = Hand(tuple(parse_tiles(obj["hand"])), tuple(Meld.parse(m) for m in melds))
     rules = load_rules(obj.get("rules") or "standard")
+    if rules.family != "riichi":
+        raise ConditionError(f"rule set {rules.name!r} is of the {rules.family} family: score_json scores it")
     overrides: dict[str, Any] = {}
     if "red_fives" in obj:
         red = obj["red_fives"]
@@ -136,8 +140,25 @@ def result_to_json(result: ScoreResult) -> dict[str, Any]:
     }
 
 
+def rules_family(obj: dict[str, Any]) -> str:
+    """The scoring family (``riichi`` or ``jielu``) of a request's rule set (default ``standard``)."""
+    spec = obj.get("rules") if isinstance(obj, dict) else None
+    return load_rules(spec or "standard").family
+
+
 def score_json(obj: dict[str, Any]) -> dict[str, Any]:
-    """Score one JSON request; an invalid or non-winning hand gives ``{"error": "..."}``."""
+    """Score one JSON request; an invalid or non-winning hand gives ``{"error": "..."}``.
+
+    The rule set's family picks the scorer: riichi here, 洁律 in :mod:`jantaku.jielu.jsonio`.
+    """
+    try:
+        jielu = rules_family(obj) == "jielu"
+    except JantakuError:
+        jielu = False  # a bad rule set is reported by the riichi path, as before
+    if jielu:
+        from jantaku.jielu.jsonio import score_request
+
+        return score_request(obj)
     try:
         hand, cond, rules = request_from_json(obj)
         return result_to_json(score_hand(hand, cond, rules))

@@ -1,0 +1,159 @@
+"""The JSON form of a 洁律 scoring request and result (``jantaku score --rules jielu --jsonl``).
+
+The request has the fields of a riichi request (:mod:`jantaku.riichi.jsonio`), read the same way, plus
+``extra_wildcards`` (a whole number, default 0: the wildcard a non-winner receives at the end of a hand; such a
+hand has 13 tiles and no winning tile or circumstances). ``win`` is optional here. The circumstances that 洁律
+scores: ``tsumo`` (自摸和), ``haitei``/``houtei`` (海底和), ``rinshan``/``chankan`` (杠上和), ``tenhou``/``chiihou``
+(天和). Riichi-only fields (riichi, ippatsu, dora, honba, ...) must keep their default values, and the riichi rule
+overrides ``red_fives`` and ``open_tanyao`` are errors.
+
+The result: ``score`` (S after the 32/24 rule and the halving; 0, with ``error`` saying why, when no reading
+reaches 1 point), ``fans`` as [name, points, melds used], ``wildcards`` (``count`` and ``each`` as [the hand's own
+tile or "extra", the tile it stands for]), the reading (``melds``, ``pair``), ``value`` before halving, ``total``,
+``mode``, and in the original mode ``payments`` (each seat's change; pao needs per-fan input, see
+:func:`jantaku.jielu.original_payments`).
+
+>>> out = score_request({"hand": "123m456p789s11z344z", "win": "4z", "rules": "jielu"})
+>>> out["score"], out["fans"][0], out["wildcards"]
+(5, ['三步顺', 3, ['123m', '456p', '789s']], {'count': 1, 'each': [['3z', '1z']]})
+>>> score_request({"hand": "123m456p789s1134z", "extra_wildcards": 1, "rules": "jielu"})["wildcards"]
+{'count': 2, 'each': [['3z', '1z'], ['extra', '4z']]}
+>>> print(score_request({"hand": "19m19p19s11234567z", "rules": "jielu"})["error"])
+no reading of this hand is worth 1 point: it cannot win
+>>> score_request({"hand": "123m456p789s11z344z", "riichi": True, "rules": "jielu"})
+{'error': '洁律 has no riichi (and no double riichi or ippatsu)'}
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from jantaku.errors import JantakuError
+from jantaku.hand import Hand
+from jantaku.meld import Meld
+from jantaku.riichi.conditions import WinConditions
+from jantaku.riichi.jsonio import _FLAGS, _IGNORED, _KNOWN
+from jantaku.rules import Ruleset, load_rules
+from jantaku.tiles import Tile, parse_tiles
+
+from .errors import JieluError
+from .payments import original_payments
+from .scoring import JieluResult, score_hand
+
+__all__ = ["JieluRequest", "request_from_json", "result_to_json", "score_request"]
+
+
+class JieluRequest(NamedTuple):
+    """A parsed request: the hand, its win conditions (``None`` for a non-winner's hand), extra wildcards, rules."""
+
+    hand: Hand
+    conditions: WinConditions | None
+    extra_wildcards: int
+    rules: Ruleset
+
+
+_RIICHI_ONLY_TRUE = ("riichi", "double_riichi", "ippatsu", "renhou")
+
+
+def request_from_json(obj: dict[str, Any]) -> JieluRequest:
+    """The hand, conditions, extra wildcards and rule set of a JSON request whose rules are a 洁律 rule set."""
+    if not isinstance(obj, dict):
+        raise JieluError(f"a request is a JSON object, got {type(obj).__name__}")
+    unknown = sorted(set(obj) - _KNOWN - _IGNORED)
+    if unknown:
+        raise JieluError(f"unknown field {unknown[0]!r}")
+    rules = load_rules(obj.get("rules") or "jielu")
+    if rules.family != "jielu":
+        raise JieluError(f"rule set {rules.name!r} is not a 洁律 rule set")
+    for key in ("red_fives", "open_tanyao"):
+        if key in obj:
+            raise JieluError(f"{key} is a riichi rule override; 洁律 has no such parameter")
+    if not isinstance(obj.get("hand"), str):
+        raise JieluError("the field 'hand' (mpsz text of the closed tiles) is required")
+    melds = obj.get("melds") or []
+    if isinstance(melds, str):
+        melds = melds.split()
+    if not isinstance(melds, list) or not all(isinstance(m, str) for m in melds):
+        raise JieluError("'melds' must be a list of meld strings")
+    hand = Hand(tuple(parse_tiles(obj["hand"])), tuple(Meld.parse(m) for m in melds))
+    extra = obj.get("extra_wildcards", 0)
+    if isinstance(extra, bool) or not isinstance(extra, int) or extra < 0:
+        raise JieluError(f"extra_wildcards must be a whole number >= 0, got {extra!r}")
+    flags: dict[str, bool] = {}
+    for name in (*_FLAGS, "renhou"):
+        v = obj.get(name, False)
+        if not isinstance(v, bool):
+            raise JieluError(f"{name} must be true or false, got {v!r}")
+        flags[name] = v
+    for name in _RIICHI_ONLY_TRUE:
+        if flags[name]:
+            raise JieluError(
+                "洁律 has no riichi (and no double riichi or ippatsu)" if name != "renhou" else "洁律 has no renhou"
+            )
+    for name in ("dora", "ura"):
+        if obj.get(name):
+            raise JieluError("洁律 has no dora")
+    for name in ("honba", "deposits"):
+        if obj.get(name):
+            raise JieluError("洁律 has no honba or riichi sticks")
+    if obj.get("pao") is not None:
+        raise JieluError(
+            "洁律's pao is per fan (the liable seat and the related melds of each): use "
+            "jantaku.jielu.original_payments with PaoClaim"
+        )
+    win_text = obj.get("win")
+    if win_text is not None and not isinstance(win_text, str):
+        raise JieluError("'win' must be a tile such as '5p'")
+    if extra:
+        if win_text is not None or any(flags.values()):
+            raise JieluError(
+                "a hand completed with extra wildcards did not win: it has no winning tile or circumstances"
+            )
+        return JieluRequest(hand, None, extra, rules)
+    if win_text is None:
+        if not hand.closed:
+            raise JieluError("the hand has no closed tiles")
+        win_text = hand.closed[-1].mpsz
+    cond = WinConditions(
+        win=Tile(win_text.strip()),
+        seat_wind=obj.get("seat_wind", "E"),
+        round_wind=obj.get("round_wind", "E"),
+        winner=obj.get("winner", 0) if obj.get("winner") is not None else 0,
+        discarder=None if flags["tsumo"] else obj.get("discarder"),
+        **{k: v for k, v in flags.items() if k not in _RIICHI_ONLY_TRUE},
+    )
+    return JieluRequest(hand, cond, 0, rules)
+
+
+def result_to_json(result: JieluResult, request: JieluRequest | None = None) -> dict[str, Any]:
+    """The JSON form of a result (see the module docs)."""
+    out: dict[str, Any] = {
+        "score": result.score,
+        "value": result.value,
+        "total": result.total,
+        "fans": [[f.name, f.points, list(f.melds)] for f in result.fans],
+        "wildcards": {
+            "count": len(result.wildcards),
+            "each": [[w.tile.mpsz if w.tile is not None else "extra", w.stands_for.mpsz] for w in result.wildcards],
+        },
+        "melds": list(result.melds),
+        "pair": result.pair,
+    }
+    if request is not None:
+        out["mode"] = request.rules.jielu_mode
+        out["rules"] = request.rules.name
+        if request.rules.jielu_mode == "original" and request.conditions is not None and result.is_win:
+            out["payments"] = [int(p) for p in original_payments(request.conditions.winner, result.score)]
+    if not result.is_win:
+        out["error"] = "no reading of this hand is worth 1 point: it cannot win"
+    return out
+
+
+def score_request(obj: dict[str, Any]) -> dict[str, Any]:
+    """Score one JSON request under a 洁律 rule set; bad input gives ``{"error": "..."}``."""
+    try:
+        req = request_from_json(obj)
+        result = score_hand(req.hand, req.conditions, extra_wildcards=req.extra_wildcards)
+        return result_to_json(result, req)
+    except JantakuError as e:
+        return {"error": str(e)}
