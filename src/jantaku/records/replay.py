@@ -358,9 +358,6 @@ def _drive(game: Game, hand: list[dict[str, Any]], report: ReplayReport, name: s
         elif t == "end_kyoku":
             break
         pos += 1
-        if k.phase == ENDED and k is game.kyoku:
-            pass
-    game._sync_events()
     if k.phase != ENDED:
         raise RecordError(f"the record's hand ended but the engine's is still in phase {k.phase}")
     if game.kyoku is k and not game.over:

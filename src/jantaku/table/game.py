@@ -263,9 +263,6 @@ class Game:
         if self.kyoku.phase == ENDED:
             self._hand_over(self.kyoku.result)
 
-    def _sync_events(self) -> None:
-        """Kept for callers that drive ``kyoku`` directly (the replay): the log is now assembled on demand."""
-
     def dead_hand(self, seat: int, reason: str = "") -> None:
         """Rule a seat's hand dead for the rest of the current hand (see :meth:`Kyoku.declare_dead_hand`)."""
         if self.over:

@@ -194,12 +194,6 @@ class Kyoku:
 
     # -- helpers -------------------------------------------------------------------------------------------
 
-    def _tile(self, i: int) -> Tile:
-        k = i >> 2
-        if i in RED_IDS136 and self._red[k // 9]:
-            return Tile.from_kind(k, red=True)
-        return Tile.from_kind(k)
-
     def tile(self, tile_id: int) -> Tile:
         """The :class:`~jantaku.tiles.Tile` of a tile id under this hand's red-five setting."""
         return self._tiles[tile_id]
