@@ -653,9 +653,7 @@ class Kyoku:
                     acts = [Action(RON, seat, tile)]
                 else:
                     # a winning tile it may not take (furiten, no yaku) still makes it furiten (000 Art 64)
-                    st.furiten_temp = True
-                    if st.riichi:
-                        st.furiten_riichi = True
+                    st.miss_winning_tile()
             if not st.riichi and not last:
                 n = st.counts[kind]
                 if n >= 2:
@@ -735,16 +733,7 @@ class Kyoku:
         answers = self.answers
         order = [(discarder + off) % 4 for off in (1, 2, 3)]
         rons = [s for s in order if answers.get(s) is not None and answers[s].kind == RON]
-        kind = tid >> 2
-        # a seat that could have won on this tile and did not is furiten (000 Art 64; 001 5章5条)
-        for s in order:
-            st = self.seats[s]
-            if s in rons:
-                continue
-            if kind in st.waits():
-                st.furiten_temp = True
-                if st.riichi:
-                    st.furiten_riichi = True
+        self._mark_missed(order, rons, tid >> 2)
         self.options = {}
         self.answers = {}
         if rons:
@@ -758,6 +747,13 @@ class Kyoku:
             return
         self._accept_pending_riichi(discarder)
         self._call(call, discarder, tid)
+
+    def _mark_missed(self, order: list[int], rons: list[int], kind: int) -> None:
+        """Every seat that could have won on this tile and did not is furiten (000 Art 64; 001 5章5条)."""
+        for s in order:
+            st = self.seats[s]
+            if s not in rons and kind in st.waits():
+                st.miss_winning_tile()
 
     def _accept_pending_riichi(self, seat: int) -> bool:
         st = self.seats[seat]
@@ -940,9 +936,7 @@ class Kyoku:
             if robbable and not st.furiten and self._win_score(other, tid, tsumo=False, chankan=True, discarder=seat):
                 options[other] = [Action(RON, other, self._tiles[tid], ()), Action(PASS, other)]
             elif robbable:
-                st.furiten_temp = True
-                if st.riichi:
-                    st.furiten_riichi = True
+                st.miss_winning_tile()
         self.kakan_tile = tid
         self.kakan_is_ankan = kokushi_only
         self.actor = seat
@@ -974,13 +968,7 @@ class Kyoku:
         assert tid is not None
         order = [(seat + off) % 4 for off in (1, 2, 3)]
         rons = [s for s in order if self.answers.get(s) is not None and self.answers[s].kind == RON]
-        kind = tid >> 2
-        for s in order:
-            st = self.seats[s]
-            if s not in rons and kind in st.waits():
-                st.furiten_temp = True
-                if st.riichi:
-                    st.furiten_riichi = True
+        self._mark_missed(order, rons, tid >> 2)
         self.options = {}
         self.answers = {}
         if rons:

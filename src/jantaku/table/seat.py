@@ -67,6 +67,13 @@ class SeatState:
             self._waits = wait_kinds(self.counts) if s == 0 else []
         return self._waits
 
+    def miss_winning_tile(self) -> None:
+        """A winning tile went by unclaimed: furiten until the seat's own next discard, for good once in riichi
+        (000 Art 64; 001 5章5条3-4)."""
+        self.furiten_temp = True
+        if self.riichi:
+            self.furiten_riichi = True
+
     @property
     def furiten_discard(self) -> bool:
         dk = self.discarded_kinds
