@@ -30,6 +30,7 @@ from typing import Any
 
 from jantaku.meld import MeldKind
 from jantaku.riichi.yaku import YAKU, YAKUMAN
+from jantaku.table.game import tenhou_thousands
 from jantaku.tiles import RED_IDS136
 
 from .errors import RecordError
@@ -81,9 +82,7 @@ def _implied_rank_points(scores: list[int], final: list[float], first_dealer: in
     order = sorted(range(4), key=lambda s: (-scores[s], (s - first_dealer) % 4))
     uma = []
     for s in order[1:]:
-        diff = scores[s] - 30000
-        thousands = (abs(diff) + 400) // 1000
-        uma.append(round(final[s] - (thousands if diff >= 0 else -thousands)) * 1000)
+        uma.append(round(final[s] - tenhou_thousands(scores[s] - 30000)) * 1000)
     oka = 4 * (30000 - 25000)
     return (oka - sum(uma), uma[0], uma[1], uma[2])
 

@@ -28,7 +28,7 @@ from .kyoku import ENDED, HandResult, IllegalActionError, Kyoku
 from .seating import Seating, draw_seating
 from .wall import Wall
 
-__all__ = ["Game", "GameResult", "settle"]
+__all__ = ["Game", "GameResult", "settle", "tenhou_thousands"]
 
 _ROUND = "ESWN"
 
@@ -42,6 +42,17 @@ class GameResult:
     final: list[float]
     deposits_to: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     penalties: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0, 0.0])
+
+
+def tenhou_thousands(diff: int) -> int:
+    """Tenhou's rounding of a final score's distance from the zero line to whole thousands: 500 and less
+    dropped, 600 and more rounded up, toward zero for negative distances.
+
+    >>> tenhou_thousands(17800), tenhou_thousands(5500), tenhou_thousands(-25600), tenhou_thousands(-22500)
+    (18, 5, -26, -22)
+    """
+    thousands = (abs(diff) + 400) // 1000
+    return thousands if diff >= 0 else -thousands
 
 
 def settle(
@@ -106,9 +117,7 @@ def settle(
         top = order[0]
         for s in range(4):
             if s != top:
-                diff = points[s] - rules.return_points
-                thousands = (abs(diff) + 400) // 1000  # five down, six up, toward zero
-                final[s] = float((thousands if diff >= 0 else -thousands) + rank_pts[s] // 1000) - pen[s]
+                final[s] = float(tenhou_thousands(points[s] - rules.return_points) + rank_pts[s] // 1000) - pen[s]
         final[top] = -sum(final[s] for s in range(4) if s != top)
     return GameResult(points, ranks, final, deposit_pts, pen)
 
