@@ -34,7 +34,7 @@ from typing import Any, TextIO
 
 from jantaku.errors import JantakuError
 
-from .errors import RecordError
+from .errors import RecordError, read_text_file
 from .record import GameRecord
 
 __all__ = ["PRIVATE_KEYS", "player_view_event", "player_view_events", "read_mjai", "write_mjai"]
@@ -89,12 +89,7 @@ def _lines(source: str | Path | Iterable[str] | Iterable[dict[str, Any]] | TextI
     looks_like_json = isinstance(source, str) and ("\n" in source or source.lstrip().startswith(("{", "[")))
     if isinstance(source, Path) or (isinstance(source, str) and not looks_like_json):
         path = Path(source)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as e:
-            raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
-        except UnicodeDecodeError:
-            raise RecordError(f"{path}: not UTF-8 text") from None
+        text = read_text_file(path)
         return [(n, ln) for n, ln in enumerate(text.splitlines(), 1) if ln.strip()], str(path)
     if isinstance(source, str):
         return [(n, ln) for n, ln in enumerate(source.splitlines(), 1) if ln.strip()], "<text>"

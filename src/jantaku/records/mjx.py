@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .errors import RecordError
+from .errors import RecordError, read_text_file
 from .mjlog import TENHOU_YAKU_NAMES, mjai_tile
 from .record import GameRecord
 from .tenhou_meld import decode_mjlog_meld
@@ -33,10 +33,7 @@ _ABORTS = {
 def read_mjx(source: str | Path) -> list[GameRecord]:
     """Read an mjx JSON-lines file: one :class:`GameRecord` (one hand, with its wall) per line."""
     path = Path(source)
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise RecordError(f"cannot read {path}: {e.strerror}") from None
+    lines = read_text_file(path).splitlines()
     out = []
     for n, line in enumerate(lines, 1):
         if not line.strip():

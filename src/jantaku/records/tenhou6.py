@@ -69,7 +69,7 @@ from jantaku.errors import JantakuError
 from jantaku.meld import Meld, MeldKind
 from jantaku.tiles import Tile
 
-from .errors import RecordError
+from .errors import RecordError, read_text_file
 from .record import GameRecord
 
 __all__ = ["DRAW_NAMES", "DRAW_REASONS", "TENHOU6_YAKU_NAMES", "read_tenhou6", "write_tenhou6"]
@@ -174,12 +174,7 @@ def _load(source: str | Path | dict | list) -> tuple[list[Any], str]:
         return list(source), "<list>"
     if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith(("{", "["))):
         path = Path(source)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as e:
-            raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
-        except UnicodeDecodeError:
-            raise RecordError(f"{path}: not UTF-8 text") from None
+        text = read_text_file(path)
         name = str(path)
     elif isinstance(source, str):
         text, name = source, "<text>"
