@@ -203,21 +203,19 @@ async def list_games(request: Request) -> Response:
     limit = _int_param(request, "limit", 100, 1000)
     offset = _int_param(request, "offset", 0, 10**9)
     games = await run_in_threadpool(_store(request).list_games, limit, offset)
-    return JSONResponse(
-        {
-            "games": [
-                {
-                    "id": g.id,
-                    "created": g.created,
-                    "rules": g.rules,
-                    "players": g.players,
-                    "status": g.status,
-                    "summary": g.summary,
-                }
-                for g in games
-            ]
-        }
-    )
+    return JSONResponse({"games": [_game_header(g) for g in games]})
+
+
+def _game_header(g: Any) -> dict[str, Any]:
+    """What the games list and a stored game's page both show about it."""
+    return {
+        "id": g.id,
+        "created": g.created,
+        "rules": g.rules,
+        "players": g.players,
+        "status": g.status,
+        "summary": g.summary,
+    }
 
 
 def _stored(request: Request) -> Any:
@@ -229,17 +227,7 @@ def _stored(request: Request) -> Any:
 
 async def get_game(request: Request) -> Response:
     g = await run_in_threadpool(_stored, request)
-    return JSONResponse(
-        {
-            "id": g.id,
-            "created": g.created,
-            "rules": g.rules,
-            "players": g.players,
-            "status": g.status,
-            "summary": g.summary,
-            "events": g.events,
-        }
-    )
+    return JSONResponse({**_game_header(g), "events": g.events})
 
 
 async def export_game(request: Request) -> Response:
