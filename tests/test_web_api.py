@@ -1,5 +1,6 @@
 """The web table's HTTP and websocket API (Starlette's TestClient), rejections included."""
 
+import itertools
 import json
 from pathlib import Path
 
@@ -15,9 +16,15 @@ from jantaku.web.storage import SqliteStore
 MJLOG = next(Path(__file__).parent.joinpath("data/records/tenhou-mjlog").rglob("*.mjlog"))
 
 
+def _seeds():
+    """Fixed table seeds, so that every run plays the same games."""
+    n = itertools.count()
+    return lambda: f"api-test-{next(n)}"
+
+
 @pytest.fixture
 def client(tmp_path):
-    with TestClient(create_app(SqliteStore(tmp_path / "games.sqlite3"))) as c:
+    with TestClient(create_app(SqliteStore(tmp_path / "games.sqlite3"), seed_source=_seeds())) as c:
         yield c
 
 

@@ -1,7 +1,10 @@
 """The web table as a Starlette application: JSON API, websockets, tiles and the front end.
 
 =======================================  ==================================================================
-``GET  /api/presets``                    the playable rule sets and the bots
+``GET  /``, ``/score``, ``/games``,      the pages: play (lobby and table), the score calculator, the stored
+``/replay``                              games, the replay viewer (``?game=ID``, or a log file uploaded there)
+``GET  /api/presets``                    the playable rule sets and the bots (and every preset for scoring)
+``GET  /api/yaku``                       every yaku and dora name in kanji, English and Chinese
 ``POST /api/tables``                     a new table ``{"rules", "seats": [4 x "human"|bot], "names"?}``;
                                          answers every human seat's secret token and share link
 ``GET  /api/tables/{id}/view?token=``    the seat's view (own hand, public table, legal actions)
@@ -25,6 +28,7 @@ from __future__ import annotations
 import io
 import json
 import tempfile
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -43,11 +47,11 @@ from jantaku.errors import JantakuError
 from jantaku.records.mjai import read_mjai, write_mjai
 from jantaku.records.tenhou6 import write_tenhou6
 from jantaku.riichi.jsonio import score_json
-from jantaku.rules import preset_names
+from jantaku.rules import load_rules, preset_names
 
 from .storage import GameStore, SqliteStore
 from .svg import TILE_NAMES, tile_svg
-from .tables import BOTS, BadRequest, NotFound, TableManager, WebError, playable_presets
+from .tables import BOTS, BadRequest, NotFound, TableManager, WebError, all_yaku_names, playable_presets
 
 __all__ = ["MAX_UPLOAD", "create_app"]
 
@@ -84,7 +88,9 @@ def _store(request: Request) -> GameStore:
 
 
 async def page(request: Request) -> Response:
-    name = {"/": "index.html", "/score": "score.html", "/games": "games.html"}[request.url.path]
+    name = {"/": "index.html", "/score": "score.html", "/games": "games.html", "/replay": "replay.html"}[
+        request.url.path
+    ]
     return FileResponse(STATIC / name, media_type="text/html")
 
 
@@ -99,7 +105,12 @@ async def tile(request: Request) -> Response:
 
 
 async def presets(request: Request) -> Response:
-    return JSONResponse({"presets": playable_presets(), "bots": list(BOTS), "default": "standard"})
+    scoring = [name for name in preset_names() if load_rules(name).family == "riichi"]
+    return JSONResponse({"presets": playable_presets(), "bots": list(BOTS), "default": "standard", "scoring": scoring})
+
+
+async def yaku(request: Request) -> Response:
+    return JSONResponse({"yaku": all_yaku_names()}, headers={"Cache-Control": "public, max-age=3600"})
 
 
 async def create_table(request: Request) -> Response:
@@ -320,16 +331,21 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return _error(exc.status_code, str(exc.detail))
 
 
-def create_app(store: GameStore | None = None, db: str | Path | None = None) -> Starlette:
+def create_app(
+    store: GameStore | None = None, db: str | Path | None = None, seed_source: Callable[[], str] | None = None
+) -> Starlette:
     """The application over ``store`` (default: a :class:`~jantaku.web.storage.SqliteStore` at ``db``, or
-    ``jantaku.sqlite3`` in the working folder)."""
+    ``jantaku.sqlite3`` in the working folder). ``seed_source`` gives new tables their seeds (default: random;
+    tests fix it to replay the same games)."""
     store = store if store is not None else SqliteStore(db if db is not None else "jantaku.sqlite3")
     routes = [
         Route("/", page),
         Route("/score", page),
         Route("/games", page),
+        Route("/replay", page),
         Route("/tiles/{name}.svg", tile),
         Route("/api/presets", presets),
+        Route("/api/yaku", yaku),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{id}/view", table_view),
         Route("/api/tables/{id}/act", table_act, methods=["POST"]),
@@ -343,5 +359,5 @@ def create_app(store: GameStore | None = None, db: str | Path | None = None) -> 
     ]
     app = Starlette(routes=routes, exception_handlers={WebError: _web_error, HTTPException: _http_error})
     app.state.store = store
-    app.state.manager = TableManager(store)
+    app.state.manager = TableManager(store, seed_source)
     return app

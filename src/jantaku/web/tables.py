@@ -32,6 +32,8 @@ from jantaku.errors import JantakuError
 from jantaku.meld import Meld
 from jantaku.riichi.yaku import YAKU_BY_NAME
 from jantaku.rules import load_rules, preset_names
+from jantaku.shapes.shanten import shanten
+from jantaku.shapes.waits import wait_kinds
 from jantaku.table import Game
 from jantaku.table.actions import Action
 from jantaku.table.kyoku import DRAWN, ENDED, IllegalActionError, Kyoku
@@ -97,9 +99,15 @@ def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+TABLE_FAMILIES = ("riichi",)
+"""The scoring families the table engine plays. TODO(jielu): add "jielu" once the engine plays its hands (#6);
+the pages then show it like any other preset (its hand results carry fans instead of yaku, see
+:func:`_win_score_json`)."""
+
+
 def playable_presets() -> list[str]:
-    """The presets a web table can play (the riichi family)."""
-    return [name for name in preset_names() if load_rules(name).family == "riichi"]
+    """The presets a web table can play (those of the families in :data:`TABLE_FAMILIES`)."""
+    return [name for name in preset_names() if load_rules(name).family in TABLE_FAMILIES]
 
 
 # -- actions as JSON -----------------------------------------------------------------------------------------
@@ -143,15 +151,62 @@ def _meld_json(meld: Meld) -> dict[str, Any]:
     }
 
 
-def _yaku_json(name: str, value: int, yakuman: bool) -> dict[str, Any]:
+_DORA_NAMES = {
+    "dora": ("ドラ", "dora", "宝牌"),
+    "aka_dora": ("赤ドラ", "red five", "赤宝牌"),
+    "ura_dora": ("裏ドラ", "ura dora", "里宝牌"),
+}
+
+
+def yaku_names(name: str) -> dict[str, str]:
+    """A yaku's (or dora's) names: ``kanji``, ``english`` and ``chinese`` (the name itself where unknown).
+
+    >>> yaku_names("pinfu")["kanji"], yaku_names("ura_dora")["chinese"], yaku_names("三连顺")["english"]
+    ('平和', '里宝牌', '三连顺')
+    """
     y = YAKU_BY_NAME.get(name)
+    if y is not None:
+        return {"kanji": y.kanji, "english": y.english, "chinese": y.chinese}
+    if name in _DORA_NAMES:
+        kanji, english, chinese = _DORA_NAMES[name]
+        return {"kanji": kanji, "english": english, "chinese": chinese}
+    return {"kanji": name, "english": name.replace("_", " "), "chinese": name}
+
+
+def all_yaku_names() -> dict[str, dict[str, str]]:
+    """Every yaku and dora name with its kanji, English and Chinese names (for the pages' tables)."""
+    return {name: yaku_names(name) for name in [*YAKU_BY_NAME, *_DORA_NAMES]}
+
+
+def _yaku_json(name: str, value: int, yakuman: bool) -> dict[str, Any]:
+    return {"name": name, "value": value, "unit": "yakuman" if yakuman else "han", **yaku_names(name)}
+
+
+def _win_score_json(sc: Any) -> dict[str, Any]:
+    """A win's score for the result panel: riichi (han, fu, yaku) or, generically, an additive-fan result
+    (jielu: ``score`` and ``fans`` with their points and melds)."""
+    if hasattr(sc, "fans"):  # TODO(jielu): wildcards and the payment mode once the engine plays jielu (#6)
+        fans = [
+            {
+                "name": f.name,
+                "value": f.points,
+                "unit": "points",
+                "kanji": f.name,
+                "english": f.name,
+                "chinese": f.name,
+                "melds": list(getattr(f, "melds", ())),
+            }
+            for f in sc.fans
+        ]
+        return {"han": None, "fu": None, "yakuman": 0, "yaku": fans, "limit": None, "points": sc.score}
     return {
-        "name": name,
-        "value": value,
-        "unit": "yakuman" if yakuman else "han",
-        "kanji": y.kanji if y else name,
-        "english": y.english if y else name.replace("_", " "),
-        "chinese": y.chinese if y else name,
+        "han": None if sc.yakuman else sc.han,
+        "fu": None if sc.yakuman else sc.fu,
+        "yakuman": sc.yakuman,
+        "yaku": [_yaku_json(n, v, bool(sc.yakuman)) for n, v in sc.yaku],
+        "limit": sc.limit,
+        "points": sc.points,
+        "fu_items": [[what, fu] for what, fu in sc.fu_items],
     }
 
 
@@ -164,22 +219,22 @@ def hand_result_json(k: Kyoku, number: int, round_name: str) -> dict[str, Any]:
     for w in res.wins:
         st = k.seats[w.seat]
         sc = w.score
+        conditions = getattr(sc, "conditions", None)
+        win_tile = conditions.win.mpsz if conditions is not None and conditions.win is not None else None
+        hand = sorted(st.tiles, key=lambda i: k.tile(i).sort_key)
+        if win_tile is not None and w.from_seat is None:  # a drawn winning tile apart (a ron's is not in the hand)
+            apart = next((i for i in reversed(hand) if k.tile(i).mpsz == win_tile), None)
+            hand = [i for i in hand if i != apart]
         wins.append(
             {
                 "seat": w.seat,
                 "from": w.from_seat,
                 "pao": w.pao,
-                "hand": [k.tile(i).mpsz for i in sorted(st.tiles, key=lambda i: k.tile(i).sort_key)],
+                "hand": [k.tile(i).mpsz for i in hand],
                 "melds": [_meld_json(m) for m in st.melds],
-                "win_tile": sc.conditions.win.mpsz if sc.conditions else None,
-                "han": None if sc.yakuman else sc.han,
-                "fu": None if sc.yakuman else sc.fu,
-                "yakuman": sc.yakuman,
-                "yaku": [_yaku_json(n, v, bool(sc.yakuman)) for n, v in sc.yaku],
-                "limit": sc.limit,
-                "points": sc.points,
-                "fu_items": [[what, fu] for what, fu in sc.fu_items],
-                "payments": list(sc.payments),
+                "win_tile": win_tile,
+                **_win_score_json(sc),
+                "payments": list(getattr(sc, "payments", res.deltas)),
                 "ura_indicators": [k.tile(i).mpsz for i in k.ura_indicators()] if st.riichi else [],
             }
         )
@@ -202,6 +257,54 @@ def hand_result_json(k: Kyoku, number: int, round_name: str) -> dict[str, Any]:
         "scores": list(res.scores),
         "dora_indicators": [k.tile(i).mpsz for i in k.dora_indicators()],
     }
+
+
+def _kind_name(kind: int) -> str:
+    return Tile.from_kind(kind).mpsz
+
+
+def waits_json(k: Kyoku, seat: int) -> dict[str, Any]:
+    """``seat``'s shanten and waits, as the play screen shows them on request: with 3n+1 closed tiles the waits
+    (each with the copies this seat cannot see) and whether the seat is furiten; with 3n+2 the same for every
+    discard that leaves the hand tenpai."""
+    st = k.seats[seat]
+    counts = list(st.counts)
+    seen = list(counts)
+    for other in k.seats:
+        for m in other.melds:
+            for t in m.tiles:
+                seen[t.kind] += 1
+        for r in other.river:
+            if r.called_by is None:
+                seen[k.tile(r.tile).kind] += 1
+    for i in k.dora_indicators():
+        seen[k.tile(i).kind] += 1
+
+    def listed(kinds: list[int]) -> list[dict[str, Any]]:
+        return [{"tile": _kind_name(w), "left": max(0, 4 - seen[w])} for w in kinds]
+
+    total = sum(counts)
+    options: list[dict[str, Any]] = []
+    if total % 3 == 1:
+        sh = shanten(counts)
+        if sh == 0:
+            kinds = wait_kinds(counts)
+            options.append({"discard": None, "waits": listed(kinds), "furiten": bool(st.furiten)})
+    else:
+        best = 8
+        for kind in range(34):
+            if not counts[kind]:
+                continue
+            counts[kind] -= 1
+            sh = shanten(counts)
+            best = min(best, sh)
+            if sh == 0:
+                kinds = wait_kinds(counts)
+                furiten = st.furiten_riichi or any(st.discarded_kinds[w] or w == kind for w in kinds)
+                options.append({"discard": _kind_name(kind), "waits": listed(kinds), "furiten": bool(furiten)})
+            counts[kind] += 1
+        sh = best
+    return {"shanten": sh, "tenpai": options}
 
 
 # -- a table --------------------------------------------------------------------------------------------------
@@ -419,6 +522,7 @@ class LiveTable:
             "drawn": k.tile(drawn).mpsz if drawn is not None else None,
             "to_act": game.to_act(),
             "actions": [{"index": n, **action_to_json(a)} for n, a in enumerate(legal)],
+            "waits": waits_json(k, seat) if k.phase != ENDED else None,
             "hand_results": len(self.hand_results),
             "last_result": self.hand_results[-1] if self.hand_results else None,
             "over": game.over,
@@ -461,8 +565,11 @@ class LiveTable:
 class TableManager:
     """Every live table of the server, kept in memory and in the store."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, seed_source: Callable[[], str] | None = None) -> None:
+        """``seed_source`` gives each new table's seed (default: 64 random bits); tests pass a fixed sequence
+        to make games reproducible."""
         self.store = store
+        self.seed_source = seed_source or (lambda: secrets.token_hex(8))
         self.tables: dict[str, LiveTable] = {}
         self._lock = threading.RLock()
 
@@ -493,7 +600,7 @@ class TableManager:
             for info, name in zip(infos, names, strict=True):
                 if name.strip():
                     info.name = name.strip()[:40]
-        seed = seed or secrets.token_hex(8)
+        seed = seed or self.seed_source()
         game = Game(load_rules(rules), seed=seed, names=[i.name for i in infos])
         with self._lock:
             table_id = secrets.token_urlsafe(8)
