@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from jantaku.shapes.shanten import shanten
+from jantaku.shapes.shanten import shanten, shanten_regular
 from jantaku.table.actions import (
     ANKAN,
     CHI,
@@ -45,12 +46,21 @@ class RandomBot:
 class EfficiencyBot:
     """Plays for speed: wins whenever it can, discards to the lowest shanten with the most tiles accepted,
     declares riichi when tenpai, calls only when the call brings it closer and the hand keeps a yaku
-    (a value-honor pung, all simples, or one suit with honors), and otherwise passes."""
+    (a value-honor pung, all simples, or one suit with honors), and otherwise passes.
+
+    Under 洁律 (no special hands, no yaku needed, any hand worth 1 point with wildcards may win) it counts
+    shanten of the four-melds-and-a-pair form only, calls whenever a call brings it closer, and wins as soon
+    as the engine offers a win (the engine offers one only when the hand is worth at least 1 point)."""
 
     def __init__(self, seed: int | str = 0) -> None:
         self.rng = random.Random(seed)
+        self._shanten: Callable[[list[int]], int] = shanten
+        self._needs_yaku = True
 
     def act(self, view: PlayerView, legal: list[Action]) -> Action:
+        jielu = view.rules.family == "jielu"
+        self._shanten = shanten_regular if jielu else shanten
+        self._needs_yaku = not jielu
         kinds = {a.kind for a in legal}
         for a in legal:
             if a.kind in (TSUMO, RON, STOP):
@@ -70,13 +80,13 @@ class EfficiencyBot:
         riichis = [a for a in legal if a.kind == RIICHI]
         pool = riichis or discards
         best = self._best_discards(counts, visible, pool)
-        best_shanten = min(_shanten_after_discard(counts))
+        best_shanten = min(_shanten_after_discard(counts, self._shanten))
         for a in legal:
             # a kan that costs nothing (the hand is as close after it as after the best discard) is taken
             if a.kind in (ANKAN, KAKAN) and a.tile is not None:
                 trial = list(counts)
                 trial[a.tile.kind] -= 4 if a.kind == ANKAN else 1
-                if shanten(trial) <= best_shanten:
+                if sum(trial) % 3 == 1 and self._shanten(trial) <= best_shanten:
                     return a
         return best[0]
 
@@ -87,14 +97,14 @@ class EfficiencyBot:
             k = a.tile.kind  # type: ignore[union-attr]
             if k not in seen:
                 counts[k] -= 1
-                s = shanten(counts)
+                s = self._shanten(counts)
                 counts[k] += 1
                 seen[k] = (s, 0)
         best_s = min(v[0] for v in seen.values())
         for k, (s, _) in list(seen.items()):
             if s == best_s:
                 counts[k] -= 1
-                seen[k] = (s, _accepted(counts, visible, s))
+                seen[k] = (s, _accepted(counts, visible, s, self._shanten))
                 counts[k] += 1
         for a in pool:
             k = a.tile.kind  # type: ignore[union-attr]
@@ -112,7 +122,7 @@ class EfficiencyBot:
         if not calls:
             return passing
         counts = view.counts
-        base = shanten(counts)
+        base = self._shanten(counts)
         best: tuple[int, Action] | None = None
         for a in calls:
             if a.kind == DAIMINKAN:
@@ -121,29 +131,30 @@ class EfficiencyBot:
             for t in a.consumed:
                 trial[t.kind] -= 1
             # after the call one tile is discarded: the best shanten over discards
-            after = min(_shanten_after_discard(trial))
-            if after < base and _keeps_a_yaku(view, a) and (best is None or after < best[0]):
+            after = min(_shanten_after_discard(trial, self._shanten))
+            keeps = not self._needs_yaku or _keeps_a_yaku(view, a)
+            if after < base and keeps and (best is None or after < best[0]):
                 best = (after, a)
         return best[1] if best else passing
 
 
-def _shanten_after_discard(counts: list[int]) -> list[int]:
+def _shanten_after_discard(counts: list[int], fn: Callable[[list[int]], int] = shanten) -> list[int]:
     out = []
     for k in range(34):
         if counts[k]:
             counts[k] -= 1
-            out.append(shanten(counts))
+            out.append(fn(counts))
             counts[k] += 1
     return out or [8]
 
 
-def _accepted(counts: list[int], visible: list[int], s: int) -> int:
+def _accepted(counts: list[int], visible: list[int], s: int, fn: Callable[[list[int]], int] = shanten) -> int:
     total = 0
     for k in range(34):
         if counts[k] >= 4:
             continue
         counts[k] += 1
-        if shanten(counts) < s:
+        if fn(counts) < s:
             total += max(0, 4 - counts[k] + 1 - 1 - visible[k])
         counts[k] -= 1
     return total

@@ -272,15 +272,22 @@ def best_value(hand: Hand, *, extra_wildcards: int = 0, table: FanTable | None =
     return score_hand(hand, extra_wildcards=extra_wildcards, table=table).score
 
 
-def can_win(hand: Hand, *, table: FanTable | None = None) -> bool:
+def can_win(hand: Hand, conditions: WinConditions | None = None, *, table: FanTable | None = None) -> bool:
     """The legal-win check: whether some choice of wildcards makes the 14-tile ``hand`` worth at least 1 point.
 
-    It stops at the first reading that qualifies, so it is quicker than scoring.
+    With ``conditions`` the win's incidental fans count too (a complete hand whose only fan is 自摸和 may win
+    by tsumo, not by ron). It stops at the first reading that qualifies, so it is quicker than scoring.
 
     >>> can_win(Hand.parse("123m456p789s11z344z")), can_win(Hand.parse("19m19p19s11234567z"))
     (True, False)
     """
     if hand.tile_count != 14:
         raise JieluError(f"the legal-win check takes a 14-tile hand, {str(hand)!r} has {hand.tile_count}")
+    t = table or default_fan_table()
+    incidental: tuple[tuple[str, int], ...] = ()
+    if conditions is not None:
+        check_conditions(hand, conditions)
+        f = incidental_flags(conditions)
+        incidental = _incidental(f["tsumo"], f["last_tile"], f["kong"], f["first_draw"], t)
     fixed = tuple(code_of_meld(m) for m in hand.melds)
-    return best_completion(_closed_counts(hand), fixed, table=table or default_fan_table(), stop_at=1) is not None
+    return best_completion(_closed_counts(hand), fixed, incidental=incidental, table=t, stop_at=1) is not None

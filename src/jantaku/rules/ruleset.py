@@ -108,6 +108,18 @@ class Ruleset:
         "Tenhou logs (shared/realdata); 000/001/003: no stop",
         ("never", "auto", "choice"),
     )
+    dealer_repeats: bool = _p(
+        True,
+        "The dealer deals again after winning or being tenpai at a draw (renchan); False: the deal always passes "
+        "on, so a game of `rounds` = 1 is four hands, each player dealing once.",
+        "002 1.2; 004 (RULES.md 2: a game is 4 hands)",
+    )
+    final_unit: int = _p(
+        1000,
+        "Points per unit of the final score: final = (points - return_points + rank points) / final_unit "
+        "(1000: the usual rank points 'pt'; 1: raw points, as 洁律 keeps them).",
+        "001 6章2条; RULES.md 2",
+    )
     time_limit_minutes: float = _p(
         0.0, "End the game after the hand in which this much time has passed (0: no limit).", "000 Art 24(2)"
     )
@@ -127,7 +139,11 @@ class Ruleset:
     )
     ura_dora: bool = _p(True, "A riichi winner reveals ura dora (under every indicator, kan ones too).", "001 2章6条3")
     ippatsu: bool = _p(True, "Ippatsu is a yaku (1 han, never the only yaku).", "001 9章1条3; 002 2.1; 000: none")
-    max_kans: int = _p(4, "Kans allowed in one hand over all players; a fifth is never allowed.", "000 Art 29")
+    max_kans: int = _p(
+        4,
+        "Kans allowed in one hand over all players (4: a fifth is never allowed; 16: no limit).",
+        "000 Art 29; 004 (no dead wall, no limit)",
+    )
 
     # -- scoring --------------------------------------------------------------------------------------------
     min_han: int = _p(1, "Han from yaku (dora excluded) needed to win.", "000 Art 62; 001 1章3条")
@@ -232,6 +248,25 @@ class Ruleset:
     )
     chombo_pt: float = _p(0.0, "Chombo: rank points deducted from the final score (μ/M-League: 20).", "000 Art 68")
     chombo_adds_honba: bool = _p(True, "The replayed hand after a chombo counts one more honba.", "003 RULES.md")
+
+    # -- the table without riichi's machinery (洁律) ------------------------------------------------------------
+    dead_wall: bool = _p(
+        True,
+        "A dead wall of 14 tiles holds the dora indicators and the kan replacement tiles. False: no dead wall, "
+        "no dora, every tile is drawn, and a kan's replacement comes from the wall's tail.",
+        "002 1.1; 004 不设置王牌",
+    )
+    furiten: bool = _p(True, "Furiten rules apply (discard, temporary, riichi).", "000 Art 64; 004 无振听 (none)")
+    riichi: bool = _p(True, "Riichi may be declared.", "000 Art 33; 004 (no riichi)")
+    last_discard_calls: bool = _p(
+        False,
+        "The last discard may be called, and a kan may be declared on the last tile (its replacement, if the wall "
+        "is empty, never comes and the hand ends).",
+        "002 (no calls on the last discard); 004 海底牌可副露开杠",
+    )
+    kan_after_call: bool = _p(
+        False, "Right after a chi or pon the caller may declare a kan before discarding.", "004 吃碰后可开杠"
+    )
 
     # -- jielu (洁律) -----------------------------------------------------------------------------------------
     jielu_mode: str = _p(

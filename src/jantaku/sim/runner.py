@@ -17,6 +17,7 @@ from pathlib import Path
 
 from jantaku.bots import PlayerView, make_bot
 from jantaku.errors import JantakuError
+from jantaku.jielu import JieluResult
 from jantaku.rules import Ruleset, load_rules
 from jantaku.table import Game
 
@@ -43,6 +44,7 @@ class Summary:
     """Totals over many games (per seat where it says so)."""
 
     rules: str
+    family: str = "riichi"
     games: int = 0
     hands: int = 0
     mean_final: list[float] = field(default_factory=lambda: [0.0] * 4)
@@ -67,10 +69,11 @@ class Summary:
                 f"{s:<5} {bots[s]:<12} {self.mean_final[s]:+8.1f}   {self.mean_rank[s]:9.2f}  {self.win_rate[s]:8.1%}"
                 f"  {self.deal_in_rate[s]:12.1%}"
             )
-        lines.append(f"draw rate {self.draw_rate:.1%}, mean win {self.mean_win_points:.0f} points")
+        unit = "S (洁律 score)" if self.family == "jielu" else "points"
+        lines.append(f"draw rate {self.draw_rate:.1%}, mean win {self.mean_win_points:.1f} {unit}")
         total = sum(self.yaku.values()) or 1
         top = ", ".join(f"{name} {n / max(1, self.wins_total()):.1%}" for name, n in self.yaku.most_common(12))
-        lines.append(f"yaku per win: {top}" if total else "no wins")
+        lines.append(f"{'fans' if self.family == 'jielu' else 'yaku'} per win: {top}" if total else "no wins")
         return "\n".join(lines)
 
     def wins_total(self) -> int:
@@ -100,15 +103,19 @@ def _stats(game: Game) -> GameStats:
     points: list[int] = []
     yaku: Counter[str] = Counter()
     for r in game.results:
-        if r.kind in ("ron", "tsumo"):
-            for w in r.wins:
-                wins[w.seat] += 1
-                points.append(w.score.points)
-                yaku.update(name for name, _ in w.score.yaku)
-                if w.from_seat is not None:
-                    deal_ins[w.from_seat] += 1
-        else:
+        if not r.wins:
             draws += 1
+        for w in r.wins:
+            wins[w.seat] += 1
+            sc = w.score
+            if isinstance(sc, JieluResult):  # 洁律: the hand's score S and its fans
+                points.append(sc.score)
+                yaku.update(f.name for f in sc.fans)
+            else:
+                points.append(sc.points)
+                yaku.update(name for name, _ in sc.yaku)
+            if w.from_seat is not None:
+                deal_ins[w.from_seat] += 1
     steps = sum(1 for e in game.events if e["type"] in ("dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "hora"))
     return GameStats(
         game.result.final, game.result.ranks, len(game.results), wins, deal_ins, draws, points, yaku, steps
@@ -150,12 +157,14 @@ def simulate(
         raise JantakuError(f"give one bot for every seat or one for all, got {len(bots)}")
     for name in set(bot_list):
         make_bot(name)
+    if out and fmt == "tenhou6" and rs.family == "jielu":
+        raise JantakuError("tenhou.net/6 records hold riichi games only: write 洁律 games with --format mjai")
     if out:
         Path(out).mkdir(parents=True, exist_ok=True)
     seeds: list[int | str] = [seed + i for i in range(games)]
     chunk = max(1, min(50, games // max(1, workers * 4) or 1))
     jobs = [(spec, seeds[i : i + chunk], bot_list, str(out) if out else None, fmt) for i in range(0, games, chunk)]
-    summary = Summary(rules=rs.name)
+    summary = Summary(rules=rs.name, family=rs.family)
     start = time.perf_counter()
     done = 0
     points: list[int] = []

@@ -111,7 +111,7 @@ def settle(
     final = []
     for s in range(4):
         points[s] += deposit_pts[s]
-        value = (scores[s] - rules.return_points + rank_pts[s] + deposit_pts[s]) / 1000 - pen[s]
+        value = (scores[s] - rules.return_points + rank_pts[s] + deposit_pts[s]) / rules.final_unit - pen[s]
         final.append(round(value, 1))
     if rules.final_rounding == "tenhou":
         top = order[0]
@@ -333,7 +333,7 @@ class Game:
         self.hand_index += 1
         self.scores = list(result.scores)
         self.deposits = result.deposits_left
-        renchan = result.dealer_continues
+        renchan = result.dealer_continues and rules.dealer_repeats
         if result.kind in ("ron", "tsumo"):
             self.honba = self.honba + 1 if (renchan and rules.honba_on_dealer_win) else (self.honba if renchan else 0)
         elif rules.honba_on_draw:

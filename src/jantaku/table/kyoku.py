@@ -28,6 +28,10 @@ from typing import Any
 
 from jantaku.errors import JantakuError
 from jantaku.hand import Hand
+from jantaku.jielu import JieluResult, original_payments
+from jantaku.jielu import can_win as jielu_can_win
+from jantaku.jielu import score_hand as jielu_score_hand
+from jantaku.jielu.liability import pao_claims
 from jantaku.meld import Meld, MeldKind
 from jantaku.riichi.conditions import ScoringError, WinConditions
 from jantaku.riichi.scoring import ScoreResult, score_hand
@@ -67,12 +71,17 @@ class IllegalActionError(JantakuError):
 
 @dataclass(frozen=True)
 class WinRecord:
-    """One winner of a hand: seat, who paid (``None`` for tsumo), and the score."""
+    """One winner of a hand: seat, who paid (``None`` for tsumo), the score and every seat's change.
+
+    ``score`` is a riichi :class:`~jantaku.riichi.scoring.ScoreResult`, or under 洁律 a
+    :class:`~jantaku.jielu.JieluResult`; ``payments`` is what the win changed for each seat (honba and deposits
+    included; under 洁律's points mode the winner's gain, x3/x2/x1 by order of winning)."""
 
     seat: int
     from_seat: int | None
-    score: ScoreResult
+    score: ScoreResult | JieluResult
     pao: int | None = None
+    payments: tuple[int, int, int, int] = (0, 0, 0, 0)
 
 
 @dataclass
@@ -83,6 +92,11 @@ class HandResult:
     draw (nine_terminals, four_winds, four_riichi, four_kans, triple_ron) or ``nagashi_mangan``.
     ``deltas`` are the hand's settlement per seat (riichi sticks posted during the hand are not in them,
     the sticks a winner collects are); ``scores`` are the points after the hand.
+
+    Under 洁律's points mode a hand can have up to three winners, one after another: ``wins`` lists them in
+    order, ``kind`` is ``exhaustive`` when nobody could draw any more (``reason`` ``wall_empty``) or the
+    last win's kind when the third winner ended it (``reason`` ``three_winners``), and ``completions`` holds
+    each non-winner's hand completed with one extra wildcard (its 1x score is in ``deltas``).
     """
 
     kind: str
@@ -93,9 +107,22 @@ class HandResult:
     dealer_continues: bool = False
     deposits_left: int = 0
     scores: list[int] = field(default_factory=list)
+    completions: dict[int, JieluResult] = field(default_factory=dict)
 
 
 _TILE_TABLES: dict[tuple[int, int, int], tuple[list[Tile], list[str], list[int]]] = {}
+
+
+_POINTS_MULTIPLIERS = (3, 2, 1)
+"""洁律's points mode: the first, second and third winner's multiple of S (004 积分制)."""
+
+
+def _whole_payments(amounts: tuple[Any, Any, Any, Any], winner: int) -> list[int]:
+    """Original-mode payments as whole points: exact with the shipped fan table; a table whose shares are
+    fractional rounds each payer's share to the nearest point and the winner receives what they pay."""
+    out = [round(a) for a in amounts]
+    out[winner] = -sum(out[s] for s in range(4) if s != winner)
+    return out
 
 
 def _tables_for(red: tuple[int, int, int]) -> tuple[list[Tile], list[str], list[int]]:
@@ -166,7 +193,15 @@ class Kyoku:
         self.seats = [SeatState() for _ in range(4)]
         self.live_next = LIVE_START
         self.rinshan_taken = 0
-        self.dora_revealed = 1
+        self._dead_wall = rules.dead_wall
+        self._wall_end = 122 if rules.dead_wall else 136
+        self.dora_revealed = 1 if rules.dead_wall else 0
+        self._jielu = rules.family == "jielu"
+        self._furiten = rules.furiten
+        self._play_on = self._jielu and rules.jielu_mode == "points"
+        self.won = [False] * 4
+        """Seats that have won this hand (under 洁律's points mode they leave it and the others play on)."""
+        self.wins: list[WinRecord] = []
         self.pending_dora = 0
         self.kan_owners: list[int] = []
         self.first_go_around = True
@@ -203,8 +238,9 @@ class Kyoku:
 
     @property
     def live_end(self) -> int:
-        """One past the last live-wall index (the dead wall keeps 14 tiles)."""
-        return 122 - self.rinshan_taken
+        """One past the last live-wall index (the dead wall keeps 14 tiles; without one, replacement tiles come
+        from the wall's tail)."""
+        return self._wall_end - self.rinshan_taken
 
     @property
     def tiles_left(self) -> int:
@@ -236,6 +272,8 @@ class Kyoku:
         new.kan_owners = list(self.kan_owners)
         new.has_discarded = list(self.has_discarded)
         new.first_winds = list(self.first_winds)
+        new.won = list(self.won)
+        new.wins = list(self.wins)
         new.options = {k: list(v) for k, v in self.options.items()}
         new.answers = dict(self.answers)
         new.events = list(self.events)
@@ -260,22 +298,28 @@ class Kyoku:
                 "honba": self.honba,
                 "kyotaku": self.deposits,
                 "oya": self.dealer,
-                "dora_marker": self.mjai(self.dora_indicators()[0]),
+                "dora_marker": self.mjai(self.dora_indicators()[0]) if self._dead_wall else None,
                 "scores": list(self.scores),
                 "tehais": [[self.mjai(i) for i in hands[s]] for s in range(4)],
             }
         )
+        if not self._dead_wall:
+            del self.events[-1]["dora_marker"]  # no dead wall, no dora (004 不设置王牌)
         self._draw(self.dealer)
 
     def _draw(self, seat: int, rinshan: bool = False) -> None:
         if rinshan:
-            tile = self.wall.tiles[self.wall.rinshan_index(self.rinshan_taken)]
+            if self._dead_wall:
+                tile = self.wall.tiles[self.wall.rinshan_index(self.rinshan_taken)]
+            else:
+                tile = self.wall.tiles[self.live_end - 1]  # the wall's tail
             self.rinshan_taken += 1
         else:
             tile = self.wall.tiles[self.live_next]
             self.live_next += 1
         st = self.seats[seat]
-        self._waits_before_draw = st.waits()
+        if not self._jielu:
+            self._waits_before_draw = st.waits()
         st.add(tile)
         self.phase = DRAWN
         self.actor = seat
@@ -326,14 +370,20 @@ class Kyoku:
         tiles = self._tiles
         out: list[Action] = []
         if self.phase == CALLED:
-            return self._prebuilt(DISCARD, seat, self._discard_choices(seat, self._called_kuikae))
+            out = self._prebuilt(DISCARD, seat, self._discard_choices(seat, self._called_kuikae))
+            if self.rules.kan_after_call and not st.dead:
+                out.extend(self._kan_actions(seat))  # 004 吃碰后可开杠
+            return out
         drawn = self.drawn
         assert drawn is not None
         if st.dead:
             if st.riichi:
                 return [_PREBUILT[DISCARD][seat][tiles[drawn]._code][1]]
             return self._prebuilt(DISCARD, seat, self._discard_choices(seat))
-        if (drawn >> 2) in self._waits_before_draw and self._win_score(seat, drawn, tsumo=True) is not None:
+        if self._jielu:
+            if self._jielu_may_win(seat, drawn, tsumo=True):
+                out.append(Action(TSUMO, seat, tiles[drawn]))
+        elif (drawn >> 2) in self._waits_before_draw and self._win_score(seat, drawn, tsumo=True) is not None:
             out.append(Action(TSUMO, seat, tiles[drawn]))
         if st.riichi:
             out.append(_PREBUILT[DISCARD][seat][tiles[drawn]._code][1])
@@ -360,14 +410,18 @@ class Kyoku:
         st = self.seats[seat]
         r = self.rules
         return (
-            not st.riichi
+            r.riichi
+            and not st.riichi
             and st.is_closed
             and self.scores[seat] >= r.riichi_min_points
             and self.tiles_left >= r.riichi_min_wall
         )
 
     def _kan_possible(self) -> bool:
-        return self.tiles_left > 0 and len(self.kan_owners) < self.rules.max_kans and self.rinshan_taken < 4
+        if len(self.kan_owners) >= self.rules.max_kans or (self._dead_wall and self.rinshan_taken >= 4):
+            return False
+        # 004 海底牌可副露开杠: a kan on the last tile is allowed (its replacement never comes)
+        return self.tiles_left > 0 or self.rules.last_discard_calls
 
     def _kan_actions(self, seat: int) -> list[Action]:
         st = self.seats[seat]
@@ -557,21 +611,25 @@ class Kyoku:
                 return f"riichi needs {self.rules.riichi_min_wall} tiles left in the wall"
             return f"riichi needs a tenpai hand after discarding {action.tile}"
         if kind == TSUMO:
+            if self._jielu:
+                return "no choice of wildcards makes this hand worth 1 point (tsumo is not possible)"
             return "the hand is not complete with a yaku (tsumo is not possible)"
         if kind == RON:
+            if self._jielu:
+                return f"seat {seat} cannot ron here: no choice of wildcards makes the hand worth 1 point"
             return f"seat {seat} cannot ron here (not a winning tile, furiten, or no yaku)"
         if kind in (CHI, PON, DAIMINKAN):
             if st.riichi:
                 return "a player in riichi cannot call"
-            if self.tiles_left == 0:
+            if self.tiles_left == 0 and not self.rules.last_discard_calls:
                 return "no calls on the last discard"
-            if kind == CHI and self.last_discard and (self.last_discard[0] + 1) % 4 != seat:
+            if kind == CHI and self.last_discard and self._next_active(self.last_discard[0]) != seat:
                 return "chi only from the player to the left"
             if same_kind:
                 return f"{kind} is possible only as {', '.join(repr(a) for a in same_kind)}"
             return f"seat {seat} cannot {kind} this tile"
         if kind in (ANKAN, KAKAN):
-            if self.tiles_left == 0:
+            if self.tiles_left == 0 and not self.rules.last_discard_calls:
                 return "no kan after the last tile"
             if len(self.kan_owners) >= self.rules.max_kans:
                 return f"no more than {self.rules.max_kans} kans in a hand"
@@ -636,32 +694,38 @@ class Kyoku:
     def _open_responses(self, discarder: int, tid: int) -> None:
         kind = tid >> 2
         options: dict[int, list[Action]] = {}
-        last = self.live_next >= 122 - self.rinshan_taken
+        no_calls = self.live_next >= self.live_end and not self.rules.last_discard_calls
         tile = self._tiles[tid]
         seats = self.seats
+        won = self.won
+        chi_seat = self._next_active(discarder)
         for off in (1, 2, 3):
             seat = (discarder + off) % 4
             st = seats[seat]
-            if st.dead:
+            if st.dead or won[seat]:
                 continue
             acts: list[Action] | None = None
-            waits = st._waits
-            if waits is None:
-                waits = st.waits()
-            if kind in waits:
-                if not st.furiten and self._win_score(seat, tid, tsumo=False, discarder=discarder) is not None:
+            if self._jielu:
+                if self._jielu_may_win(seat, tid, tsumo=False):
                     acts = [Action(RON, seat, tile)]
-                else:
-                    # a winning tile it may not take (furiten, no yaku) still makes it furiten (000 Art 64)
-                    st.miss_winning_tile()
-            if not st.riichi and not last:
+            else:
+                waits = st._waits
+                if waits is None:
+                    waits = st.waits()
+                if kind in waits:
+                    if not st.furiten and self._win_score(seat, tid, tsumo=False, discarder=discarder) is not None:
+                        acts = [Action(RON, seat, tile)]
+                    elif self._furiten:
+                        # a winning tile it may not take (furiten, no yaku) still makes it furiten (000 Art 64)
+                        st.miss_winning_tile()
+            if not st.riichi and not no_calls:
                 n = st.counts[kind]
                 if n >= 2:
                     acts = (acts or []) + self._pon_options(seat, kind, tile)
                     if n >= 3 and self._kan_possible():
                         ids = [i for i in st.tiles if i >> 2 == kind]
                         acts.append(Action(DAIMINKAN, seat, tile, tuple(sorted(self._tiles[i] for i in ids))))
-                if off == 1 and kind < 27:
+                if seat == chi_seat and kind < 27:
                     chi = self._chi_options(seat, kind, tile)
                     if chi:
                         acts = (acts or []) + chi
@@ -674,6 +738,13 @@ class Kyoku:
             self.phase = RESPONSES
         else:
             self._after_discard_settles()
+
+    def _next_active(self, seat: int) -> int:
+        """The next seat in turn order that is still playing (winners leave under 洁律's points mode)."""
+        nxt = (seat + 1) % 4
+        while self.won[nxt]:
+            nxt = (nxt + 1) % 4
+        return nxt
 
     def _pon_options(self, seat: int, kind: int, tile: Tile) -> list[Action]:
         st = self.seats[seat]
@@ -750,6 +821,8 @@ class Kyoku:
 
     def _mark_missed(self, order: list[int], rons: list[int], kind: int) -> None:
         """Every seat that could have won on this tile and did not is furiten (000 Art 64; 001 5章5条)."""
+        if not self._furiten:
+            return
         for s in order:
             st = self.seats[s]
             if s not in rons and kind in st.waits():
@@ -796,10 +869,13 @@ class Kyoku:
             # the fourth kan's replacement discard has passed without a win
             self._abort("four_kans")
             return
-        if self.live_next >= 122 - self.rinshan_taken:
-            self._exhaustive_draw()
+        if self.live_next >= self.live_end:
+            if self._jielu:
+                self._jielu_end("wall_empty")
+            else:
+                self._exhaustive_draw()
             return
-        self._draw((discarder + 1) % 4)
+        self._draw(self._next_active(discarder))
 
     def _break_first_go_around_and_ippatsu(self) -> None:
         self.first_go_around = False
@@ -816,13 +892,16 @@ class Kyoku:
             consumed_ids.append(i)
         for i in consumed_ids:
             st.remove(i)
-        source = (discarder - seat) % 4  # 1 right, 2 across, 3 left
+        # 1 right, 2 across, 3 left; when winners have left (洁律), a chi's discarder is the previous player still
+        # in the hand, whoever sits to the left
+        source = 3 if action.kind == CHI else (discarder - seat) % 4
         called = self._tiles[tid]
         tiles = tuple(sorted((called, *action.consumed)))
         kind_map = {CHI: MeldKind.CHI, PON: MeldKind.PON, DAIMINKAN: MeldKind.MINKAN}
         meld = Meld(kind_map[action.kind], tiles, called, source)
         st.melds.append(meld)
         st.meld_ids.append((tid, *consumed_ids))
+        st.suppliers.append(discarder)
         self.seats[discarder].river[-1].called_by = seat
         self._emit(
             {
@@ -839,7 +918,7 @@ class Kyoku:
             st.kans += 1
             self.kan_owners.append(seat)
             self._kan_dora(open_kan=True)
-            self._draw(seat, rinshan=True)
+            self._replacement_draw(seat)
             return
         k = tid >> 2
         forbidden = {k}
@@ -886,6 +965,7 @@ class Kyoku:
         meld = Meld(MeldKind.ANKAN, tuple(sorted(action.consumed)))
         st.melds.append(meld)
         st.meld_ids.append(tuple(ids))
+        st.suppliers.append(None)
         self._emit({"type": "ankan", "actor": seat, "consumed": [self.mjai(i) for i in ids]})
         self.drawn = None
         # thirteen orphans may rob a closed kan where the rule set allows it; a robbed kan never stood, so it
@@ -900,6 +980,18 @@ class Kyoku:
         self.kan_owners.append(seat)
         self._break_first_go_around_and_ippatsu()
         self._kan_dora(open_kan=False)
+        self._replacement_draw(seat)
+
+    def _replacement_draw(self, seat: int) -> None:
+        """A kan's replacement tile; without a dead wall the wall may be empty (a kan on the last tile, 004
+        海底牌可副露开杠): then nobody can draw and the hand ends."""
+        if not self._dead_wall and self.tiles_left == 0:
+            self.drawn = None
+            if self._jielu:
+                self._jielu_end("wall_empty")
+            else:
+                self._exhaustive_draw()
+            return
         self._draw(seat, rinshan=True)
 
     def _kakan(self, action: Action) -> None:
@@ -930,12 +1022,18 @@ class Kyoku:
         for off in (1, 2, 3):
             other = (seat + off) % 4
             st = self.seats[other]
-            if st.dead or kind not in st.waits():
+            if st.dead or self.won[other]:
+                continue
+            if self._jielu:
+                if not kokushi_only and self._jielu_may_win(other, tid, tsumo=False, chankan=True):
+                    options[other] = [Action(RON, other, self._tiles[tid], ()), Action(PASS, other)]
+                continue
+            if kind not in st.waits():
                 continue
             robbable = not (kokushi_only and (st.melds or shanten_forms(st.counts).kokushi != 0))
             if robbable and not st.furiten and self._win_score(other, tid, tsumo=False, chankan=True, discarder=seat):
                 options[other] = [Action(RON, other, self._tiles[tid], ()), Action(PASS, other)]
-            elif robbable:
+            elif robbable and self._furiten:
                 st.miss_winning_tile()
         self.kakan_tile = tid
         self.kakan_is_ankan = kokushi_only
@@ -960,7 +1058,7 @@ class Kyoku:
         # rinshan draw; a robbed kakan turns none)
         self._reveal_pending_dora()
         self._kan_dora(open_kan=True)
-        self._draw(seat, rinshan=True)
+        self._replacement_draw(seat)
 
     def _resolve_chankan(self) -> None:
         seat = self.actor
@@ -976,17 +1074,148 @@ class Kyoku:
         else:
             self._finish_kan(seat)
 
+    # -- 洁律 wins (RULES.md 2; 004) ---------------------------------------------------------------------------
+
+    def _jielu_may_win(self, seat: int, tile: int, tsumo: bool, chankan: bool = False) -> bool:
+        """The 洁律 legal-win check: some choice of wildcards makes the hand worth 1 point or more (the win's
+        incidental fans included); it is not gated by waits, and there is no furiten (004 无振听)."""
+        hand = self._win_hand(seat, tile, tsumo)
+        try:
+            return jielu_can_win(hand, self._win_conditions(seat, tile, tsumo, chankan))
+        except JantakuError:
+            return False
+
+    def _called_with_suppliers(self, seat: int) -> list[tuple[Meld, int | None]]:
+        """A seat's declared melds in the order made, each with the seat that supplied its called tile."""
+        st = self.seats[seat]
+        return list(zip(st.melds, st.suppliers, strict=True))
+
+    def _jielu_wins(self, seats: list[int], discarder: int | None, tid: int, chankan: bool) -> None:
+        """One or more 洁律 wins on one tile: score and pay each, then end the hand or let the others play on.
+
+        Several rons on one discard all win, ordered from the discarder's right (004 有一炮多响); under the
+        original mode the first of them only (004 原版: 一人和牌后一局结束)."""
+        if self.rules.jielu_mode == "original":
+            seats = seats[:1]
+        tsumo = discarder is None
+        robbed = self.actor if chankan else None
+        for seat in seats:
+            cond = self._win_conditions(seat, tid, tsumo, chankan)
+            result = jielu_score_hand(self._win_hand(seat, tid, tsumo), cond)
+            payments = [0, 0, 0, 0]
+            if self._play_on:
+                payments[seat] = _POINTS_MULTIPLIERS[len(self.wins)] * result.score
+            else:
+                claims = pao_claims(result, self._called_with_suppliers(seat), discarder, self._tiles[tid])
+                payments = _whole_payments(original_payments(seat, result.score, claims), seat)
+            for s in range(4):
+                self.scores[s] += payments[s]
+            record = WinRecord(seat, discarder, result, None, (payments[0], payments[1], payments[2], payments[3]))
+            self.wins.append(record)
+            self.won[seat] = True
+            self._emit(
+                {
+                    "type": "hora",
+                    "actor": seat,
+                    "target": seat if discarder is None else discarder,
+                    "pai": self.mjai(tid),
+                    "deltas": list(payments),
+                    "score": result.score,
+                    "value": result.value,
+                    "fans": [[f.name, f.points, list(f.melds)] for f in result.fans],
+                    "wildcards": [[w.tile.mpsz if w.tile else None, w.stands_for.mpsz] for w in result.wildcards],
+                    "melds": list(result.melds),
+                    "pair": result.pair,
+                    "scores": list(self.scores),
+                }
+            )
+        if robbed is not None:
+            self._unrob_kan(robbed, tid)
+        self.options = {}
+        self.answers = {}
+        self.last_discard = None
+        self.drawn = None
+        if not self._play_on or sum(self.won) >= 3:
+            self._jielu_end("three_winners" if self._play_on else "win")
+            return
+        # the winners leave; the next player still in the hand draws (004 三人和牌或无法摸牌时一局结束)
+        after = seats[0] if tsumo else (robbed if robbed is not None else discarder)
+        assert after is not None
+        if self.live_next >= self.live_end:
+            self._jielu_end("wall_empty")
+            return
+        self._draw(self._next_active(after))
+
+    def _unrob_kan(self, seat: int, tid: int) -> None:
+        """A robbed added kong never stands: the meld is a pung again and the robbed tile lies in the river."""
+        st = self.seats[seat]
+        idx = next(j for j, ids in enumerate(st.meld_ids) if tid in ids)
+        kan = st.melds[idx]
+        ids = tuple(i for i in st.meld_ids[idx] if i != tid)
+        pon_tiles = tuple(sorted(self._tiles[i] for i in ids))
+        st.melds[idx] = Meld(MeldKind.PON, pon_tiles, kan.called, kan.source)
+        st.meld_ids[idx] = ids
+        st.river.append(RiverTile(tid, False))
+        self.kakan_tile = None
+
+    def _jielu_end(self, reason: str) -> None:
+        """The end of a 洁律 hand: under the points mode each player who has not won scores its hand completed
+        with one extra wildcard, 1x (004 未和牌时补充一张万能牌; RULES.md 2 step 4)."""
+        completions: dict[int, JieluResult] = {}
+        deltas = [0, 0, 0, 0]
+        if self._play_on:
+            for s, st in enumerate(self.seats):
+                if self.won[s]:
+                    continue
+                hand = Hand(tuple(self._tiles[i] for i in st.tiles), tuple(st.melds))
+                completions[s] = jielu_score_hand(hand, extra_wildcards=1)
+                deltas[s] = completions[s].score
+            for s in range(4):
+                self.scores[s] += deltas[s]
+        if self._play_on or not self.wins:
+            self._emit(
+                {
+                    "type": "ryukyoku",
+                    "reason": reason if self._play_on else "exhaustive",
+                    "deltas": deltas,
+                    "completions": {str(s): [r.score, list(r.melds), r.pair] for s, r in completions.items()},
+                    "scores": list(self.scores),
+                }
+            )
+        total = list(deltas)
+        for w in self.wins:
+            for s in range(4):
+                total[s] += w.payments[s]
+        last = self.wins[-1] if self.wins and reason != "wall_empty" else None
+        kind = "exhaustive" if last is None else ("tsumo" if last.from_seat is None else "ron")
+        self._end(
+            HandResult(
+                kind=kind,
+                reason=reason if self._play_on else None,
+                wins=list(self.wins),
+                deltas=total,
+                completions=completions,
+            )
+        )
+
     # -- ends of the hand ----------------------------------------------------------------------------------
 
     def _tsumo(self, seat: int) -> None:
         tid = self.drawn
         assert tid is not None
+        if self._jielu:
+            self._jielu_wins([seat], None, tid, chankan=False)
+            return
         score = self._win_score(seat, tid, tsumo=True, honba=self.honba, deposits=self.deposits)
         assert score is not None
-        self._finish_wins([WinRecord(seat, None, score, score.conditions.pao if score.conditions else None)], tid)
+        pao = score.conditions.pao if score.conditions else None
+        self._finish_wins([WinRecord(seat, None, score, pao, tuple(score.payments))], tid)  # type: ignore[arg-type]
 
     def _ron(self, rons: list[int], discarder: int, tid: int, chankan: bool) -> None:
         rules = self.rules
+        if self._jielu:
+            self._jielu_wins(rons, discarder, tid, chankan)
+            return
         if rules.multiple_ron == "head_bump":
             rons = rons[:1]
         elif rules.multiple_ron == "double" and len(rons) == 3:
@@ -1004,20 +1233,23 @@ class Kyoku:
                 seat, tid, tsumo=False, chankan=chankan, discarder=discarder, honba=honba, deposits=deposits
             )
             assert score is not None
-            records.append(WinRecord(seat, discarder, score, score.conditions.pao if score.conditions else None))
+            pao = score.conditions.pao if score.conditions else None
+            records.append(WinRecord(seat, discarder, score, pao, tuple(score.payments)))  # type: ignore[arg-type]
         self._finish_wins(records, tid)
 
     def _finish_wins(self, wins: list[WinRecord], tid: int) -> None:
         total = [0, 0, 0, 0]
         for w in wins:
             for s in range(4):
-                total[s] += w.score.payments[s]
+                total[s] += w.payments[s]
         for s in range(4):
             self.scores[s] += total[s]
         self.deposits = 0
+        self.wins = list(wins)
         for w in wins:
             ura = [self.mjai(i) for i in self.ura_indicators()] if self.seats[w.seat].riichi else []
             sc = w.score
+            assert isinstance(sc, ScoreResult)
             self._emit(
                 {
                     "type": "hora",
@@ -1155,7 +1387,7 @@ class Kyoku:
 
     def tiles_counted(self) -> bool:
         """The cheap form of :meth:`tiles_accounted`: hands, melds, rivers and the walls hold 136 tiles."""
-        n = 14 + self.live_end - self.live_next  # the dead wall always holds 14
+        n = (14 if self._dead_wall else 0) + self.live_end - self.live_next  # a dead wall always holds 14
         for st in self.seats:
             n += len(st.tiles) + len(st.river)
             for ids in st.meld_ids:
@@ -1174,6 +1406,7 @@ class Kyoku:
             for ids in st.meld_ids:
                 seen += ids
             seen += [r.tile for r in st.river if r.called_by is None]
-        taken = _RINSHAN_TAKEN[self.rinshan_taken]
-        seen += [wall[i] for i in range(self.live_end, 136) if i not in taken]
+        if self._dead_wall:
+            taken = _RINSHAN_TAKEN[self.rinshan_taken]
+            seen += [wall[i] for i in range(self.live_end, 136) if i not in taken]
         return len(seen) == 136 and len(set(seen)) == 136

@@ -29,6 +29,8 @@ class SeatState:
     counts: list[int] = field(default_factory=lambda: [0] * 34)
     melds: list[Meld] = field(default_factory=list)
     meld_ids: list[tuple[int, ...]] = field(default_factory=list)
+    suppliers: list[int | None] = field(default_factory=list)
+    """Per meld, the seat whose discard was called (``None`` for a closed kan)."""
     river: list[RiverTile] = field(default_factory=list)
     discarded_kinds: list[bool] = field(default_factory=lambda: [False] * 34)
     riichi: bool = False
@@ -89,6 +91,7 @@ class SeatState:
             counts=list(self.counts),
             melds=list(self.melds),
             meld_ids=list(self.meld_ids),
+            suppliers=list(self.suppliers),
             river=[RiverTile(r.tile, r.tsumogiri, r.riichi, r.called_by) for r in self.river],
             discarded_kinds=list(self.discarded_kinds),
             riichi=self.riichi,
