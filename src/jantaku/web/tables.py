@@ -591,7 +591,7 @@ class TableManager:
             if kind == "human":
                 infos.append(SeatInfo("human", f"player {s + 1}", None, secrets.token_urlsafe(16)))
             elif kind in BOTS:
-                infos.append(SeatInfo("bot", f"{kind} bot", kind))
+                infos.append(SeatInfo("bot", f"{kind} bot {s + 1}", kind))
             else:
                 raise BadRequest(f"seat {s}: {kind!r} is neither 'human' nor a bot ({', '.join(BOTS)})")
         if names is not None:

@@ -11,7 +11,8 @@ async function showGames() {
     const players = g.players.map((p, i) => `${p.name}${s.final ? ` ${s.final[i] > 0 ? "+" : ""}${s.final[i]}` : ""}`).join(", ");
     return el("tr", {}, el("td", {}, g.id), el("td", {}, g.created), el("td", {}, g.rules), el("td", {}, players),
       el("td", {}, s.ranks ? s.ranks.join(" / ") : g.status),
-      el("td", {}, el("a", { href: `/api/games/${g.id}/export?format=tenhou6` }, "tenhou.net/6"), " ",
+      el("td", {}, el("a", { href: `/replay?game=${encodeURIComponent(g.id)}`, class: "replay-link" }, t("replay")), " ",
+        el("a", { href: `/api/games/${g.id}/export?format=tenhou6` }, "tenhou.net/6"), " ",
         el("a", { href: `/api/games/${g.id}/export?format=mjai` }, "mjai")));
   });
   box.replaceChildren(el("table", { class: "data" }, head, ...rows));

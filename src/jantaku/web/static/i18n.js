@@ -20,6 +20,19 @@ const TEXT = {
     melds: "Melds", win: "Winning tile", calc: "Score", seatWind: "Seat wind", roundWind: "Round wind",
     uraDora: "Ura dora", winnerSeat: "Winner seat", language: "Language", noGames: "No stored games yet.",
     wins: "wins", draw: "Draw",
+    player: "Player", dealer: "Dealer", calledBy: "called by", showWaits: "Waits", hideWaits: "Hide waits",
+    shanten: "Shanten", noWaits: "Not tenpai", discardThen: "Discard", waitsOn: "Waiting on", furiten: "Furiten",
+    pao: "Liability", fuItems: "Fu breakdown", nagashi: "Nagashi mangan", gameOver: "The game is over.",
+    replay: "Replay", replayTitle: "Replay viewer", upload: "Open a log file (mjlog, tenhou.net/6, mjai)",
+    first: "Start", prev: "Back", next: "Forward", last: "End", prevHand: "Previous hand", nextHand: "Next hand",
+    step: "Step", of: "of", compare: "Compare with", nothing: "(none)", tilesTarget: "Clicking a tile adds it to",
+    clear: "Clear", backspace: "Remove last", problems: "Problems", mangan: "Mangan", haneman: "Haneman",
+    baiman: "Baiman", sanbaiman: "Sanbaiman", kazoe_yakuman: "Counted yakuman", "2x_yakuman": "Double yakuman",
+    nine_terminals: "nine terminals", four_winds: "four winds", four_riichi: "four riichi", four_kans: "four kans",
+    triple_ron: "triple ron", dahaiEvent: "discards", start: "Deal", ryukyokuEvent: "Draw", ura: "Ura dora",
+    game: "Game", eventsLabel: "events", calcHint: "Build the hand by clicking tiles, or type it.",
+    openMeld: "Open meld (chi/pon/kan)", closedKan: "Closed kan", doubleRiichi: "Double riichi", ippatsu: "Ippatsu",
+    haitei: "Last tile", rinshan: "After a kan", chankan: "Robbing a kan",
   },
   zh: {
     title: "雀卓 网页牌桌", play: "对局", games: "牌谱", score: "点数计算",
@@ -39,6 +52,19 @@ const TEXT = {
     melds: "副露", win: "和了牌", calc: "计算", seatWind: "自风", roundWind: "场风",
     uraDora: "里宝牌指示牌", winnerSeat: "和牌者座位", language: "语言", noGames: "还没有保存的牌谱。",
     wins: "和了", draw: "流局",
+    player: "玩家", dealer: "庄家", calledBy: "被鸣牌：", showWaits: "听牌", hideWaits: "隐藏听牌",
+    shanten: "向听数", noWaits: "未听牌", discardThen: "打出", waitsOn: "听", furiten: "振听",
+    pao: "包牌", fuItems: "符数明细", nagashi: "流局满贯", gameOver: "对局结束。",
+    replay: "回放", replayTitle: "牌谱回放", upload: "打开牌谱文件（mjlog、tenhou.net/6、mjai）",
+    first: "开始", prev: "后退", next: "前进", last: "结尾", prevHand: "上一局", nextHand: "下一局",
+    step: "步", of: "/", compare: "对比规则", nothing: "（无）", tilesTarget: "点击牌加入",
+    clear: "清空", backspace: "删除最后一张", problems: "问题", mangan: "满贯", haneman: "跳满",
+    baiman: "倍满", sanbaiman: "三倍满", kazoe_yakuman: "累计役满", "2x_yakuman": "双倍役满",
+    nine_terminals: "九种九牌", four_winds: "四风连打", four_riichi: "四家立直", four_kans: "四杠散了",
+    triple_ron: "三家和了", dahaiEvent: "打出", start: "配牌", ryukyokuEvent: "流局", ura: "里宝牌",
+    game: "对局", eventsLabel: "事件", calcHint: "点击牌来组成手牌，或直接输入。",
+    openMeld: "副露（吃/碰/明杠）", closedKan: "暗杠", doubleRiichi: "两立直", ippatsu: "一发",
+    haitei: "海底/河底", rinshan: "岭上开花", chankan: "抢杠",
   },
 };
 
@@ -95,6 +121,43 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+// A yaku or fan ({name, kanji, english, chinese}) in the chosen language (Japanese names beside English).
 function yakuName(y) {
-  return lang() === "zh" ? `${y.chinese}` : `${y.english} (${y.kanji})`;
+  if (lang() === "zh") return y.chinese || y.name;
+  return y.english && y.kanji && y.english !== y.kanji ? `${y.english} (${y.kanji})` : (y.english || y.name);
+}
+
+// The value of a yaku or fan: han, yakuman (with its multiple) or points (additive fans).
+function valueText(y) {
+  if (y.unit === "yakuman") return t("yakuman") + (y.value > 1 ? ` ×${y.value}` : "");
+  if (y.unit === "points") return `${y.value} ${t("points")}`;
+  return `${y.value} ${t("han")}`;
+}
+
+function limitName(limit) { return t(limit); }
+
+const WIND_NAMES = { en: { E: "East", S: "South", W: "West", N: "North" }, zh: { E: "东", S: "南", W: "西", N: "北" } };
+
+function windName(w) { return WIND_NAMES[lang()][w] || w; }
+
+// "E1" -> "East 1" / "东1局"
+function roundLabel(name) {
+  if (!name || !WIND_NAMES.en[name[0]]) return name || "";
+  return lang() === "zh" ? `${windName(name[0])}${name.slice(1)}局` : `${windName(name[0])} ${name.slice(1)}`;
+}
+
+// mjai tile names ("5mr", "E", "P", "?") to the tile pictures' names ("0m", "1z", "5z", "back").
+const MJAI_HONORS = { E: "1z", S: "2z", W: "3z", N: "4z", P: "5z", F: "6z", C: "7z" };
+function fromMjai(name) {
+  if (MJAI_HONORS[name]) return MJAI_HONORS[name];
+  if (/^5[mps]r$/.test(name)) return "0" + name[1];
+  if (/^[1-9][mps]$/.test(name)) return name;
+  return "back";
+}
+
+// The order tiles are sorted in a hand (red five beside the fives).
+function tileOrder(name) {
+  const n = Number(name[0]) || 5;
+  const suit = "mpsz".indexOf(name[1]);
+  return suit * 20 + n * 2 + (name[0] === "0" ? 1 : 0);
 }

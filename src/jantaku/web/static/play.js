@@ -7,7 +7,9 @@ const token = params.get("token");
 let view = null;
 let socket = null;
 let riichiMode = false;
-const WINDS = { en: { E: "East", S: "South", W: "West", N: "North" }, zh: { E: "东", S: "南", W: "西", N: "北" } };
+let pending = false;   // an action was sent and its answer has not come yet
+let showWaits = false;
+let finalShown = false;  // the final table pops up once per page load; the status line's button reopens it
 
 function showError(message) {
   const box = document.getElementById("error");
@@ -36,16 +38,18 @@ async function lobby() {
   rules.value = meta.default;
   const seats = document.getElementById("seat-choice");
   const render = () => {
-    seats.replaceChildren(el("tr", {}, el("th", {}, t("seat")), el("th", {}, ""), el("th", {}, t("name"))));
+    const keep = [0, 1, 2, 3].map((s) => document.getElementById(`kind${s}`)?.value);
+    seats.replaceChildren(el("tr", {}, el("th", {}, t("seat")), el("th", {}, t("player")), el("th", {}, t("name"))));
     for (let s = 0; s < 4; s++) {
-      const kind = el("select", { id: `kind${s}` }, el("option", { value: "human" }, t("human")),
-        ...meta.bots.map((b) => el("option", { value: b }, t(b))));
-      kind.value = s === 0 ? "human" : "efficiency";
+      const kind = el("select", { id: `kind${s}`, "aria-label": `${t("seat")} ${s + 1}` },
+        el("option", { value: "human" }, t("human")), ...meta.bots.map((b) => el("option", { value: b }, t(b))));
+      kind.value = keep[s] || (s === 0 ? "human" : "efficiency");
       seats.append(el("tr", {}, el("td", {}, String(s + 1)), el("td", {}, kind),
-        el("td", {}, el("input", { id: `name${s}`, maxlength: "40" }))));
+        el("td", {}, el("input", { id: `name${s}`, maxlength: "40", placeholder: `${t("player")} ${s + 1}` }))));
     }
   };
   render();
+  setupLanguage.onChange = render;
   document.getElementById("new-table").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     try {
@@ -55,13 +59,14 @@ async function lobby() {
       const list = document.getElementById("link-list");
       list.replaceChildren();
       const humans = table.seats.filter((s) => s.kind === "human");
-      if (!humans.length) { location.href = "/games"; return; }
+      if (!humans.length) { location.href = `/replay?game=${encodeURIComponent(table.id)}`; return; }
+      if (humans.length === 1) { location.href = humans[0].link; return; }
       for (const s of humans) {
         const url = new URL(s.link, location.href).href;
-        list.append(el("li", {}, `${t("seat")} ${s.seat + 1} (${s.name}): `, el("a", { href: url }, url)));
+        list.append(el("li", { "data-seat": String(s.seat) }, `${t("seat")} ${s.seat + 1} (${s.name}): `,
+          el("a", { href: url, class: "seat-link" }, url)));
       }
       document.getElementById("links").hidden = false;
-      if (humans.length === 1) location.href = humans[0].link;
     } catch (e) { showError(e.message); }
   });
 }
@@ -73,8 +78,12 @@ function connect() {
   socket = new WebSocket(`${proto}://${location.host}/ws/tables/${encodeURIComponent(tableId)}?token=${encodeURIComponent(token)}`);
   socket.onmessage = (msg) => {
     const data = JSON.parse(msg.data);
-    if (data.type === "view") { view = data.view; riichiMode = false; render(); }
-    else if (data.type === "error") { showError(data.error); if (data.status === 404 || data.status === 403) socket.fatal = true; }
+    if (data.type === "view") { setView(data.view); }
+    else if (data.type === "error") {
+      pending = false;
+      showError(data.error);
+      if (data.status === 404 || data.status === 403) socket.fatal = true;
+    }
   };
   socket.onclose = () => {
     if (socket.fatal) return;
@@ -83,55 +92,73 @@ function connect() {
   };
 }
 
-function act(index) {
-  const msg = { type: "act", step: view.step, index };
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(msg));
-  else api("POST", `/api/tables/${tableId}/act`, { token, step: view.step, index }).then((v) => { view = v; render(); })
-    .catch((e) => showError(e.message));
+function setView(v) {
+  if (view && v.step < view.step) return;  // an older view arriving late
+  view = v;
+  pending = false;
+  riichiMode = false;
+  render();
 }
 
-function windName(w) { return WINDS[lang()][w]; }
+function act(index) {
+  if (pending || !view) return;
+  pending = true;
+  const msg = { type: "act", step: view.step, index };
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(msg));
+  else api("POST", `/api/tables/${tableId}/act`, { token, step: view.step, index }).then(setView)
+    .catch((e) => { pending = false; showError(e.message); });
+}
+
+const CALLS = ["chi", "pon", "daiminkan", "ankan", "kakan"];
+
+function meldTiles(m, small) {
+  const span = el("span", { class: "meld", title: m.text, "data-meld": m.type });
+  m.tiles.forEach((tile, i) => {
+    const face = m.type === "ankan" && (i === 0 || i === 3) ? "back" : tile;
+    const called = m.type !== "ankan" && m.called !== null && tile === m.called && !span.querySelector(".sideways");
+    span.append(tileImg(face, [called ? "sideways" : "", small ? "small" : ""].filter(Boolean).join(" ")));
+  });
+  return span;
+}
 
 function renderPlayer(box, p) {
   const you = p.seat === view.seat ? ` (${t("you")})` : "";
-  const title = el("h3", {}, `${windName(p.wind)} · ${p.name}${you} · ${p.score}`);
+  const dealer = p.seat === view.round.dealer ? el("span", { class: "badge dealer" }, t("dealer")) : null;
+  const title = el("h3", {}, el("span", { class: "wind" }, windName(p.wind)), ` ${p.name}${you} `,
+    el("span", { class: "points" }, String(p.score)), dealer);
   if (p.riichi) title.append(el("span", { class: "badge" }, t("riichiBadge")));
-  const river = el("div", { class: "river" });
+  const river = el("div", { class: "river", "data-seat": String(p.seat) });
   for (const r of p.river) {
     const cls = [r.riichi ? "sideways" : "", r.called_by !== null ? "called" : "", r.tsumogiri ? "tsumogiri" : ""];
-    river.append(tileImg(r.tile, cls.filter(Boolean).join(" ")));
+    const img = tileImg(r.tile, cls.filter(Boolean).join(" "));
+    if (r.riichi) img.title = t("riichiBadge");
+    if (r.called_by !== null) img.title = `${t("calledBy")} ${view.players[r.called_by].name}`;
+    river.append(img);
   }
-  const melds = el("div", { class: "melds" });
-  for (const m of p.melds) {
-    const span = el("span", { class: "meld", title: m.text });
-    for (const tile of m.tiles) {
-      const face = m.type === "ankan" && (span.childElementCount === 0 || span.childElementCount === 3) ? "back" : tile;
-      span.append(tileImg(face, tile === m.called && m.type !== "ankan" ? "sideways" : ""));
-    }
-    melds.append(span);
-  }
-  const hidden = p.seat === view.seat ? null : el("div", {}, ...Array.from({ length: Math.min(p.hand_count, 14) }, () => tileImg("back")));
-  if (hidden) for (const img of hidden.children) { img.style.width = "14px"; img.style.height = "19px"; }
-  box.replaceChildren(title, hidden, river, melds);
-  box.classList.toggle("acting", view.to_act.includes(p.seat));
+  const melds = el("div", { class: "melds" }, ...p.melds.map((m) => meldTiles(m, true)));
+  const hidden = p.seat === view.seat ? null
+    : el("div", { class: "concealed" }, ...Array.from({ length: Math.min(p.hand_count, 14) }, () => tileImg("back", "mini")));
+  box.replaceChildren(...[title, hidden, river, melds].filter(Boolean));
+  box.classList.toggle("acting", view.to_act.includes(p.seat) && !view.over);
 }
 
 function renderCenter() {
   const r = view.round;
   const center = document.getElementById("center");
   center.replaceChildren(
-    el("div", {}, `${windName(r.wind)} ${r.number} · ${r.honba} ${t("honba")} · ${t("deposits")} ${r.deposits}`),
-    el("div", {}, `${t("wall")}: ${r.tiles_left}`),
-    el("div", {}, `${t("dora")}: `, ...r.dora_indicators.map((d) => tileImg(d))),
-    el("div", {}, view.rules),
+    el("div", { class: "round-name" }, `${windName(r.wind)} ${r.number}`),
+    el("div", {}, `${r.honba} ${t("honba")} · ${t("deposits")} ${r.deposits}`),
+    el("div", { id: "wall-count" }, `${t("wall")}: ${r.tiles_left}`),
+    el("div", { id: "dora" }, `${t("dora")}: `, ...r.dora_indicators.map((d) => tileImg(d, "small"))),
+    el("div", { class: "rules-name" }, view.rules),
   );
 }
 
-function actionLabel(a) {
-  const b = el("button", { type: "button" }, t(a.type));
-  if (["chi", "pon", "daiminkan", "ankan", "kakan"].includes(a.type)) {
-    for (const c of a.consumed) b.append(tileImg(c));
-  } else if (["tsumo", "ron"].includes(a.type) && a.tile) b.append(tileImg(a.tile));
+function actionButton(a) {
+  const b = el("button", { type: "button", "data-action": a.type, "data-index": String(a.index) }, t(a.type));
+  if (CALLS.includes(a.type)) for (const c of a.consumed) b.append(tileImg(c, "small"));
+  else if (["tsumo", "ron"].includes(a.type) && a.tile) b.append(tileImg(a.tile, "small"));
+  b.addEventListener("click", () => act(a.index));
   return b;
 }
 
@@ -144,68 +171,105 @@ function renderHand() {
   const pick = (tile, drawn) => view.actions.find((a) => a.type === kind && a.tile === tile && a.tsumogiri === drawn);
   const add = (tile, drawn) => {
     const a = pick(tile, drawn);
-    const img = tileImg(tile, (drawn ? "drawn " : "") + (a ? "playable" : "unplayable") + (a && riichiMode ? " riichi-choice" : ""));
-    if (a) img.addEventListener("click", () => act(a.index));
+    const cls = [drawn ? "drawn" : "", a ? "playable" : "unplayable", a && riichiMode ? "riichi-choice" : ""];
+    const img = tileImg(tile, cls.filter(Boolean).join(" "));
+    img.dataset.tile = tile;
+    if (a) { img.dataset.index = String(a.index); img.addEventListener("click", () => act(a.index)); }
     hand.append(img);
   };
   for (const tile of view.hand) add(tile, false);
   if (view.drawn) add(view.drawn, true);
-  for (const p of view.players) {
-    if (p.seat === view.seat) for (const m of p.melds) {
-      const span = el("span", { class: "meld melds" });
-      for (const tile of m.tiles) span.append(tileImg(tile, tile === m.called && m.type !== "ankan" ? "sideways" : ""));
-      hand.append(span);
-    }
-  }
+  const me = view.players[view.seat];
+  if (me.melds.length) hand.append(el("span", { class: "own-melds" }, ...me.melds.map((m) => meldTiles(m, false))));
+  const waitsButton = el("button", { type: "button", id: "waits-button", class: "secondary" }, t(showWaits ? "hideWaits" : "showWaits"));
+  waitsButton.addEventListener("click", () => { showWaits = !showWaits; render(); });
   if (riichiMode) {
-    actions.append(el("span", {}, t("chooseRiichi") + " "), el("button", { type: "button", onclick: () => { riichiMode = false; render(); } }, t("cancel")));
-    return;
-  }
-  let riichiShown = false;
-  for (const a of view.actions) {
-    if (a.type === "dahai") continue;
-    if (a.type === "reach") {
-      if (!riichiShown) {
-        riichiShown = true;
-        actions.append(el("button", { type: "button", onclick: () => { riichiMode = true; render(); } }, t("reach")));
+    actions.append(el("span", {}, t("chooseRiichi") + " "),
+      el("button", { type: "button", id: "riichi-cancel", onclick: () => { riichiMode = false; render(); } }, t("cancel")));
+  } else {
+    let riichiShown = false;
+    for (const a of view.actions) {
+      if (a.type === "dahai") continue;
+      if (a.type === "reach") {
+        if (!riichiShown) {
+          riichiShown = true;
+          actions.append(el("button", { type: "button", "data-action": "reach", onclick: () => { riichiMode = true; render(); } }, t("reach")));
+        }
+        continue;
       }
-      continue;
+      actions.append(actionButton(a));
     }
-    const b = actionLabel(a);
-    b.addEventListener("click", () => act(a.index));
-    actions.append(b);
   }
+  actions.append(waitsButton);
+  renderWaits();
 }
 
+function waitList(ws) {
+  return el("span", { class: "wait-list" }, ...ws.map((w) => el("span", { class: "wait" }, tileImg(w.tile, "small"), `×${w.left}`)));
+}
+
+function renderWaits() {
+  const box = document.getElementById("waits");
+  box.hidden = !showWaits;
+  if (!showWaits) return;
+  const w = view.waits;
+  if (!w) { box.replaceChildren(); return; }
+  const rows = [];
+  if (!w.tenpai.length) rows.push(el("div", {}, w.shanten > 0 ? `${t("shanten")}: ${w.shanten}` : t("noWaits")));
+  for (const o of w.tenpai) {
+    const head = o.discard ? el("span", {}, `${t("discardThen")} `, tileImg(o.discard, "small"), ` → `) : el("span", {}, `${t("waitsOn")}: `);
+    rows.push(el("div", { class: "wait-row" }, head, waitList(o.waits),
+      o.furiten ? el("span", { class: "badge furiten" }, t("furiten")) : null));
+  }
+  box.replaceChildren(...rows);
+}
+
+function signed(d) { return d > 0 ? `+${d}` : String(d); }
+
 function resultBody(r) {
-  const body = el("div", {}, el("h2", {}, `${t("handResult")} · ${r.round} ${r.honba} ${t("honba")}`));
   const name = (s) => view.players[s].name;
+  const body = el("div", { class: "result", "data-kind": r.kind },
+    el("h2", {}, `${t("handResult")} · ${roundLabel(r.round)} · ${r.honba} ${t("honba")}`));
   for (const w of r.wins) {
-    const head = w.from === null ? `${name(w.seat)} ${t("tsumo")}` : `${name(w.seat)} ${t("ron")} (${t("from")} ${name(w.from)})`;
-    const hand = el("div", {}, ...w.hand.map((x) => tileImg(x)), " ");
-    for (const m of w.melds) hand.append(el("span", { class: "meld" }, ...m.tiles.map((x) => tileImg(x))));
-    if (w.win_tile) hand.append(" ", tileImg(w.win_tile));
-    const yaku = el("table", { class: "yaku-list" }, ...w.yaku.map((y) => el("tr", {}, el("td", {}, yakuName(y)),
-      el("td", {}, y.unit === "yakuman" ? t("yakuman") + (y.value > 1 ? ` x${y.value}` : "") : `${y.value} ${t("han")}`))));
-    const total = w.yakuman ? `${t("yakuman")} · ${w.points} ${t("points")}` : `${w.han} ${t("han")} ${w.fu} ${t("fu")} · ${w.points} ${t("points")}`;
-    body.append(el("h3", {}, head), hand, yaku, el("p", {}, total + (w.limit ? ` (${w.limit})` : "")));
+    const head = w.from === null ? `${name(w.seat)} ${t("tsumo")}` : `${name(w.seat)} ${t("ron")} ← ${name(w.from)}`;
+    const hand = el("div", { class: "win-hand" }, ...w.hand.map((x) => tileImg(x)));
+    for (const m of w.melds) hand.append(" ", meldTiles(m, false));
+    if (w.win_tile) hand.append(" ", tileImg(w.win_tile, "win-tile"));
+    const yaku = el("table", { class: "yaku-list" }, ...w.yaku.map((y) => el("tr", { "data-yaku": y.name }, el("td", {}, yakuName(y)),
+      el("td", { class: "num" }, valueText(y)))));
+    const fu = w.fu !== null ? `${w.han} ${t("han")} ${w.fu} ${t("fu")}` : w.yakuman ? t("yakuman") + (w.yakuman > 1 ? ` ×${w.yakuman}` : "") : "";
+    const total = el("p", { class: "win-total" }, `${fu}${fu ? " · " : ""}`, el("strong", { class: "win-points" }, `${w.points} ${t("points")}`),
+      w.limit ? ` (${limitName(w.limit)})` : "", w.pao !== null && w.pao !== undefined ? ` · ${t("pao")}: ${name(w.pao)}` : "");
+    const fuItems = w.fu_items && w.fu_items.length ? el("details", {}, el("summary", {}, t("fuItems")),
+      el("ul", {}, ...w.fu_items.map(([what, f]) => el("li", {}, `${what}: ${f} ${t("fu")}`)))) : null;
+    const ura = w.ura_indicators.length ? el("div", {}, `${t("uraDora")}: `, ...w.ura_indicators.map((x) => tileImg(x, "small"))) : null;
+    body.append(el("section", { class: "win", "data-seat": String(w.seat) }, el("h3", {}, head), hand, yaku, total, fuItems, ura));
   }
   if (!r.wins.length) {
-    body.append(el("h3", {}, r.kind === "exhaustive" ? t("exhaustive") : `${t("abortive")}${r.reason ? ` (${r.reason})` : ""}`));
-    if (r.kind === "exhaustive") body.append(el("p", {}, r.tenpai.map((x, s) => `${name(s)}: ${x ? t("tenpai") : t("noten")}`).join(" · ")));
+    const what = r.kind === "exhaustive" ? t("exhaustive") : r.reason === "nagashi_mangan" ? t("nagashi") : `${t("abortive")}${r.reason ? ` (${t(r.reason)})` : ""}`;
+    body.append(el("h3", { class: "draw" }, what));
+    if (r.kind === "exhaustive") {
+      body.append(el("p", {}, r.tenpai.map((x, s) => `${name(s)}: ${x ? t("tenpai") : t("noten")}`).join(" · ")));
+      for (const [s, tiles] of Object.entries(r.tenpai_hands)) body.append(el("div", {}, `${name(Number(s))}: `, ...tiles.map((x) => tileImg(x, "small"))));
+    }
   }
-  body.append(el("table", { class: "data" }, el("tr", {}, el("th", {}, ""), el("th", {}, t("payments")), el("th", {}, t("scoreCol"))),
-    ...r.deltas.map((d, s) => el("tr", {}, el("td", {}, name(s)), el("td", {}, d > 0 ? `+${d}` : String(d)), el("td", {}, r.scores[s])))));
+  body.append(el("div", {}, `${t("dora")}: `, ...r.dora_indicators.map((x) => tileImg(x, "small"))));
+  body.append(el("table", { class: "data payments" },
+    el("tr", {}, el("th", {}, t("player")), el("th", {}, t("payments")), el("th", {}, t("scoreCol"))),
+    ...r.deltas.map((d, s) => el("tr", { "data-seat": String(s) }, el("td", {}, name(s)), el("td", { class: "num delta" }, signed(d)),
+      el("td", { class: "num" }, String(r.scores[s]))))));
   return body;
 }
 
 function finalBody() {
   const f = view.final;
-  const rows = [0, 1, 2, 3].sort((a, b) => f.ranks[a] - f.ranks[b]).map((s) => el("tr", {},
-    el("td", {}, f.ranks[s]), el("td", {}, view.players[s].name), el("td", {}, f.scores[s]), el("td", {}, f.final[s].toFixed(1))));
-  return el("div", {}, el("h2", {}, t("finalTable")),
+  const rows = [0, 1, 2, 3].sort((a, b) => f.ranks[a] - f.ranks[b]).map((s) => el("tr", { "data-seat": String(s) },
+    el("td", {}, String(f.ranks[s])), el("td", {}, view.players[s].name), el("td", { class: "num" }, String(f.scores[s])),
+    el("td", { class: "num" }, (f.final[s] > 0 ? "+" : "") + f.final[s].toFixed(1))));
+  return el("div", { class: "final" }, el("h2", {}, t("finalTable")),
     el("table", { class: "data" }, el("tr", {}, el("th", {}, t("rank")), el("th", {}, t("name")), el("th", {}, t("scoreCol")), el("th", {}, t("finalCol"))), ...rows),
-    el("p", {}, el("a", { href: `/api/games/${tableId}/export?format=tenhou6` }, "tenhou.net/6"), " · ",
+    el("p", {}, el("a", { href: `/replay?game=${encodeURIComponent(tableId)}` }, t("replay")), " · ",
+      el("a", { href: `/api/games/${tableId}/export?format=tenhou6` }, "tenhou.net/6"), " · ",
       el("a", { href: `/api/games/${tableId}/export?format=mjai` }, "mjai"), " · ", el("a", { href: "/" }, t("newGame"))));
 }
 
@@ -218,22 +282,30 @@ function render() {
   renderCenter();
   renderHand();
   const mine = view.actions.length > 0;
-  document.getElementById("status").textContent = view.over ? "" : (mine ? t("yourTurn") : t("waiting"));
+  const status = document.getElementById("status");
+  status.textContent = view.over ? t("gameOver") : (mine ? t("yourTurn") : t("waiting"));
+  status.dataset.mine = mine ? "1" : "0";
+  document.body.dataset.step = String(view.step);
   const key = `jantaku-seen-${tableId}-${view.seat}`;
   const seen = Number(localStorage.getItem(key) || 0);
   const dialog = document.getElementById("result-dialog");
+  const fresh = view.last_result && seen < view.hand_results;
   if (view.over) {
-    document.getElementById("result-body").replaceChildren(...(view.last_result && seen < view.hand_results ? [resultBody(view.last_result)] : []), finalBody());
-    localStorage.setItem(key, String(view.hand_results));
-    if (!dialog.open) dialog.showModal();
-  } else if (view.last_result && seen < view.hand_results) {
-    document.getElementById("result-body").replaceChildren(resultBody(view.last_result));
+    status.replaceChildren(t("gameOver"), " ", el("button", { type: "button", id: "final-button", onclick: () => {
+      finalShown = false; render(); } }, t("finalTable")));
+  }
+  if ((view.over && !finalShown) || fresh) {
+    finalShown = finalShown || view.over;
+    const parts = [];
+    if (view.last_result && (fresh || view.over)) parts.push(resultBody(view.last_result));
+    if (view.over) parts.push(finalBody());
+    document.getElementById("result-body").replaceChildren(...parts);
     localStorage.setItem(key, String(view.hand_results));
     if (!dialog.open) dialog.showModal();
   }
 }
 
-setupLanguage(() => { if (view) render(); });
+setupLanguage(() => { if (view) render(); else if (setupLanguage.onChange) setupLanguage.onChange(); });
 if (tableId && token) {
   document.getElementById("board").hidden = false;
   connect();

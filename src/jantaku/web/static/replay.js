@@ -1,0 +1,256 @@
+// The replay viewer: steps through a game's mjai events (a stored game, or a log file uploaded to
+// POST /api/replay) forward and back, with every hand open.
+"use strict";
+
+let events = [];
+let names = ["", "", "", ""];
+let position = 0;   // how many events have been applied
+let yakuTable = {};
+
+const $ = (id) => document.getElementById(id);
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = `${t("error")}: ${message}`;
+  box.hidden = false;
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+function sortHand(tiles) { return [...tiles].sort((a, b) => tileOrder(a) - tileOrder(b)); }
+
+function kindOf(tile) { return tile[0] === "0" ? "5" + tile[1] : tile; }
+
+// The table after the first `upto` events (replayed from the last deal before it).
+function stateAt(upto) {
+  let start = 0;
+  for (let i = 0; i < upto; i++) if (events[i].type === "start_kyoku") start = i;
+  const s = {
+    kyoku: null, hands: [[], [], [], []], drawn: [null, null, null, null], rivers: [[], [], [], []],
+    melds: [[], [], [], []], riichi: [false, false, false, false], pendingRiichi: [false, false, false, false],
+    dora: [], scores: [25000, 25000, 25000, 25000], draws: 0, results: [], final: null, last: null,
+  };
+  const take = (seat, tile) => {
+    if (s.drawn[seat] === tile) { s.drawn[seat] = null; return; }
+    let i = s.hands[seat].indexOf(tile);
+    if (i < 0) i = s.hands[seat].findIndex((x) => kindOf(x) === kindOf(tile));
+    if (i < 0) i = s.hands[seat].indexOf("back");
+    if (i >= 0) s.hands[seat].splice(i, 1);
+    else if (s.drawn[seat] !== null) s.drawn[seat] = null;
+  };
+  const settle = (seat) => {
+    if (s.drawn[seat] !== null) { s.hands[seat].push(s.drawn[seat]); s.drawn[seat] = null; }
+    s.hands[seat] = sortHand(s.hands[seat]);
+  };
+  for (let i = start; i < upto; i++) {
+    const e = events[i];
+    s.last = e;
+    switch (e.type) {
+      case "start_kyoku":
+        s.kyoku = e;
+        s.hands = e.tehais.map((h) => sortHand(h.map(fromMjai)));
+        s.dora = [fromMjai(e.dora_marker)];
+        if (e.scores) s.scores = [...e.scores];
+        break;
+      case "tsumo": s.drawn[e.actor] = fromMjai(e.pai); s.draws += 1; break;
+      case "dahai": {
+        const tile = fromMjai(e.pai);
+        if (e.tsumogiri && s.drawn[e.actor] !== null) s.drawn[e.actor] = null; else take(e.actor, tile);
+        settle(e.actor);
+        s.rivers[e.actor].push({ tile, tsumogiri: !!e.tsumogiri, riichi: s.pendingRiichi[e.actor], called: false });
+        s.pendingRiichi[e.actor] = false;
+        break;
+      }
+      case "reach": s.pendingRiichi[e.actor] = true; break;
+      case "reach_accepted":
+        s.riichi[e.actor] = true;
+        if (e.scores) s.scores = [...e.scores]; else s.scores[e.actor] -= 1000;
+        break;
+      case "chi": case "pon": case "daiminkan": {
+        for (const c of e.consumed) take(e.actor, fromMjai(c));
+        settle(e.actor);
+        const river = s.rivers[e.target];
+        if (river.length) river[river.length - 1].called = true;
+        s.melds[e.actor].push({ type: e.type, tiles: [fromMjai(e.pai), ...e.consumed.map(fromMjai)], called: fromMjai(e.pai) });
+        break;
+      }
+      case "ankan":
+        for (const c of e.consumed) take(e.actor, fromMjai(c));
+        settle(e.actor);
+        s.melds[e.actor].push({ type: "ankan", tiles: e.consumed.map(fromMjai), called: null });
+        break;
+      case "kakan": {
+        const tile = fromMjai(e.pai);
+        take(e.actor, tile);
+        settle(e.actor);
+        const pon = s.melds[e.actor].find((m) => m.type === "pon" && kindOf(m.tiles[0]) === kindOf(tile));
+        if (pon) { pon.type = "kakan"; pon.tiles.push(tile); }
+        break;
+      }
+      case "dora": s.dora.push(fromMjai(e.dora_marker)); break;
+      case "hora": case "ryukyoku":
+        s.results.push(e);
+        if (e.scores) s.scores = [...e.scores];
+        else if (e.deltas) s.scores = s.scores.map((x, k) => x + e.deltas[k]);
+        break;
+      case "end_game": s.final = e; if (e.scores) s.scores = [...e.scores]; break;
+      default: break;
+    }
+  }
+  return s;
+}
+
+function meldView(m) {
+  const span = el("span", { class: "meld", "data-meld": m.type });
+  let sideways = false;
+  m.tiles.forEach((tile, i) => {
+    const face = m.type === "ankan" && (i === 0 || i === 3) ? "back" : tile;
+    const side = !sideways && m.called !== null && tile === m.called;
+    sideways = sideways || side;
+    span.append(tileImg(face, side ? "sideways" : ""));
+  });
+  return span;
+}
+
+function seatWindOf(s, seat) {
+  const oya = s.kyoku ? s.kyoku.oya : 0;
+  return "ESWN"[(seat - oya + 4) % 4];
+}
+
+function renderSeat(box, s, seat) {
+  const title = el("h3", {}, el("span", { class: "wind" }, windName(seatWindOf(s, seat))), ` ${names[seat] || `${t("seat")} ${seat + 1}`} `,
+    el("span", { class: "points" }, String(s.scores[seat])));
+  if (s.riichi[seat]) title.append(el("span", { class: "badge" }, t("riichiBadge")));
+  const hand = el("div", { class: "open-hand", "data-seat": String(seat) }, ...s.hands[seat].map((x) => tileImg(x, "small")));
+  if (s.drawn[seat] !== null) hand.append(tileImg(s.drawn[seat], "small drawn"));
+  const melds = el("div", { class: "melds" }, ...s.melds[seat].map(meldView));
+  const river = el("div", { class: "river", "data-seat": String(seat) }, ...s.rivers[seat].map((r) =>
+    tileImg(r.tile, [r.riichi ? "sideways" : "", r.called ? "called" : "", r.tsumogiri ? "tsumogiri" : ""].filter(Boolean).join(" "))));
+  box.replaceChildren(title, hand, melds, river);
+  box.classList.toggle("acting", !!(s.last && s.last.actor === seat));
+}
+
+function describe(e) {
+  if (!e) return t("start");
+  const who = (seat) => names[seat] || `${t("seat")} ${seat + 1}`;
+  switch (e.type) {
+    case "start_game": return `${t("game")}: ${names.join(", ")}`;
+    case "start_kyoku": return `${roundLabel(e.bakaze + e.kyoku)} · ${e.honba} ${t("honba")}`;
+    case "tsumo": return `${who(e.actor)}: ${t("tsumo")} ${fromMjai(e.pai)}`;
+    case "dahai": return `${who(e.actor)}: ${t("dahai")} ${fromMjai(e.pai)}`;
+    case "hora": return `${who(e.actor)}: ${e.actor === e.target ? t("tsumo") : t("ron")}`;
+    case "ryukyoku": return t("ryukyokuEvent");
+    case "end_kyoku": return t("handResult");
+    case "end_game": return t("finalTable");
+    default: return `${e.actor !== undefined ? who(e.actor) + ": " : ""}${t(e.type)}`;
+  }
+}
+
+function resultView(s) {
+  const box = $("replay-result");
+  const parts = [];
+  for (const r of s.results) {
+    const deltas = r.deltas ? el("table", { class: "data payments" }, ...r.deltas.map((d, k) => el("tr", { "data-seat": String(k) },
+      el("td", {}, names[k] || String(k + 1)), el("td", { class: "num delta" }, d > 0 ? `+${d}` : String(d))))) : null;
+    if (r.type === "hora") {
+      const yaku = (r.yaku || []).map(([name, value]) => {
+        const y = { name, value, unit: r.yakuman ? "yakuman" : "han", ...(yakuTable[name] || {}) };
+        return el("tr", { "data-yaku": name }, el("td", {}, yakuName(y)), el("td", { class: "num" }, valueText(y)));
+      });
+      const head = `${names[r.actor]} ${r.actor === r.target ? t("tsumo") : `${t("ron")} ← ${names[r.target]}`}`;
+      const total = r.yakuman ? t("yakuman") : (r.han !== undefined ? `${r.han} ${t("han")} ${r.fu} ${t("fu")}` : "");
+      parts.push(el("section", { class: "result win", "data-seat": String(r.actor) }, el("h3", {}, head),
+        el("table", { class: "yaku-list" }, ...yaku),
+        el("p", {}, total ? `${total} · ` : "", el("strong", { class: "win-points" }, r.points !== undefined ? `${r.points} ${t("points")}` : "")),
+        r.ura_markers && r.ura_markers.length ? el("div", {}, `${t("uraDora")}: `, ...r.ura_markers.map((x) => tileImg(fromMjai(x), "small"))) : null,
+        deltas));
+    } else {
+      const what = r.reason && r.reason !== "exhaustive" ? (r.reason === "nagashi_mangan" ? t("nagashi") : `${t("abortive")} (${t(r.reason)})`) : t("exhaustive");
+      parts.push(el("section", { class: "result draw" }, el("h3", {}, what),
+        r.tenpais ? el("p", {}, r.tenpais.map((x, k) => `${names[k]}: ${x ? t("tenpai") : t("noten")}`).join(" · ")) : null, deltas));
+    }
+  }
+  if (s.final) {
+    parts.push(el("section", { class: "result final" }, el("h3", {}, t("finalTable")),
+      el("table", { class: "data" }, ...s.final.scores.map((score, k) => el("tr", {}, el("td", {}, names[k]), el("td", { class: "num" }, String(score)),
+        el("td", { class: "num" }, s.final.final ? String(s.final.final[k]) : ""))))));
+  }
+  box.replaceChildren(...parts);
+}
+
+function render() {
+  const s = stateAt(position);
+  for (const box of document.querySelectorAll("[data-seat-pos]")) renderSeat(box, s, Number(box.dataset.seatPos));
+  const k = s.kyoku;
+  $("center").replaceChildren(
+    el("div", { class: "round-name" }, k ? roundLabel(k.bakaze + k.kyoku) : "-"),
+    el("div", {}, k ? `${k.honba} ${t("honba")} · ${t("deposits")} ${k.kyotaku + s.riichi.filter(Boolean).length}` : ""),
+    el("div", {}, k ? `${t("wall")}: ${Math.max(0, 70 - s.draws)}` : ""),
+    el("div", {}, `${t("dora")}: `, ...s.dora.map((d) => tileImg(d, "small"))));
+  $("step-label").textContent = `${t("step")} ${position} ${t("of")} ${events.length}`;
+  $("step-label").dataset.position = String(position);
+  $("event-text").textContent = describe(s.last);
+  resultView(s);
+}
+
+function go(to) { position = Math.max(0, Math.min(events.length, to)); render(); }
+
+function handStarts() { return events.map((e, i) => (e.type === "start_kyoku" ? i + 1 : -1)).filter((i) => i >= 0); }
+
+function load(game) {
+  events = game.events || [];
+  const start = events.find((e) => e.type === "start_game");
+  names = start && start.names ? start.names : ["1", "2", "3", "4"];
+  const problems = game.problems || [];
+  $("problems").replaceChildren(...(problems.length ? [el("details", {}, el("summary", {}, `${t("problems")}: ${problems.length}`), el("ul", {}, ...problems.map((p) => el("li", {}, p))))] : []));
+  $("viewer").hidden = false;
+  const firstDeal = handStarts()[0];
+  go(firstDeal || 0);
+}
+
+async function loadStored(id) {
+  const res = await fetch(`/api/games/${encodeURIComponent(id)}`);
+  const data = await res.json();
+  if (!res.ok) throw new Error(data.error);
+  $("source").textContent = `${t("game")} ${data.id} · ${data.rules} · ${data.created}`;
+  $("exports").replaceChildren(el("a", { href: `/api/games/${encodeURIComponent(id)}/export?format=tenhou6`, id: "export-tenhou6" }, "tenhou.net/6"), " · ",
+    el("a", { href: `/api/games/${encodeURIComponent(id)}/export?format=mjai`, id: "export-mjai" }, "mjai"));
+  load(data);
+}
+
+async function upload(file) {
+  const res = await fetch(`/api/replay?name=${encodeURIComponent(file.name)}`, { method: "POST", body: await file.arrayBuffer() });
+  const data = await res.json();
+  if (!res.ok) throw new Error(data.error);
+  const choice = $("game-choice");
+  choice.replaceChildren(...data.games.map((g, i) => el("option", { value: String(i) }, `${i + 1}: ${g.source}`)));
+  choice.hidden = data.games.length < 2;
+  choice.onchange = () => load(data.games[Number(choice.value)]);
+  $("source").textContent = `${file.name}${data.games[0].rules ? ` · ${data.games[0].rules}` : ""}`;
+  $("exports").replaceChildren();
+  load(data.games[0]);
+}
+
+async function setup() {
+  yakuTable = (await (await fetch("/api/yaku")).json()).yaku;
+  $("first").onclick = () => go(0);
+  $("last").onclick = () => go(events.length);
+  $("prev").onclick = () => go(position - 1);
+  $("next").onclick = () => go(position + 1);
+  $("next-hand").onclick = () => go(handStarts().find((i) => i > position) ?? events.length);
+  $("prev-hand").onclick = () => go([...handStarts()].reverse().find((i) => i < position) ?? 0);
+  document.addEventListener("keydown", (ev) => {
+    if (!events.length || ev.target.tagName === "INPUT") return;
+    if (ev.key === "ArrowRight") go(position + 1);
+    else if (ev.key === "ArrowLeft") go(position - 1);
+  });
+  $("upload").addEventListener("change", () => {
+    const file = $("upload").files[0];
+    if (file) upload(file).catch((e) => showError(e.message));
+  });
+  const id = new URLSearchParams(location.search).get("game");
+  if (id) await loadStored(id);
+}
+
+setupLanguage(() => { if (events.length) render(); });
+setup().catch((e) => showError(e.message));

@@ -1,0 +1,70 @@
+"""Browser tests: the web table served in-process (uvicorn in a thread, a temporary SQLite file, fixed seeds)
+and driven through Debian's chromium by Playwright. A missing chromium is installed (as root) or the session
+fails with the reason: these tests are never skipped."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from jantaku.web.app import create_app
+from jantaku.web.background import BackgroundServer
+from jantaku.web.storage import SqliteStore
+
+from .chromium import LAUNCH_ARGS, ensure_chromium
+
+TIMEOUT_MS = 15_000
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    try:
+        path, seconds = ensure_chromium()
+    except RuntimeError as e:
+        pytest.fail(str(e), pytrace=False)
+    if seconds:
+        print(f"\n[e2e] installed chromium with apt-get in {seconds:.0f} s")
+    return path
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory) -> Iterator[BackgroundServer]:
+    seeds = itertools.count()
+    store = SqliteStore(tmp_path_factory.mktemp("e2e") / "games.sqlite3")
+    app = create_app(store, seed_source=lambda: f"e2e-{next(seeds)}")
+    with BackgroundServer(app) as srv:
+        yield srv
+    store.close()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    start = time.monotonic()
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium_path, args=LAUNCH_ARGS, headless=True)
+        print(f"\n[e2e] chromium {b.version} started in {time.monotonic() - start:.1f} s")
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def context(browser):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    ctx.set_default_timeout(TIMEOUT_MS)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def page(context, server):
+    p = context.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    p.errors = errors
+    yield p
+    assert not errors, f"JavaScript errors on the page: {errors}"

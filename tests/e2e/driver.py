@@ -1,0 +1,91 @@
+"""Playing the web table by clicking, as a person would: used by the browser tests and tools/screenshots.py.
+
+Every decision is taken from what the page shows (the hand's tile pictures, the action buttons); the server
+is only reached through the page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jantaku.shapes.waits import discard_options
+
+READY = """() => {
+  const d = document.getElementById('result-dialog');
+  const s = document.getElementById('status');
+  return (d && d.open) || (s && (s.dataset.mine === '1'));
+}"""
+
+
+def _step(page: Any) -> str:
+    return page.evaluate("() => document.body.dataset.step || ''")
+
+
+def wait_ready(page: Any) -> None:
+    """Wait until the person must decide or a result panel is open."""
+    page.wait_for_function(READY)
+
+
+def _click_and_wait(page: Any, locator: Any) -> None:
+    before = _step(page)
+    locator.click()
+    page.wait_for_function(
+        "(before) => document.body.dataset.step !== before || document.getElementById('result-dialog').open",
+        arg=before,
+    )
+
+
+def _best_discard(page: Any) -> Any:
+    """The hand tile to click: the drawn tile by default, the most efficient discard when chasing a win."""
+    tiles = page.locator("#hand > img.tile.playable")
+    names = [tiles.nth(i).get_attribute("data-tile") for i in range(tiles.count())]
+    hand = page.locator("#hand > img.tile")
+    closed = [hand.nth(i).get_attribute("data-tile") for i in range(hand.count())]
+    if len(closed) % 3 == 2:
+        for option in discard_options("".join(closed)):
+            kind = option.discard
+            choices = [i for i, n in enumerate(names) if n == kind or (kind[0] == "5" and n == "0" + kind[1])]
+            if choices:
+                # keep a red five when a plain five of the same kind can go
+                choices.sort(key=lambda i: names[i].startswith("0"))
+                return tiles.nth(choices[0])
+    return tiles.last
+
+
+def play_turn(page: Any, prefer_wins: bool = True) -> str:
+    """Take one decision by clicking; returns what was clicked (``dahai``, ``reach``, ``tsumo``, ``none``...)."""
+    actions = page.locator("#actions button[data-action]")
+    kinds = [actions.nth(i).get_attribute("data-action") for i in range(actions.count())]
+    for win in ("tsumo", "ron"):
+        if win in kinds:
+            _click_and_wait(page, page.locator(f"#actions button[data-action={win}]").first)
+            return win
+    if prefer_wins and "reach" in kinds:
+        page.locator("#actions button[data-action=reach]").click()
+        page.locator("#hand img.riichi-choice").first.wait_for()
+        choice = page.locator("#hand img.riichi-choice")
+        _click_and_wait(page, choice.last)
+        return "reach"
+    if "none" in kinds:  # a call is offered: pass, to keep the hand closed
+        _click_and_wait(page, page.locator("#actions button[data-action=none]"))
+        return "none"
+    if page.locator("#hand > img.tile.playable").count():
+        _click_and_wait(page, _best_discard(page) if prefer_wins else page.locator("#hand > img.tile.playable").last)
+        return "dahai"
+    # anything else the rules offer (nine terminals, the dealer's choice at the end): the first button
+    _click_and_wait(page, actions.first)
+    return kinds[0] if kinds else "?"
+
+
+def play_until_result(page: Any, max_turns: int | None = None, prefer_wins: bool = True) -> list[str]:
+    """Click through the hand until its result panel opens (or ``max_turns`` decisions were taken); returns
+    the decisions taken."""
+    taken: list[str] = []
+    while max_turns is None or len(taken) < max_turns:
+        wait_ready(page)
+        if page.evaluate("() => document.getElementById('result-dialog').open"):
+            return taken
+        taken.append(play_turn(page, prefer_wins))
+        if len(taken) > 400:
+            raise AssertionError(f"no hand result after 400 decisions: {taken[-10:]}")
+    return taken
