@@ -232,7 +232,7 @@ async function upload(file) {
 }
 
 async function setup() {
-  yakuTable = (await (await fetch("/api/yaku")).json()).yaku;
+  const names = fetch("/api/yaku").then((r) => r.json()).then((d) => { yakuTable = d.yaku; if (events.length) render(); });
   $("first").onclick = () => go(0);
   $("last").onclick = () => go(events.length);
   $("prev").onclick = () => go(position - 1);
@@ -248,8 +248,10 @@ async function setup() {
     const file = $("upload").files[0];
     if (file) upload(file).catch((e) => showError(e.message));
   });
+  document.body.dataset.ready = "1";
   const id = new URLSearchParams(location.search).get("game");
   if (id) await loadStored(id);
+  await names;
 }
 
 setupLanguage(() => { if (events.length) render(); });
