@@ -252,3 +252,48 @@ def test_serve_command_prints_the_address(monkeypatch, tmp_path, capsys):
     assert (tmp_path / "x.sqlite3").exists()
     assert main(["serve", "--port", "0"]) == 2
     assert json.dumps(calls)
+
+
+def test_replay_page_yaku_names_and_scoring_presets(client):
+    r = client.get("/replay")
+    assert r.status_code == 200 and 'id="upload"' in r.text
+    assert client.get("/static/replay.js").status_code == 200
+    names = client.get("/api/yaku").json()["yaku"]
+    assert names["pinfu"] == {"kanji": "平和", "english": "Pinfu", "chinese": "平和"}
+    assert {"dora", "aka_dora", "ura_dora", "kokushi_musou"} <= set(names)
+    meta = client.get("/api/presets").json()
+    assert set(meta["presets"]) <= set(meta["scoring"]) and "jielu" not in meta["scoring"]
+
+
+def test_a_view_shows_waits_and_furiten_of_the_own_hand_only(client):
+    data = _table(client, ["human", "human", "random", "random"])
+    tid, tok = data["id"], data["seats"][0]["token"]
+    view = client.get(f"/api/tables/{tid}/view", params={"token": tok}).json()
+    waits = view["waits"]
+    assert set(waits) == {"shanten", "tenpai"} and isinstance(waits["shanten"], int)
+    for option in waits["tenpai"]:
+        assert set(option) == {"discard", "waits", "furiten"}
+        assert all(0 <= w["left"] <= 4 for w in option["waits"])
+
+
+def test_rejections_leave_the_store_unchanged(client):
+    store = client.app.state.store
+    data = _table(client)
+    tid, tok = data["id"], data["seats"][0]["token"]
+    before = store.get_table(tid)
+    view = client.get(f"/api/tables/{tid}/view", params={"token": tok}).json()
+    for body in (
+        {"token": tok, "step": view["step"], "index": 999},
+        {"token": tok, "step": view["step"] - 1, "index": 0},
+        {"token": "forged", "step": view["step"], "index": 0},
+        {"token": tok, "step": view["step"], "action": {"type": "ron", "tile": "1m"}},
+    ):
+        assert client.post(f"/api/tables/{tid}/act", json=body).status_code in (400, 403, 409)
+    after = store.get_table(tid)
+    assert (after.actions, after.status) == (before.actions, before.status)
+    games = client.get("/api/games").json()
+    for body in (b"garbage", b'{"title": "x", "log": "no"}'):
+        assert client.post("/api/replay", content=body).status_code == 400
+    assert client.get("/api/games").json() == games  # an upload is read, never stored
+    r = client.post("/api/tables", json={"rules": "mleague", "seats": ["human", "nobody", "random", "random"]})
+    assert r.status_code == 400 and client.get("/api/games").json() == games

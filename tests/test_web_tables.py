@@ -117,3 +117,34 @@ def test_action_json_round_trip():
 
     a = Action("chi", 1, Tile("0p"), (Tile("4p"), Tile("6p")))
     assert action_from_json(action_to_json(a)) == a
+
+
+def test_an_additive_fan_result_is_shown_without_han_or_fu():
+    """A jielu win (fans with points instead of yaku with han) gives the result panel's shape too."""
+    from jantaku import Hand
+    from jantaku.jielu import score_hand
+    from jantaku.web.tables import _win_score_json
+
+    shown = _win_score_json(score_hand(Hand.parse("123m456m789m123p11z"), tsumo=True))
+    assert shown["han"] is None and shown["fu"] is None and shown["points"] == 14
+    assert [f["name"] for f in shown["yaku"]] == ["三连顺", "九数齐", "平和", "自摸和"]
+    assert all(f["unit"] == "points" and f["value"] > 0 for f in shown["yaku"])
+
+
+def test_waits_with_a_drawn_tile_list_each_discard_that_keeps_tenpai(manager):
+    table = manager.create("tenhou", HUMAN_FIRST, seed="waits")
+    for _ in range(200):
+        view = table.view(0)
+        waits = view["waits"]
+        if view["drawn"] and waits["tenpai"]:
+            break
+        table.act(0, view["step"], len(view["actions"]) - 1)
+    else:
+        pytest.fail("never tenpai with a drawn tile")
+    from jantaku.shapes.waits import waits as waits_of
+
+    hand = view["hand"] + [view["drawn"]]
+    for option in waits["tenpai"]:
+        rest = list(hand)
+        rest.remove(next(t for t in rest if Tile(t).kind == Tile(option["discard"]).kind))
+        assert [w["tile"] for w in option["waits"]] == waits_of("".join(rest))
