@@ -106,11 +106,15 @@ def build_wall(
     dora: Sequence[str] = (),
     ura: Sequence[str] = (),
     rinshan: Sequence[str] = (),
+    tail: Sequence[str] = (),
     dice: tuple[int, int] = (3, 4),
 ) -> Wall:
     """A :class:`Wall` with these starting hands (13 tiles each, by absolute seat), live draws in draw
     order (a string may hold several tiles; ``None`` is one unspecified tile), dora indicators (the first,
-    then kan dora), ura indicators under them, and replacement tiles in the order they are taken."""
+    then kan dora), ura indicators under them, and replacement tiles in the order they are taken.
+
+    ``tail`` places tiles at the wall's end, last first (indexes 135, 134, ...): without a dead wall (洁律)
+    they are the kan replacement tiles in the order taken, and index 135 is also the last live draw."""
     pool = {k: [k * 4 + c for c in range(4)] for k in range(34)}
     wall: list[int | None] = [None] * 136
     hand_map = dict(hands) if isinstance(hands, Mapping) else dict(enumerate(hands))
@@ -138,6 +142,8 @@ def build_wall(
         wall[131 - 2 * k] = _take(pool, Tile(spec), f"ura indicator {k}")
     for k, spec in enumerate(rinshan):
         wall[_RINSHAN[k]] = _take(pool, Tile(spec), f"replacement tile {k}")
+    for k, spec in enumerate(tail):
+        wall[135 - k] = _take(pool, Tile(spec), f"tail tile {k}")
     leftover = sorted(i for ids in pool.values() for i in ids)
     it = iter(leftover)
     filled = [w if w is not None else next(it) for w in wall]
