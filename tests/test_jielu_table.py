@@ -7,6 +7,8 @@ Seat 0 deals unless a test says otherwise; draws are in the raw order they happe
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from jantaku.hand import Hand
@@ -283,3 +285,20 @@ def test_a_game_is_four_hands_each_player_dealing_once(mode):
     assert wins and all(e["score"] >= 1 for e in wins)
     if mode == "original":
         assert sum(game.result.scores) == 0
+
+
+# == the command line =============================================================================================
+
+
+def test_simulate_command_plays_jielu(capsys, tmp_path):
+    from jantaku.cli import main
+
+    code = main(["simulate", "--rules", "jielu", "--games", "2", "--seed", "1", "--quiet", "--out", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "2 games, 8 hands under jielu" in out and "fans per win" in out
+    logs = sorted(tmp_path.iterdir())
+    events = [json.loads(line) for line in logs[0].read_text().splitlines()]
+    assert len(logs) == 2 and any(e["type"] == "hora" and e["fans"] and e["score"] >= 1 for e in events)
+    code = main(["simulate", "--rules", "jielu", "--games", "1", "--out", str(tmp_path), "--format", "tenhou6"])
+    assert code == 2 and "riichi games only" in capsys.readouterr().err
