@@ -27,11 +27,12 @@ from jantaku.shapes.decompose import decompositions_of_bytes
 from jantaku.tiles import KIND_OF_CODE, NUM_KINDS, Tile, dora_from_indicator, kind_name
 
 from .conditions import ConditionError, ScoringError, WinConditions
+from .kernel import S_WAIT, WAIT_NAMES, bind_result_types, pair_of, pung_kinds, score_fast
 from .points import FuItem, basic_points, compute_fu, payments
 from .reading import HandFacts, Reading, readings_of
 from .yaku import YAKU, YAKU_BY_NAME, YAKUMAN
 
-__all__ = ["NoYakuError", "NotWinningError", "ScoreResult", "score_hand"]
+__all__ = ["NoYakuError", "NotWinningError", "ScoreResult", "score_hand", "score_reference"]
 
 
 class NotWinningError(ScoringError):
@@ -40,6 +41,50 @@ class NotWinningError(ScoringError):
 
 class NoYakuError(ScoringError):
     """A complete hand without the yaku the rule set requires."""
+
+    _parts: tuple[Hand, Tile, str] | None = None
+
+    @classmethod
+    def lazy(cls, hand: Hand, win: Tile, rules_name: str) -> NoYakuError:
+        """The error of ``hand`` winning on ``win``, its message written only when read (a player's program may
+        ask about many hands that have no yaku, and rarely reads why).
+
+        >>> e = NoYakuError.lazy(Hand.parse("123m456p789s23455s"), Tile("5s"), "tenhou")
+        >>> e
+        NoYakuError('123m456p78923455s winning on 5s has no yaku under tenhou')
+        >>> str(e) == e.args[0]
+        True
+        """
+        e = cls()
+        e._parts = (hand, win, rules_name)
+        return e
+
+    def __str__(self) -> str:
+        parts = self._parts
+        if parts is None:
+            return super().__str__()
+        self.args = (f"{parts[0]} winning on {parts[1]} has no yaku under {parts[2]}",)
+        return self.args[0]
+
+    @property  # type: ignore[override]
+    def args(self) -> tuple[object, ...]:
+        """The exception's arguments (for a lazy one: its message)."""
+        if self._parts is not None:
+            return (str(self),)
+        return BaseException.args.__get__(self)  # type: ignore[attr-defined,no-any-return]
+
+    @args.setter
+    def args(self, value: tuple[object, ...]) -> None:
+        BaseException.args.__set__(self, value)  # type: ignore[attr-defined]
+        self._parts = None
+
+    def __repr__(self) -> str:
+        if self._parts is not None:
+            str(self)
+        return super().__repr__()
+
+    def __reduce__(self) -> tuple[type[NoYakuError], tuple[object, ...]]:
+        return (type(self), self.args)
 
 
 @dataclass(frozen=True)
@@ -111,6 +156,55 @@ class ScoreResult:
         dealer_pay = -self.payments[c.dealer] - honba_each
         child = next(b for s, b in zip(others, base, strict=True) if s != c.dealer)
         return f" ({child}/{dealer_pay})"
+
+
+class _Lazy:
+    """``fu_items`` and ``reading`` of a result from the fast path: built by the reference code on first access
+    (a non-data descriptor, so a value in the instance's ``__dict__`` wins, as for any other result)."""
+
+    def __init__(self, name: str, default: object) -> None:
+        self.name = name
+        self.default = default
+
+    def __get__(self, obj: ScoreResult | None, objtype: type | None = None) -> object:
+        if obj is None:
+            return self.default
+        lazy = obj.__dict__.get("_lazy")
+        if lazy is None:  # pragma: no cover - every result has either the value or the means to build it
+            raise AttributeError(self.name)
+        fu_items, reading = _explain_fast(obj, *lazy)
+        obj.__dict__["fu_items"] = fu_items
+        obj.__dict__["reading"] = reading
+        return obj.__dict__[self.name]
+
+
+def _explain_fast(
+    result: ScoreResult, hand: Hand, rules: Ruleset, best: int, yaku: tuple[tuple[str, int], ...]
+) -> tuple[list[FuItem], Reading]:
+    """The reading a fast-path result was scored from, and its fu items, as the reference builds them."""
+    c = result.conditions
+    assert c is not None
+    facts = _facts(hand, c)
+    readings = readings_of(decompositions_of_bytes(bytes(facts.closed_counts)), hand.melds, c.win.kind, c.tsumo)
+    if best == -1:
+        r = next(r for r in readings if r.form == "chiitoitsu")
+    elif best == -2:
+        r = next(r for r in readings if r.form == "kokushi")
+    else:
+        pair = pair_of(best)
+        wait = WAIT_NAMES[best >> S_WAIT & 31]
+        pungs = pung_kinds(best)
+        r = next(
+            r for r in readings if (r.pair, r.wait, sorted(r.pungs)) == (pair, wait, pungs) and r.form == "regular"
+        )
+    if result.yakuman:
+        return [], r
+    return compute_fu(r, facts, c, rules, ("pinfu", 1) in yaku)[1], r
+
+
+ScoreResult.fu_items = _Lazy("fu_items", None)  # type: ignore[assignment]
+ScoreResult.reading = _Lazy("reading", None)  # type: ignore[assignment]
+bind_result_types(ScoreResult, NoYakuError)
 
 
 def _check_against_rules(hand: Hand, c: WinConditions, rules: Ruleset) -> None:
@@ -229,7 +323,18 @@ def score_hand(hand: Hand | str, conditions: WinConditions, rules: Ruleset | str
 
     ``rules`` is a :class:`~jantaku.rules.Ruleset` or a preset name. Raises :class:`NotWinningError`,
     :class:`NoYakuError` or :class:`~jantaku.riichi.conditions.ConditionError`.
+
+    The fast path (:mod:`jantaku.riichi.kernel`) answers most hands; the rest, and every error but a missing
+    yaku, are the reference scorer's (:func:`score_reference`), which the fast path agrees with.
     """
+    rs = rules if type(rules) is Ruleset else load_rules(rules)
+    h = hand if type(hand) is Hand else Hand.parse(hand) if isinstance(hand, str) else hand
+    return score_fast(h, conditions, rs) or score_reference(h, conditions, rs)  # type: ignore[arg-type]
+
+
+def score_reference(hand: Hand | str, conditions: WinConditions, rules: Ruleset | str = "standard") -> ScoreResult:
+    """:func:`score_hand` the plain way: every reading as a :class:`~jantaku.riichi.reading.Reading`, every
+    yaku predicate asked. The fast path is checked against it."""
     rs = load_rules(rules)
     h = Hand.parse(hand) if isinstance(hand, str) else hand
     if h.tile_count != 14:

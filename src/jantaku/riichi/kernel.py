@@ -1,0 +1,903 @@
+"""The fast path of :func:`~jantaku.riichi.scoring.score_hand`: readings as packed integers, yaku as bit tests.
+
+The reference scorer (:func:`~jantaku.riichi.scoring.score_reference`) builds a
+:class:`~jantaku.riichi.reading.Reading` per reading and asks every yaku predicate about it. This module
+computes the same numbers without building any object until the winner is known:
+
+- The hand's tiles are summed into one integer of 3-bit counts per kind (:data:`TILE_BITS`), so that a suit's
+  nine counts (or the seven honors) are one small integer: the *block key*.
+- Per block key, a table (filled on first use, like the per-block tables of :mod:`jantaku.shapes`) holds each
+  way to split the block into runs, pungs and at most one pair, as one packed integer (:func:`block_value`):
+  additive counters (pairs, runs, pungs, concealed pungs, kans, pure double sequences, blocks without a
+  terminal or honor, blocks without a terminal, pung fu), the pair's kind, and bit masks of run starts and
+  pung kinds. For the block of the winning tile a second table adds, per place the tile can sit, the wait
+  (one bit) and, for a ron completing a pung, the pung's lost concealment. Declared melds have fixed packed
+  values. A whole reading is the sum of its blocks' values (run bits of called chows are OR-ed in, since a
+  chow may repeat a run).
+- The yaku then are bit tests on that one integer plus a few facts about the whole hand (which suits, honors,
+  terminals: masks of the tile counts), and the yaku list for a set of yaku is looked up in a table keyed by
+  the bit set. Fu, points and payments are a few lines of arithmetic.
+- The result carries its fu breakdown and :class:`~jantaku.riichi.reading.Reading` lazily: they are built by
+  the reference code on first access (``ScoreResult.fu_items`` / ``.reading``).
+
+Whatever this path does not cover returns ``None`` and the reference scorer answers instead: a pao player, a
+rule set with fewer red fives, any failed check (so that the error is the reference's own), and two different
+readings scoring the same (the reference's order decides which one it explains). Both paths are compared on
+many random hands under every preset in ``tests/test_scoring_kernel.py``.
+
+>>> from jantaku import Hand, Tile
+>>> from jantaku.riichi.conditions import WinConditions
+>>> from jantaku.rules import load_rules
+>>> r = score_fast(Hand.parse("234m567p456s78999s"), WinConditions(win=Tile("9s"), tsumo=True), load_rules("tenhou"))
+>>> r.han, r.fu, r.points, r.yaku
+(2, 20, 2100, [('menzen_tsumo', 1), ('pinfu', 1)])
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import TYPE_CHECKING, Any
+
+from jantaku.meld import MeldKind
+from jantaku.shapes.decompose import _block_readings
+from jantaku.tiles import KIND_OF_CODE, NUM_KINDS, TERMINALS_AND_HONORS, dora_from_indicator
+
+from .yaku import YAKU, YAKUMAN
+
+if TYPE_CHECKING:
+    from jantaku.hand import Hand
+    from jantaku.rules import Ruleset
+
+    from .conditions import WinConditions
+    from .scoring import ScoreResult
+
+__all__ = ["TILE_BITS", "block_value", "pair_of", "pung_bit", "pung_kinds", "score_fast"]
+
+# -- the packed reading ---------------------------------------------------------------------------------------
+
+S_NPAIR, S_NRUN, S_NPUNG, S_NCONC = 0, 3, 6, 9
+"""Shifts of 3-bit additive counters: pairs, runs, pungs and kans, concealed pungs and kans."""
+S_PEIKOU = 12
+"""2 bits: pure double sequences."""
+S_NOYAO = 14
+"""3 bits: blocks (the pair included) without a terminal or honor."""
+S_FU = 17
+"""8 bits: the fu of the pungs and kans."""
+S_WAIT = 25
+"""5 bits, one set: the wait the winning tile completed (:data:`RYANMEN` ...). The fields up to here fit in the
+low 30 bits (:data:`M_LOW_WORD`), which the scorer reads as one small integer."""
+S_PAIR = 30
+"""6 bits: the pair's kind + 1."""
+S_HONOR_PUNGS = 36
+"""7 bits: the honors with a pung or kan (East ... Red)."""
+S_PLACE = 43
+"""4 bits: where the winning tile sits, in the reference's order within one split: 0 the pair, 1 a pung, 2 + the
+start of a run (position in the suit). The fields from :data:`S_PAIR` to here are the second 30-bit word."""
+S_RUNS = 60
+"""21 bits: run starts, bit ``7 * suit + position``."""
+S_PUNGS = 81
+"""27 bits: the suited kinds with a pung or kan."""
+M_LOW_WORD = (1 << 30) - 1
+
+
+def pung_bit(kind: int) -> int:
+    """The bit of a pung (or kan) of ``kind`` in a packed reading."""
+    return 1 << (S_PUNGS + kind if kind < 27 else S_HONOR_PUNGS + kind - 27)
+
+
+def pung_kinds(p: int) -> list[int]:
+    """The kinds with a pung or kan in a packed reading, ascending.
+
+    >>> pung_kinds(pung_bit(3) | pung_bit(33) | pung_bit(27))
+    [3, 27, 33]
+    """
+    suited = p >> S_PUNGS
+    honors = p >> S_HONOR_PUNGS & 127
+    return [k for k in range(27) if suited >> k & 1] + [27 + k for k in range(7) if honors >> k & 1]
+
+
+def pair_of(p: int) -> int:
+    """The pair's kind in a packed reading."""
+    return (p >> S_PAIR & 63) - 1
+
+
+RYANMEN, KANCHAN, PENCHAN, TANKI, SHANPON = 1, 2, 4, 8, 16
+WAIT_NAMES = {RYANMEN: "ryanmen", KANCHAN: "kanchan", PENCHAN: "penchan", TANKI: "tanki", SHANPON: "shanpon"}
+_FU_WAITS = KANCHAN | PENCHAN | TANKI
+
+TILE_BITS = 3
+"""Bits per kind in a hand's count integer; red fives are counted from bit :data:`S_RED`."""
+S_RED = 34 * TILE_BITS
+M_COUNTS = (1 << S_RED) - 1
+M_SUIT = (1 << 9 * TILE_BITS) - 1
+M_HONOR = (1 << 7 * TILE_BITS) - 1
+
+_YAOCHU = frozenset(TERMINALS_AND_HONORS)
+_TERMINAL = frozenset((0, 8, 9, 17, 18, 26))
+_GREEN = frozenset((19, 20, 21, 23, 25, 32))
+
+
+def _kind_mask(kinds: object) -> int:
+    """The count-field mask (all 3 bits) of the given kinds."""
+    return sum(7 << TILE_BITS * k for k in kinds)  # type: ignore[attr-defined]
+
+
+M_YAOCHU = _kind_mask(_YAOCHU)
+M_SIMPLE = M_COUNTS & ~M_YAOCHU
+M_SUITED = _kind_mask(range(27))
+M_NOT_TERMINAL = M_COUNTS & ~_kind_mask(_TERMINAL)
+M_NOT_GREEN = M_COUNTS & ~_kind_mask(_GREEN)
+M_LOW = sum(1 << TILE_BITS * k for k in range(34))
+"""Bit 0 of every count field."""
+M_TWO_OR_FOUR = M_COUNTS & ~(M_LOW << 1)
+"""Bits 0 and 2 of every field: zero exactly when every count is 0 or 2."""
+
+W_CODE = tuple((1 << TILE_BITS * KIND_OF_CODE[code]) + ((1 << S_RED) if code >= NUM_KINDS else 0) for code in range(37))
+"""What one tile adds to a hand's count integer, by tile code."""
+_DORA_SHIFT = tuple(TILE_BITS * dora_from_indicator(KIND_OF_CODE[code]) for code in range(37))
+
+_ITTSU0, _ITTSU1, _ITTSU2 = (0b1001001 << 7 * s for s in range(3))
+
+
+def _peikou(runs: tuple[int, ...]) -> int:
+    """Pure double sequences among sorted runs (the reference's count: disjoint adjacent equal pairs)."""
+    pairs = i = 0
+    while i + 1 < len(runs):
+        if runs[i] == runs[i + 1]:
+            pairs += 1
+            i += 2
+        else:
+            i += 1
+    return pairs
+
+
+def block_value(block: int, runs: tuple[int, ...], pungs: tuple[int, ...], pair: int) -> int:
+    """The packed value of one block's split (closed tiles): positions within block ``block`` (0-2 suits, 3
+    honors); every pung counts as concealed (the winning tile's place may change that).
+
+    >>> v = block_value(0, (0, 0), (8,), 4)  # 123m 123m 999m 55m
+    >>> (v >> S_NRUN) & 7, (v >> S_PEIKOU) & 3, (v >> S_FU) & 255, pair_of(v), pung_kinds(v)
+    (2, 1, 8, 4, [8])
+    """
+    start = 9 * block
+    v = 0
+    for r in runs:
+        v += 1 << S_NRUN
+        v |= 1 << (S_RUNS + 7 * block + r)
+        if r % 9 not in (0, 6):
+            v += 1 << S_NOYAO
+    for p in pungs:
+        kind = start + p
+        v += (1 << S_NPUNG) + (1 << S_NCONC) + pung_bit(kind)
+        v += (8 if kind in _YAOCHU else 4) << S_FU
+        if kind not in _YAOCHU:
+            v += 1 << S_NOYAO
+    if pair >= 0:
+        kind = start + pair
+        v += (1 << S_NPAIR) + ((kind + 1) << S_PAIR)
+        if kind not in _YAOCHU:
+            v += 1 << S_NOYAO
+    return v + (_peikou(tuple(sorted(runs))) << S_PEIKOU)
+
+
+def _decode(key: int, n: int) -> bytes:
+    return bytes((key >> TILE_BITS * i) & 7 for i in range(n))
+
+
+class _BlockTable(dict[int, tuple[int, ...]]):
+    """Block key -> packed values of its splits (empty when the block cannot be split)."""
+
+    def __init__(self, block: int) -> None:
+        super().__init__()
+        self.block = block
+
+    def __missing__(self, key: int) -> tuple[int, ...]:
+        block = self.block
+        splits = _block_readings(_decode(key, 7 if block == 3 else 9), block != 3)
+        value = tuple(block_value(block, runs, pungs, pair) for runs, pungs, pair in splits)
+        self[key] = value
+        return value
+
+
+_BLOCKS = (_BlockTable(0), _BlockTable(1), _BlockTable(2), _BlockTable(3))
+
+
+class _PlacedTable(dict[int, tuple[int, ...]]):
+    """``(block key << 7) | (winning kind << 1) | tsumo`` -> packed values of each split with the winning tile
+    in each place it can sit (wait bit set; a ron's pung counted open), distinct values in the reference's
+    order."""
+
+    def __missing__(self, key: int) -> tuple[int, ...]:
+        tsumo = key & 1
+        win = (key >> 1) & 63
+        block = win // 9
+        pos = win - 9 * block
+        splits = _block_readings(_decode(key >> 7, 7 if block == 3 else 9), block != 3)
+        out: dict[int, int] = {}  # value without the place -> with it (the first place of a reading counts)
+        for runs, pungs, pair in splits:
+            base = block_value(block, runs, pungs, pair)
+            if pair == pos:
+                out.setdefault(base + (TANKI << S_WAIT), 0)
+            if pos in pungs:
+                v = base + (SHANPON << S_WAIT)
+                if not tsumo:  # the pung was completed by another player's tile: open, half the fu
+                    v -= (1 << S_NCONC) + ((4 if win in _YAOCHU else 2) << S_FU)
+                out.setdefault(v, 1)
+            if block != 3:
+                for r in runs:
+                    if r <= pos <= r + 2:
+                        out.setdefault(base + (_run_wait(r, pos) << S_WAIT), 2 + r)
+        value = tuple(v + (place << S_PLACE) for v, place in out.items())
+        self[key] = value
+        return value
+
+
+def _run_wait(start: int, pos: int) -> int:
+    """The wait bit of a run starting at ``start`` completed by ``pos`` (positions in a suit)."""
+    d = pos - start
+    if d == 1:
+        return KANCHAN
+    if d == 0:
+        return PENCHAN if start == 6 else RYANMEN
+    return PENCHAN if start == 0 else RYANMEN
+
+
+_PLACED = _PlacedTable()
+
+# -- called melds, by meld kind * 34 + kind ------------------------------------------------------------------------
+
+_MELD_KINDS = (MeldKind.CHI, MeldKind.PON, MeldKind.MINKAN, MeldKind.KAKAN, MeldKind.ANKAN)
+
+
+def _meld_entry(mk: int, kind: int) -> tuple[int, int, int, bool] | None:
+    """(additive value, run bit, tile counts, holds a five) of a called meld: chow, pung, open kan, added kan or
+    closed kan (``mk`` 0-4) of ``kind`` (its first tile)."""
+    if mk == 0:  # chow
+        if kind >= 27 or kind % 9 > 6:
+            return None
+        value = 1 << S_NRUN
+        if kind % 9 not in (0, 6):
+            value += 1 << S_NOYAO
+        counts = sum(1 << TILE_BITS * (kind + i) for i in range(3))
+        return value, 1 << (S_RUNS + 7 * (kind // 9) + kind % 9), counts, 2 <= kind % 9 <= 4
+    yao = kind in _YAOCHU
+    value = (1 << S_NPUNG) + pung_bit(kind)
+    if not yao:
+        value += 1 << S_NOYAO
+    fu = 4 if yao else 2
+    if mk >= 2:
+        fu *= 4
+    if mk == 4:
+        value += 1 << S_NCONC
+        fu *= 2
+    return value + (fu << S_FU), 0, (4 if mk >= 2 else 3) << TILE_BITS * kind, kind < 27 and kind % 9 == 4
+
+
+_MELD_TABLE = tuple(_meld_entry(mk, kind) for mk in range(5) for kind in range(34))
+
+# -- yaku and yakuman as bits (their index in YAKU / YAKUMAN) ----------------------------------------------------
+
+_Y = {y.name: i for i, y in enumerate(YAKU)}
+_YM = {y.name: i for i, y in enumerate(YAKUMAN)}
+B_MENZEN_TSUMO = 1 << _Y["menzen_tsumo"]
+B_RIICHI = 1 << _Y["riichi"]
+B_DOUBLE_RIICHI = 1 << _Y["double_riichi"]
+B_IPPATSU = 1 << _Y["ippatsu"]
+B_CHANKAN = 1 << _Y["chankan"]
+B_RINSHAN = 1 << _Y["rinshan_kaihou"]
+B_HAITEI = 1 << _Y["haitei"]
+B_HOUTEI = 1 << _Y["houtei"]
+B_PINFU = 1 << _Y["pinfu"]
+B_TANYAO = 1 << _Y["tanyao"]
+B_IIPEIKOU = 1 << _Y["iipeikou"]
+B_SEAT = 1 << _Y["yakuhai_seat_wind"]
+B_ROUND = 1 << _Y["yakuhai_round_wind"]
+B_HAKU = 1 << _Y["yakuhai_haku"]
+B_CHIITOITSU = 1 << _Y["chiitoitsu"]
+B_CHANTA = 1 << _Y["chanta"]
+B_ITTSU = 1 << _Y["ittsu"]
+B_SANSHOKU = 1 << _Y["sanshoku"]
+B_DOUKOU = 1 << _Y["sanshoku_doukou"]
+B_SANKANTSU = 1 << _Y["sankantsu"]
+B_TOITOI = 1 << _Y["toitoi"]
+B_SANANKOU = 1 << _Y["sanankou"]
+B_SHOUSANGEN = 1 << _Y["shousangen"]
+B_HONROUTOU = 1 << _Y["honroutou"]
+B_RYANPEIKOU = 1 << _Y["ryanpeikou"]
+B_JUNCHAN = 1 << _Y["junchan"]
+B_HONITSU = 1 << _Y["honitsu"]
+B_CHINITSU = 1 << _Y["chinitsu"]
+B_RENHOU = 1 << _Y["renhou"]
+assert [_Y["yakuhai_haku"] + i for i in range(3)] == [_Y[n] for n in ("yakuhai_haku", "yakuhai_hatsu", "yakuhai_chun")]
+
+YM_TENHOU = 1 << _YM["tenhou"]
+YM_CHIIHOU = 1 << _YM["chiihou"]
+YM_RENHOU = 1 << _YM["renhou_yakuman"]
+YM_DAISANGEN = 1 << _YM["daisangen"]
+YM_SUUANKOU = 1 << _YM["suuankou"]
+YM_SUUANKOU_TANKI = 1 << _YM["suuankou_tanki"]
+YM_TSUUIISOU = 1 << _YM["tsuuiisou"]
+YM_RYUUIISOU = 1 << _YM["ryuuiisou"]
+YM_CHINROUTOU = 1 << _YM["chinroutou"]
+YM_CHUUREN = 1 << _YM["chuuren_poutou"]
+YM_JUNSEI = 1 << _YM["junsei_chuuren_poutou"]
+YM_KOKUSHI = 1 << _YM["kokushi_musou"]
+YM_KOKUSHI13 = 1 << _YM["kokushi_musou_13"]
+YM_DAISUUSHII = 1 << _YM["daisuushii"]
+YM_SHOUSUUSHII = 1 << _YM["shousuushii"]
+YM_SUUKANTSU = 1 << _YM["suukantsu"]
+
+_CLOSED_ONLY_YAKUMAN = sum(1 << i for i, y in enumerate(YAKUMAN) if y.han_open is None)
+
+YakuList = tuple[tuple[str, int], ...]
+
+
+class _YakuTable(dict[int, tuple[int, YakuList]]):
+    """``(yaku bits << 1) | menzen`` -> (han, (name, han) pairs in table order); a yaku with no open value is
+    skipped in an open hand, as the reference does before asking its predicate."""
+
+    def __missing__(self, key: int) -> tuple[int, YakuList]:
+        menzen = key & 1
+        bits = key >> 1
+        found = []
+        for i, y in enumerate(YAKU):
+            han = y.han if menzen else y.han_open
+            if han is not None and bits >> i & 1:
+                found.append((y.name, han))
+        value = (sum(h for _, h in found), tuple(found))
+        self[key] = value
+        return value
+
+
+_YAKU_TABLE = _YakuTable()
+
+# honor pung bits (7: E S W N haku hatsu chun) -> wind pungs, dragon pungs
+_WIND_PUNGS = tuple(bin(m & 15).count("1") for m in range(128))
+_DRAGON_PUNGS = tuple(bin(m >> 4).count("1") for m in range(128))
+
+# -- rule sets ------------------------------------------------------------------------------------------------
+
+
+class _Compiled:
+    """What the kernel reads of a rule set, read once per rule set."""
+
+    __slots__ = (
+        "all_red",
+        "double",
+        "double_wind_pair_fu",
+        "honba_points",
+        "ippatsu",
+        "kazoe",
+        "kiriage",
+        "max_dora",
+        "min_han",
+        "name",
+        "ok",
+        "open_tanyao",
+        "permissive",
+        "renhou",
+        "rounding",
+        "rules",
+        "ryuuiisou_needs_hatsu",
+        "stacking",
+        "ura_dora",
+        "yakuman_lists",
+    )
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+        self.ok = rules.family == "riichi"
+        self.all_red = tuple(rules.red_fives) == (1, 1, 1)
+        self.name = rules.name
+        self.ippatsu = rules.ippatsu
+        self.ura_dora = rules.ura_dora
+        self.honba_points = rules.honba_points
+        self.renhou = rules.renhou
+        self.max_dora = 5 if rules.kan_dora else 1
+        self.min_han = rules.min_han
+        self.open_tanyao = rules.open_tanyao
+        self.kiriage = rules.kiriage
+        self.kazoe = rules.kazoe_yakuman
+        self.double_wind_pair_fu = rules.double_wind_pair_fu
+        self.ryuuiisou_needs_hatsu = rules.ryuuiisou_needs_hatsu
+        self.stacking = rules.yakuman_stacking
+        self.double = rules.double_yakuman
+        self.rounding = rules.payment_rounding
+        self.yakuman_lists: dict[int, tuple[int, YakuList]] = {}
+        self.permissive = (
+            self.ippatsu and self.ura_dora and bool(self.honba_points) and self.renhou != "none" and self.max_dora == 5
+        )
+
+    def yakuman_list(self, bits: int) -> tuple[int, YakuList]:
+        """(multiplier total, (name, multiplier) pairs) of a yakuman bit set, as the reference lists them."""
+        found = [(y.name, 2 if y.name in self.double else 1) for i, y in enumerate(YAKUMAN) if bits >> i & 1]
+        if not self.stacking:
+            value = (1, tuple((name, 1) for name, _ in found))
+        else:
+            value = (sum(m for _, m in found), tuple(found))
+        self.yakuman_lists[bits] = value
+        return value
+
+
+_COMPILED: dict[int, _Compiled] = {}
+
+
+def _compiled(rules: Ruleset) -> _Compiled:
+    comp = _COMPILED.get(id(rules))
+    if comp is None or comp.rules is not rules:
+        comp = _Compiled(rules)
+        if len(_COMPILED) > 64:
+            _COMPILED.clear()
+        _COMPILED[id(rules)] = comp
+    return comp
+
+
+# -- scoring --------------------------------------------------------------------------------------------------
+
+_CHI, _PON, _MINKAN, _KAKAN, _ANKAN = _MELD_KINDS
+_NO_CANDIDATES: tuple[int, ...] = ()
+
+
+def score_fast(h: Hand, c: WinConditions, rules: Ruleset) -> ScoreResult | None:
+    """Score like the reference scorer, or ``None`` where only the reference may answer (see the module docs).
+
+    Raises :class:`~jantaku.riichi.scoring.NotWinningError` and :class:`~jantaku.riichi.scoring.NoYakuError`
+    with the reference's messages.
+    """
+    comp = _COMPILED.get(id(rules))
+    if comp is None or comp.rules is not rules:
+        comp = _compiled(rules)
+    if not comp.ok or c.pao is not None:
+        return None
+    closed = h.closed
+    melds = h.melds
+    if len(closed) + 3 * len(melds) != 14:
+        return None
+    win = c.win
+    if win not in closed:
+        return None
+    tsumo = c.tsumo
+    riichi = c.riichi
+    dora_ind = c.dora
+    ura_ind = c.ura
+    if comp.permissive:  # a rule set with ippatsu, ura and kan dora, honba and renhou refuses none of them
+        if (dora_ind and len(ura_ind) > len(dora_ind)) or len(dora_ind) > 5:
+            return None
+    elif (
+        (c.ippatsu and not comp.ippatsu)
+        or (ura_ind and not comp.ura_dora)
+        or (c.honba and not comp.honba_points)
+        or (c.renhou and comp.renhou == "none")
+        or len(dora_ind) > comp.max_dora
+        or (dora_ind and len(ura_ind) > len(dora_ind))
+    ):
+        return None
+
+    # tiles -> count integers
+    k_closed = 0
+    w_code = W_CODE
+    for t in closed:
+        k_closed += w_code[t._code]
+    menzen = True
+    kans = 0
+    m_value = 0
+    m_runs = 0
+    k_melds = 0
+    red = 0
+    if melds:
+        table = _MELD_TABLE
+        for m in melds:
+            mk = m.kind
+            tiles = m.tiles
+            code0 = tiles[0]._code
+            if mk is _CHI:
+                entry = table[KIND_OF_CODE[code0]]
+                menzen = False
+            elif mk is _PON:
+                entry = table[34 + KIND_OF_CODE[code0]]
+                menzen = False
+            elif mk is _ANKAN:
+                entry = table[136 + code0]
+                kans += 1
+            else:
+                entry = table[(68 if mk is _MINKAN else 102) + code0]
+                menzen = False
+                kans += 1
+            if entry is None:  # pragma: no cover - Meld validates its tiles
+                return None
+            m_value += entry[0]
+            m_runs |= entry[1]
+            k_melds += entry[2]
+            if entry[3]:  # a meld with a five
+                for t in tiles:
+                    if t._code >= NUM_KINDS:
+                        red += 1
+        if (riichi and not menzen) or (c.tenhou or c.chiihou):
+            return None
+        if c.chankan:
+            wk = KIND_OF_CODE[win._code]
+            if any(KIND_OF_CODE[t._code] == wk for m in melds for t in m.tiles):
+                return None
+    if c.rinshan and not kans:
+        return None
+    red += k_closed >> S_RED
+    if red and not comp.all_red:
+        return None  # the reference checks each red five against the rule set
+    k_closed &= M_COUNTS
+    k_all = k_closed + k_melds
+
+    # readings of the closed tiles
+    wcode = win._code
+    wk = KIND_OF_CODE[wcode]
+    wb = wk // 9
+    keys = (k_closed & M_SUIT, (k_closed >> 27) & M_SUIT, (k_closed >> 54) & M_SUIT, k_closed >> 81)
+    placed = _PLACED[(keys[wb] << 7) | (wk << 1) | tsumo]
+    if wb == 0:
+        a, b, cc, d = placed, _BLOCKS[1][keys[1]], _BLOCKS[2][keys[2]], _BLOCKS[3][keys[3]]
+    elif wb == 1:
+        a, b, cc, d = _BLOCKS[0][keys[0]], placed, _BLOCKS[2][keys[2]], _BLOCKS[3][keys[3]]
+    elif wb == 2:
+        a, b, cc, d = _BLOCKS[0][keys[0]], _BLOCKS[1][keys[1]], placed, _BLOCKS[3][keys[3]]
+    else:
+        a, b, cc, d = _BLOCKS[0][keys[0]], _BLOCKS[1][keys[1]], _BLOCKS[2][keys[2]], placed
+    if len(a) == 1 and len(b) == 1 and len(cc) == 1 and len(d) == 1:
+        candidates: Any = ((a[0] + b[0] + cc[0] + d[0] + m_value) | m_runs,)
+    elif a and b and cc and d:
+        candidates = [(w + x + y + z + m_value) | m_runs for w, x, y, z in product(a, b, cc, d)]
+    else:
+        candidates = _NO_CANDIDATES
+    special = 0  # 1 seven pairs, 2 thirteen orphans
+    if len(closed) == 14:
+        if not k_closed & M_TWO_OR_FOUR and k_closed.bit_count() == 7:
+            special = 1
+        elif not k_closed & M_SIMPLE and k_closed.bit_count() in (13, 14):
+            special = _kokushi(k_closed)
+
+    # facts about the whole hand
+    seat = c.seat_wind
+    rnd = c.round_wind
+    honors = k_all >> 81
+    suits = (1 if k_all & M_SUIT else 0) + (2 if k_all >> 27 & M_SUIT else 0) + (4 if k_all >> 54 & M_SUIT else 0)
+    one_suit = suits in (1, 2, 4)
+    hand_bits = B_MENZEN_TSUMO if menzen and tsumo else 0
+    if riichi:
+        hand_bits |= B_DOUBLE_RIICHI if c.double_riichi else B_RIICHI
+        if c.ippatsu:
+            hand_bits |= B_IPPATSU
+    if tsumo:
+        if c.rinshan:
+            hand_bits |= B_RINSHAN
+        elif c.haitei:
+            hand_bits |= B_HAITEI
+    elif c.chankan:
+        hand_bits |= B_CHANKAN
+    elif c.houtei:
+        hand_bits |= B_HOUTEI
+    if not k_all & M_YAOCHU:
+        if menzen or comp.open_tanyao:
+            hand_bits |= B_TANYAO
+    elif honors and not k_all & M_SIMPLE:
+        hand_bits |= B_HONROUTOU
+    if one_suit:
+        hand_bits |= B_HONITSU if honors else B_CHINITSU
+    yakuman_hand = 0
+    if kans >= 3:
+        if kans == 3:
+            hand_bits |= B_SANKANTSU
+        else:
+            yakuman_hand = YM_SUUKANTSU
+    if c.tenhou:
+        yakuman_hand |= YM_TENHOU
+    elif c.chiihou:
+        yakuman_hand |= YM_CHIIHOU
+    elif c.renhou:
+        if comp.renhou == "yakuman":
+            yakuman_hand |= YM_RENHOU
+        elif comp.renhou == "mangan":
+            hand_bits |= B_RENHOU
+    if one_suit or not suits or not k_all & M_SIMPLE:  # the only hands that may be all honors, green, terminals
+        if not k_all & M_SUITED:
+            yakuman_hand |= YM_TSUUIISOU
+        elif not k_all & M_NOT_GREEN:
+            if not comp.ryuuiisou_needs_hatsu or k_all >> 96 & 7:
+                yakuman_hand |= YM_RYUUIISOU
+        elif not k_all & M_NOT_TERMINAL:
+            yakuman_hand |= YM_CHINROUTOU
+        elif menzen and one_suit and not honors and not kans:
+            yakuman_hand |= _chuuren(k_closed, wk)
+    if not menzen:
+        yakuman_hand &= ~_CLOSED_ONLY_YAKUMAN
+    ron_fu = 30 if menzen and not tsumo else 20
+    wind_seat = 27 + seat
+    wind_round = 27 + rnd
+    kiriage = comp.kiriage
+    min_han = comp.min_han
+    yaku_table = _YAKU_TABLE
+    n_dora = 0
+    for t in dora_ind:
+        n_dora += k_all >> _DORA_SHIFT[t._code] & 7
+    n_ura = 0
+    if riichi and ura_ind and comp.ura_dora:
+        for t in ura_ind:
+            n_ura += k_all >> _DORA_SHIFT[t._code] & 7
+    extra = n_dora + red + n_ura
+
+    # every reading: key = basic points << 16 | han << 8 | fu (a yakuman: 99 han); the best, and any ties
+    best_key = -1
+    best: Entry = (0, (), 0, 0, None, 0)
+    ties: list[Entry] | None = None
+    complete = special
+    for p in candidates:
+        lo = p & M_LOW_WORD
+        if lo & 7 != 1:
+            continue
+        complete = True
+        npung = lo >> S_NPUNG & 7
+        nconc = lo >> S_NCONC & 7
+        wait = lo >> S_WAIT
+        mid = p >> S_PAIR & M_LOW_WORD
+        pair = (mid & 63) - 1
+        hp = mid >> 6 & 127
+        ym = yakuman_hand
+        if nconc == 4 or hp >= 0b1110000 or _WIND_PUNGS[hp] >= 3:
+            if nconc == 4 and menzen:
+                ym |= YM_SUUANKOU_TANKI if wait == TANKI else YM_SUUANKOU
+            if hp >= 0b1110000:
+                ym |= YM_DAISANGEN
+            winds = _WIND_PUNGS[hp]
+            if winds == 4:
+                ym |= YM_DAISUUSHII
+            elif winds == 3 and 27 <= pair <= 30:
+                ym |= YM_SHOUSUUSHII
+        if ym:
+            total, names = comp.yakuman_lists.get(ym) or comp.yakuman_list(ym)
+            key = (8000 * total) << 16 | 99 << 8
+            if key > best_key:
+                best_key, best, ties = key, (p, names, 0, 0, None, total), None
+            elif key == best_key and p != best[0]:
+                ties = [*(ties or (best,)), (p, names, 0, 0, None, total)]
+            continue
+        bits = hand_bits
+        if npung == 0:
+            if menzen and wait == RYANMEN and (pair < 27 or (pair < 31 and pair != wind_seat and pair != wind_round)):
+                bits |= B_PINFU
+        else:
+            if hp:
+                if hp >> seat & 1:
+                    bits |= B_SEAT
+                if hp >> rnd & 1:
+                    bits |= B_ROUND
+                bits |= (hp >> 4) * B_HAKU  # haku, hatsu, chun: consecutive bits in both
+                if pair >= 31 and _DRAGON_PUNGS[hp] == 2:
+                    bits |= B_SHOUSANGEN
+            if npung == 4:
+                bits |= B_TOITOI
+            if nconc == 3:
+                bits |= B_SANANKOU
+            if npung >= 3:
+                pm = p >> S_PUNGS
+                if pm & pm >> 9 & pm >> 18 & 511:
+                    bits |= B_DOUKOU
+        nrun = lo >> S_NRUN & 7
+        if nrun:
+            if menzen:
+                peikou = lo >> S_PEIKOU & 3
+                if peikou == 1:
+                    bits |= B_IIPEIKOU
+                elif peikou == 2:
+                    bits |= B_RYANPEIKOU
+            if not lo >> S_NOYAO & 7:
+                bits |= B_CHANTA if honors else B_JUNCHAN
+            if nrun >= 3:
+                rm = p >> S_RUNS & 0x1FFFFF
+                if rm & rm >> 7 & rm >> 14 & 127:
+                    bits |= B_SANSHOKU
+                if rm & _ITTSU0 == _ITTSU0 or rm & _ITTSU1 == _ITTSU1 or rm & _ITTSU2 == _ITTSU2:
+                    bits |= B_ITTSU
+        han, names = yaku_table[bits << 1 | menzen]
+        if han < min_han:
+            continue
+        if tsumo and bits & B_PINFU:
+            fu = 20
+        else:
+            fu = ron_fu + (lo >> S_FU & 255)
+            if pair >= 27:
+                if pair >= 31:
+                    fu += 2
+                elif pair == wind_seat:
+                    fu += comp.double_wind_pair_fu if pair == wind_round else 2
+                elif pair == wind_round:
+                    fu += 2
+            if wait & _FU_WAITS:
+                fu += 2
+            if tsumo:
+                fu += 2
+            fu = -(-fu // 10) * 10
+            if fu == 20 and not tsumo:
+                fu = 30
+        han += extra
+        if han >= 5:
+            basic, limit = _LIMITS[han] if han < 13 or comp.kazoe else _NO_KAZOE
+        else:
+            basic = fu << (han + 2)
+            limit = None
+            if basic > 2000 or (kiriage and basic >= 1920):
+                basic, limit = 2000, "mangan"
+        key = basic << 16 | han << 8 | fu
+        if key > best_key:
+            best_key, best, ties = key, (p, names, han, fu, limit, 0), None
+        elif key == best_key and p != best[0]:
+            ties = [*(ties or (best,)), (p, names, han, fu, limit, 0)]
+    if special:
+        entry: Entry | None = None
+        if special == 1:
+            p = -1
+            ym = yakuman_hand
+        else:
+            p = -2
+            ym = yakuman_hand | (YM_KOKUSHI13 if special - 3 == wk else YM_KOKUSHI)
+        if ym:
+            total, names = comp.yakuman_lists.get(ym) or comp.yakuman_list(ym)
+            key = (8000 * total) << 16 | 99 << 8
+            entry = (p, names, 0, 0, None, total)
+        else:
+            han, names = yaku_table[(hand_bits | B_CHIITOITSU) << 1 | 1]
+            if han >= min_han:
+                han += extra
+                basic, limit = basic_points(han, 25, comp.kazoe, kiriage)
+                key = basic << 16 | han << 8 | 25
+                entry = (p, names, han, 25, limit, 0)
+        if entry is not None:
+            if key > best_key:
+                best_key, best, ties = key, entry, None
+            elif key == best_key:
+                ties = [*(ties or (best,)), entry]  # after every regular reading in the reference's order
+    if best_key < 0:
+        if not complete:
+            return None  # not a complete hand: the reference says so
+        raise _NoYakuError.lazy(h, win, comp.name)
+    if ties is not None:
+        meld_pungs = m_value
+        best = min(ties, key=lambda e: _reference_order(e[0], meld_pungs))
+    p, names, han, fu, limit, total = best
+    yaku = list(names)
+    if total:
+        limit = "yakuman" if total == 1 else f"{total}x_yakuman"
+        basic = 8000 * total
+    else:
+        if n_dora:
+            yaku.append(("dora", n_dora))
+        if red:
+            yaku.append(("aka_dora", red))
+        if n_ura:
+            yaku.append(("ura_dora", n_ura))
+        basic = best_key >> 16
+
+    # payments (no pao here): what the reference's payments() computes
+    unit = comp.rounding
+    honba = c.honba * comp.honba_points
+    winner = c.winner
+    if tsumo:
+        each = honba // 3
+        if seat == 0:
+            pay = -(-2 * basic // unit) * unit + each
+            deltas = [-pay, -pay, -pay, -pay]
+            paid = 3 * pay
+        else:
+            child = -(-basic // unit) * unit + each
+            deltas = [-child, -child, -child, -child]
+            pay = -(-2 * basic // unit) * unit + each
+            deltas[(winner - seat) % 4] = -pay
+            paid = 2 * child + pay
+    else:
+        deltas = [0, 0, 0, 0]
+        paid = -(-(6 if seat == 0 else 4) * basic // unit) * unit + honba
+        deltas[c.discarder] = -paid  # type: ignore[index]
+    points = paid - honba
+    deltas[winner] = paid + 1000 * c.deposits
+    result = _new(_ScoreResult)
+    _set_dict(
+        result,
+        "__dict__",
+        {
+            "han": han,
+            "fu": fu,
+            "yaku": yaku,
+            "yakuman": total,
+            "limit": limit,
+            "basic": basic,
+            "points": points,
+            "payments": deltas,
+            "rules": comp.name,
+            "conditions": c,
+            "_lazy": (h, comp.rules, p, names),
+        },
+    )
+    return result
+
+
+Entry = tuple[int, YakuList, int, int, "str | None", int]
+"""A scored reading: (packed reading or -1 seven pairs / -2 thirteen orphans, yaku, han, fu, limit, yakuman)."""
+
+_LIMITS = tuple(
+    (8000, "kazoe_yakuman")
+    if han >= 13
+    else (6000, "sanbaiman")
+    if han >= 11
+    else (4000, "baiman")
+    if han >= 8
+    else (3000, "haneman")
+    if han >= 6
+    else (2000, "mangan")
+    for han in range(256)
+)
+"""Basic points and limit from 5 han up, with kazoe yakuman."""
+_NO_KAZOE = (6000, "sanbaiman")
+
+_set_dict = object.__setattr__
+_new = object.__new__
+_ScoreResult: Any = None
+_NoYakuError: Any = None
+
+
+def bind_result_types(score_result: type, no_yaku: type) -> None:
+    """Tell the kernel the result and error classes (defined in :mod:`jantaku.riichi.scoring`, which imports
+    this module)."""
+    global _ScoreResult, _NoYakuError
+    _ScoreResult, _NoYakuError = score_result, no_yaku
+
+
+def basic_points(han: int, fu: int, kazoe: bool, kiriage: bool) -> tuple[int, str | None]:
+    """Basic points and limit of ``han`` and ``fu`` (no yakuman), as :func:`~jantaku.riichi.points.basic_points`.
+
+    >>> basic_points(4, 30, False, True), basic_points(13, 40, True, False)
+    ((2000, 'mangan'), (8000, 'kazoe_yakuman'))
+    """
+    if han >= 5:
+        if han >= 13 and kazoe:
+            return 8000, "kazoe_yakuman"
+        if han >= 11:
+            return 6000, "sanbaiman"
+        if han >= 8:
+            return 4000, "baiman"
+        if han >= 6:
+            return 3000, "haneman"
+        return 2000, "mangan"
+    basic = fu << (han + 2)
+    if basic > 2000 or (kiriage and basic >= 1920):
+        return 2000, "mangan"
+    return basic, None
+
+
+def _reference_order(p: int, meld_pungs: int) -> tuple[int, ...]:
+    """Where the reference meets a reading first: decompositions by (pair, more closed pungs first, the closed
+    pungs), which fix the runs, then the winning tile's place; seven pairs and thirteen orphans after them."""
+    if p < 0:
+        return (99,)
+    pungs = [k for k in pung_kinds(p) if not meld_pungs & pung_bit(k)]
+    return (pair_of(p), -len(pungs), *pungs, 99, p >> S_PLACE & 15)
+
+
+def _kokushi(k: int) -> int:
+    """3 + the doubled kind when the 14 closed tiles are thirteen orphans, else 0."""
+    pair = -1
+    for kind in TERMINALS_AND_HONORS:
+        n = k >> TILE_BITS * kind & 7
+        if n == 2 and pair < 0:
+            pair = kind
+        elif n != 1:
+            return 0
+    return 3 + pair if pair >= 0 else 0
+
+
+_CHUUREN_BASE = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+
+
+def _chuuren(k_closed: int, win: int) -> int:
+    """The nine gates bit (pure or not) of a closed one-suit hand without kans, or 0."""
+    suit = next(s for s in range(3) if k_closed >> 27 * s & M_SUIT)
+    counts = [k_closed >> (27 * suit + TILE_BITS * i) & 7 for i in range(9)]
+    if sum(counts) != 14 or any(n < b for n, b in zip(counts, _CHUUREN_BASE, strict=True)):
+        return 0
+    pos = win % 9
+    return YM_JUNSEI if counts[pos] - 1 == _CHUUREN_BASE[pos] else YM_CHUUREN
