@@ -1,0 +1,143 @@
+"""洁律 table play: whole games per second in each payment mode, and what the games look like.
+
+Run it from the repository root (jantaku alone; no peer library plays 洁律)::
+
+    python benchmarks/bench_jielu_games.py                    # 40 games per mode and bot line-up, seed 0
+    python benchmarks/bench_jielu_games.py --games 200 --json jielu_games.json
+
+For each mode (``points``, ``original``) and line-up (four efficiency bots, four random bots) it plays ``--games``
+games of the ``jielu`` preset in one process and prints games per second and microseconds per action, with the
+same figure for the riichi ``tenhou`` preset (random bots) measured in the same run as the reference (the ratio
+says how much the wildcard legal-win checks cost). Then the statistics a rule designer asks for: wins per hand,
+how early the first win comes (in the first go-around or not), the mean score S of a win, the share of wins that
+use wildcards and how many, the hands that end with an empty wall, and the most frequent fans.
+
+The figures depend on the machine and the run; nothing here is asserted in tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+from jantaku.bots import PlayerView, make_bot
+from jantaku.rules import Ruleset, load_rules
+from jantaku.table import Game
+
+ACTION_TYPES = ("dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "hora")
+
+
+def play(rules: Ruleset, seed: int, bot: str) -> tuple[Game, int]:
+    game = Game(rules, seed)
+    agents = [make_bot(bot, f"{seed}:{s}") for s in range(4)]
+    steps = 0
+    while not game.over:
+        seat = game.to_act()[0]
+        game.apply(agents[seat].act(PlayerView(game.kyoku, seat), game.legal_actions(seat)))
+        steps += 1
+    return game, steps
+
+
+def measure(rules: Ruleset, games: int, seed: int, bot: str) -> dict[str, Any]:
+    start = time.perf_counter()
+    played = []
+    steps = 0
+    for g in range(games):
+        game, n = play(rules, seed + g, bot)
+        played.append(game)
+        steps += n
+    seconds = time.perf_counter() - start
+    out: dict[str, Any] = {
+        "games_per_s": games / seconds,
+        "us_per_action": 1e6 * seconds / max(1, steps),
+        "seconds": seconds,
+    }
+    if rules.family == "jielu":
+        out.update(statistics(played))
+    return out
+
+
+def statistics(games: list[Game]) -> dict[str, Any]:
+    hands = wins = first_round = wall_empty = with_wild = wild_total = score_total = 0
+    fans: Counter[str] = Counter()
+    for game in games:
+        hand_events: list[dict[str, Any]] = []
+        for e in game.events:
+            if e["type"] == "start_kyoku":
+                hand_events = []
+            hand_events.append(e)
+            if e["type"] != "end_kyoku":
+                continue
+            hands += 1
+            discards = 0
+            first_seen = False
+            for h in hand_events:
+                if h["type"] == "dahai":
+                    discards += 1
+                if h["type"] == "hora":
+                    wins += 1
+                    score_total += h["score"]
+                    n_wild = len(h["wildcards"])
+                    with_wild += n_wild > 0
+                    wild_total += n_wild
+                    fans.update(f[0] for f in h["fans"])
+                    if not first_seen:
+                        first_seen = True
+                        first_round += discards < 4
+                if h["type"] == "ryukyoku" and h.get("reason") == "wall_empty":
+                    wall_empty += 1
+    return {
+        "hands": hands,
+        "wins_per_hand": wins / max(1, hands),
+        "first_win_in_first_go_around": first_round / max(1, hands),
+        "mean_score": score_total / max(1, wins),
+        "wins_with_wildcards": with_wild / max(1, wins),
+        "mean_wildcards_per_win": wild_total / max(1, wins),
+        "hands_to_empty_wall": wall_empty / max(1, hands),
+        "top_fans": fans.most_common(8),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("--games", type=int, default=40, help="games per mode and line-up (default 40)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
+    args = p.parse_args(argv)
+    print(f"python {platform.python_version()} on {platform.machine()}; {args.games} games per row")
+    reference = measure(load_rules("tenhou"), args.games, args.seed, "random")
+    ref = reference
+    print(f"{'tenhou, random (reference)':34} {ref['games_per_s']:7.1f} games/s {ref['us_per_action']:8.1f} us/action")
+    rows: dict[str, Any] = {"tenhou-random": reference}
+    for mode in ("points", "original"):
+        rules = load_rules("jielu").replace(jielu_mode=mode)
+        for bot in ("efficiency", "random"):
+            r = measure(rules, args.games, args.seed, bot)
+            rows[f"jielu-{mode}-{bot}"] = r
+            ratio = r["us_per_action"] / reference["us_per_action"]
+            print(
+                f"{'jielu ' + mode + ', ' + bot:34} {r['games_per_s']:7.1f} games/s {r['us_per_action']:8.1f} us/action"
+                f"  ({ratio:.1f}x tenhou's time per action)"
+            )
+            print(
+                f"    wins/hand {r['wins_per_hand']:.2f},"
+                f" first win in the first go-around {r['first_win_in_first_go_around']:.0%},"
+                f" mean S {r['mean_score']:.2f}, wins with wildcards {r['wins_with_wildcards']:.0%}"
+                f" ({r['mean_wildcards_per_win']:.1f} per win), hands to an empty wall {r['hands_to_empty_wall']:.0%}"
+            )
+            print("    fans: " + ", ".join(f"{name} {n}" for name, n in r["top_fans"]))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(rows, f, ensure_ascii=False, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
