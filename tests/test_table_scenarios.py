@@ -356,6 +356,21 @@ def test_chankan_of_a_closed_kan_only_by_thirteen_orphans(preset, robbed):
         assert k.result is None
 
 
+def test_a_closed_kan_only_thirteen_orphans_may_rob_leaves_other_waits_unharmed():
+    """000 Art 64 / 001 5章5条: furiten follows a winning tile the player could have taken. A closed kan of 9m
+    may be robbed by thirteen orphans only (RULES.md; 003 4章5条6): seat 2 (kokushi, waiting on 9m) passes and is
+    furiten; seat 3, waiting on 6m-9m with an ordinary hand, could never rob it and is not."""
+    wall = build_wall(
+        ["2468m2468p2468s3z", "999m2357p2357s46z", "11m19p19s1234567z", "78m123p456p789s11z"], ["7z", "9m"]
+    )
+    k = new_kyoku("standard", wall)
+    play(k, [("tg", 0), ("ankan", 1, "9m")])
+    assert k.to_act() == [2]
+    step(k, ("pass", 2))
+    assert k.phase == "drawn" and k.actor == 1 and k.drawn_rinshan
+    assert k.seats[2].furiten_temp and not k.seats[3].furiten_temp
+
+
 def test_robbed_closed_kan_turns_no_kan_dora_meibi():
     """003 4章5条5: 在杠子展示确认后，杠宝牌产生 ... 抢杠导致杠不成立时，杠宝牌不产生; 4章5条6: 除了国士无双手役外，
     抢暗杠是不成立的 (so a closed kan robbed by thirteen orphans never stood: no new indicator)."""

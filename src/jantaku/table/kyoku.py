@@ -1066,7 +1066,9 @@ class Kyoku:
         assert tid is not None
         order = [(seat + off) % 4 for off in (1, 2, 3)]
         rons = [s for s in order if self.answers.get(s) is not None and self.answers[s].kind == RON]
-        self._mark_missed(order, rons, tid >> 2)
+        # a closed kan only thirteen orphans may rob: a seat that could not rob it has missed nothing
+        could_rob = [s for s in order if s in self.options] if self.kakan_is_ankan else order
+        self._mark_missed(could_rob, rons, tid >> 2)
         self.options = {}
         self.answers = {}
         if rons:
