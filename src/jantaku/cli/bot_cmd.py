@@ -74,6 +74,7 @@ from jantaku.table.actions import (
     TSUMO,
     Action,
 )
+from jantaku.table.circumstances import win_flags
 from jantaku.tiles import TERMINALS_AND_HONORS, Tile, counts34
 
 __all__ = ["MjaiBotSession", "MjaiSeatState", "SeatView", "add_parser", "run"]
@@ -357,17 +358,19 @@ class MjaiSeatState:
         rules = self.rules
         try:
             hand = Hand(tuple(closed), tuple(self.all_melds[me]))
+            flags = win_flags(
+                tsumo=tsumo,
+                first_turn=first,
+                dealer=dealer,
+                last_tile=last,
+                rinshan=self.rinshan,
+                chankan=chankan,
+                renhou=rules.renhou != "none",
+            )
             cond = WinConditions(
                 win=tile,
-                tsumo=tsumo,
                 riichi=self.riichi_accepted[me],
-                haitei=tsumo and last and not self.rinshan,
-                houtei=(not tsumo) and last and not chankan,
-                rinshan=tsumo and self.rinshan,
-                chankan=chankan,
-                tenhou=tsumo and first and dealer,
-                chiihou=tsumo and first and not dealer,
-                renhou=(not tsumo) and first and not dealer and rules.renhou != "none",
+                **flags,
                 seat_wind=(me - self.dealer) % 4,
                 round_wind=self.round_wind,
                 dora=tuple(self.dora_markers),

@@ -42,6 +42,7 @@ from jantaku.shapes.waits import wait_kinds
 from jantaku.tiles import RED_IDS136, TERMINALS_AND_HONORS, Tile
 
 from .actions import ANKAN, CHI, DAIMINKAN, DISCARD, KAKAN, KYUUSHU, PASS, PON, RIICHI, RON, TSUMO, Action
+from .circumstances import win_flags
 from .seat import RiverTile, SeatState
 from .wall import LIVE_START, Wall
 
@@ -481,19 +482,21 @@ class Kyoku:
         ura: list[Tile] = []
         if st.riichi and self.rules.ura_dora:
             ura = [self._tiles[i] for i in self.ura_indicators()]
+        flags = win_flags(
+            tsumo=tsumo,
+            first_turn=first,
+            dealer=is_dealer,
+            last_tile=last,
+            rinshan=self.drawn_rinshan,
+            chankan=chankan,
+            renhou=self.rules.renhou != "none",
+        )
         return WinConditions(
             win=self._tiles[tile],
-            tsumo=tsumo,
             riichi=st.riichi,
             double_riichi=st.double_riichi,
             ippatsu=st.ippatsu and self.rules.ippatsu,
-            haitei=tsumo and last and not self.drawn_rinshan,
-            houtei=(not tsumo) and last and not chankan,
-            rinshan=tsumo and self.drawn_rinshan,
-            chankan=chankan,
-            tenhou=tsumo and first and is_dealer,
-            chiihou=tsumo and first and not is_dealer,
-            renhou=(not tsumo) and first and not is_dealer and self.rules.renhou != "none",
+            **flags,
             seat_wind=self.seat_wind(seat),
             round_wind=self.round_wind,
             dora=tuple(self._tiles[i] for i in self.dora_indicators()),
