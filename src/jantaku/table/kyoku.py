@@ -6,6 +6,12 @@ the three kinds, kuikae, kan limits and kan dora timing, no calls on the last di
 abortive draws, the exhaustive draw with tenpai payments or nagashi mangan, several rons on one discard,
 and pao. Every change is recorded as an mjai event in :attr:`Kyoku.events`.
 
+洁律 (``family = "jielu"``) runs in the same machine, through the rule set's switches: no dead wall (every tile
+is drawn, replacements from the wall's tail, no dora), no riichi, no furiten, calls on the last discard, a kan on
+the last tile or right after a chi or pon; a win is legal when some choice of wildcards makes the hand worth a
+point (:func:`jantaku.jielu.can_win`), not by its waits; under the points mode winners leave the hand and the
+others play on until three have won or nobody can draw.
+
 Phases: after a draw the drawing seat acts (:data:`DRAWN`); after a chi or pon the caller must discard
 (:data:`CALLED`); after a discard every seat that can ron or call answers (:data:`RESPONSES`: each of them
 applies one of its legal actions, a pass included); after an added kan (or a closed kan a thirteen-orphans
