@@ -173,3 +173,23 @@ def test_equal_scores_are_explained_by_the_references_reading():
     hand, cond = Hand.parse("122334567m88p999s"), WinConditions(win=Tile("3m"), riichi=True)
     r = score_hand(hand, cond, "tenhou")
     assert r.reading.wait == score_reference(hand, cond, "tenhou").reading.wait == "penchan"
+
+
+@pytest.mark.parametrize(
+    ("text", "win"),
+    [("123m456p789s22340s", "5s"), ("123m456p789s22345s", "0s"), ("123m456p789s22345s", "9m")],
+)
+def test_a_winning_tile_not_in_the_hand_is_the_references_error(text, win):
+    # a red five and a plain five are different tiles
+    hand, cond = Hand.parse(text), WinConditions(win=Tile(win), tsumo=True)
+    assert score_fast(hand, cond, "tenhou") is None
+    with pytest.raises(ScoringError, match="not among the closed tiles"):
+        score_hand(hand, cond, "tenhou")
+
+
+def test_text_hands_and_preset_names():
+    cond = WinConditions(win=Tile("0s"), tsumo=True, riichi=True)
+    by_name = score_hand("123m456p789s22340s", cond, "tenhou")
+    by_object = score_hand(Hand.parse("123m456p789s22340s"), cond, load_rules("tenhou"))
+    assert by_name == by_object == score_reference("123m456p789s22340s", cond, "tenhou")
+    assert [name for name, _ in by_name.yaku] == ["menzen_tsumo", "riichi", "pinfu", "aka_dora"]

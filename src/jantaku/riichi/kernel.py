@@ -35,23 +35,23 @@ many random hands under every preset in ``tests/test_scoring_kernel.py``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
+from jantaku.hand import Hand
 from jantaku.meld import MeldKind
+from jantaku.rules import Ruleset, load_rules
 from jantaku.shapes.decompose import _block_readings
 from jantaku.tiles import KIND_OF_CODE, NUM_KINDS, TERMINALS_AND_HONORS, dora_from_indicator
 
 from .yaku import YAKU, YAKUMAN
 
 if TYPE_CHECKING:
-    from jantaku.hand import Hand
-    from jantaku.rules import Ruleset
-
     from .conditions import WinConditions
     from .scoring import ScoreResult
 
-__all__ = ["TILE_BITS", "block_value", "pair_of", "pung_bit", "pung_kinds", "score_fast"]
+__all__ = ["TILE_BITS", "block_value", "make_scorer", "pair_of", "pung_bit", "pung_kinds", "score_fast"]
 
 # -- the packed reading ---------------------------------------------------------------------------------------
 
@@ -106,13 +106,15 @@ WAIT_NAMES = {RYANMEN: "ryanmen", KANCHAN: "kanchan", PENCHAN: "penchan", TANKI:
 _FU_WAITS = KANCHAN | PENCHAN | TANKI
 
 TILE_BITS = 3
-"""Bits per kind in a hand's count integer; red fives are counted from bit :data:`S_RED`."""
+"""Bits per kind in a hand's count integer; from bit :data:`S_RED`, one bit per suit for its red five (a hand
+holds at most one of each)."""
 S_RED = 34 * TILE_BITS
 M_COUNTS = (1 << S_RED) - 1
 M_SUIT = (1 << 9 * TILE_BITS) - 1
 M_HONOR = (1 << 7 * TILE_BITS) - 1
 
 _YAOCHU = frozenset(TERMINALS_AND_HONORS)
+_FIVES = frozenset((4, 13, 22))
 _TERMINAL = frozenset((0, 8, 9, 17, 18, 26))
 _GREEN = frozenset((19, 20, 21, 23, 25, 32))
 
@@ -132,7 +134,10 @@ M_LOW = sum(1 << TILE_BITS * k for k in range(34))
 M_TWO_OR_FOUR = M_COUNTS & ~(M_LOW << 1)
 """Bits 0 and 2 of every field: zero exactly when every count is 0 or 2."""
 
-W_CODE = tuple((1 << TILE_BITS * KIND_OF_CODE[code]) + ((1 << S_RED) if code >= NUM_KINDS else 0) for code in range(37))
+W_CODE = tuple(
+    (1 << TILE_BITS * KIND_OF_CODE[code]) + ((1 << S_RED + code - NUM_KINDS) if code >= NUM_KINDS else 0)
+    for code in range(37)
+)
 """What one tile adds to a hand's count integer, by tile code."""
 _DORA_SHIFT = tuple(TILE_BITS * dora_from_indicator(KIND_OF_CODE[code]) for code in range(37))
 
@@ -184,8 +189,36 @@ def _decode(key: int, n: int) -> bytes:
     return bytes((key >> TILE_BITS * i) & 7 for i in range(n))
 
 
+F_HONOR, F_YAOCHU, F_SIMPLE, F_NOT_GREEN, F_HATSU = 8, 16, 32, 64, 128
+"""Flags of the tiles of a block or meld (OR-ed over the hand): bit ``suit`` (1 m, 2 p, 4 s) when a suit is
+present, then honors, a terminal or honor, a simple (2-8), a tile that is not green, the green dragon."""
+
+
+def tile_flags(kinds: list[int]) -> int:
+    """The flags (:data:`F_HONOR` ...) of some tiles, by kind.
+
+    >>> tile_flags([0, 8]) == 1 | F_YAOCHU | F_NOT_GREEN
+    True
+    >>> tile_flags([19, 32]) == 4 | F_SIMPLE | F_HONOR | F_YAOCHU | F_HATSU
+    True
+    """
+    flags = 0
+    for k in kinds:
+        flags |= F_HONOR if k >= 27 else 1 << k // 9
+        flags |= F_YAOCHU if k in _YAOCHU else F_SIMPLE
+        if k not in _GREEN:
+            flags |= F_NOT_GREEN
+        if k == 32:
+            flags |= F_HATSU
+    return flags
+
+
+def _block_flags(counts: bytes, block: int) -> int:
+    return tile_flags([9 * block + i for i, n in enumerate(counts) if n])
+
+
 class _BlockTable(dict[int, tuple[int, ...]]):
-    """Block key -> packed values of its splits (empty when the block cannot be split)."""
+    """Block key -> the block's flags, then the packed values of its splits (none when it cannot be split)."""
 
     def __init__(self, block: int) -> None:
         super().__init__()
@@ -193,8 +226,9 @@ class _BlockTable(dict[int, tuple[int, ...]]):
 
     def __missing__(self, key: int) -> tuple[int, ...]:
         block = self.block
-        splits = _block_readings(_decode(key, 7 if block == 3 else 9), block != 3)
-        value = tuple(block_value(block, runs, pungs, pair) for runs, pungs, pair in splits)
+        counts = _decode(key, 7 if block == 3 else 9)
+        splits = _block_readings(counts, block != 3)
+        value = (_block_flags(counts, block), *(block_value(block, runs, pungs, pair) for runs, pungs, pair in splits))
         self[key] = value
         return value
 
@@ -203,16 +237,17 @@ _BLOCKS = (_BlockTable(0), _BlockTable(1), _BlockTable(2), _BlockTable(3))
 
 
 class _PlacedTable(dict[int, tuple[int, ...]]):
-    """``(block key << 7) | (winning kind << 1) | tsumo`` -> packed values of each split with the winning tile
-    in each place it can sit (wait bit set; a ron's pung counted open), distinct values in the reference's
-    order."""
+    """``(block key << 7) | (winning kind << 1) | tsumo`` -> the block's flags, then the packed values of each
+    split with the winning tile in each place it can sit (wait bit set; a ron's pung counted open), distinct
+    values in the reference's order."""
 
     def __missing__(self, key: int) -> tuple[int, ...]:
         tsumo = key & 1
         win = (key >> 1) & 63
         block = win // 9
         pos = win - 9 * block
-        splits = _block_readings(_decode(key >> 7, 7 if block == 3 else 9), block != 3)
+        counts = _decode(key >> 7, 7 if block == 3 else 9)
+        splits = _block_readings(counts, block != 3)
         out: dict[int, int] = {}  # value without the place -> with it (the first place of a reading counts)
         for runs, pungs, pair in splits:
             base = block_value(block, runs, pungs, pair)
@@ -227,7 +262,7 @@ class _PlacedTable(dict[int, tuple[int, ...]]):
                 for r in runs:
                     if r <= pos <= r + 2:
                         out.setdefault(base + (_run_wait(r, pos) << S_WAIT), 2 + r)
-        value = tuple(v + (place << S_PLACE) for v, place in out.items())
+        value = (_block_flags(counts, block), *(v + (place << S_PLACE) for v, place in out.items()))
         self[key] = value
         return value
 
@@ -249,9 +284,9 @@ _PLACED = _PlacedTable()
 _MELD_KINDS = (MeldKind.CHI, MeldKind.PON, MeldKind.MINKAN, MeldKind.KAKAN, MeldKind.ANKAN)
 
 
-def _meld_entry(mk: int, kind: int) -> tuple[int, int, int, bool] | None:
-    """(additive value, run bit, tile counts, holds a five) of a called meld: chow, pung, open kan, added kan or
-    closed kan (``mk`` 0-4) of ``kind`` (its first tile)."""
+def _meld_entry(mk: int, kind: int) -> tuple[int, int, int, bool, int] | None:
+    """(additive value, run bit, tile counts, holds a five, flags) of a called meld: chow, pung, open kan, added
+    kan or closed kan (``mk`` 0-4) of ``kind`` (its first tile)."""
     if mk == 0:  # chow
         if kind >= 27 or kind % 9 > 6:
             return None
@@ -259,7 +294,8 @@ def _meld_entry(mk: int, kind: int) -> tuple[int, int, int, bool] | None:
         if kind % 9 not in (0, 6):
             value += 1 << S_NOYAO
         counts = sum(1 << TILE_BITS * (kind + i) for i in range(3))
-        return value, 1 << (S_RUNS + 7 * (kind // 9) + kind % 9), counts, 2 <= kind % 9 <= 4
+        run_bit = 1 << (S_RUNS + 7 * (kind // 9) + kind % 9)
+        return value, run_bit, counts, 2 <= kind % 9 <= 4, tile_flags([kind, kind + 1, kind + 2])
     yao = kind in _YAOCHU
     value = (1 << S_NPUNG) + pung_bit(kind)
     if not yao:
@@ -270,7 +306,8 @@ def _meld_entry(mk: int, kind: int) -> tuple[int, int, int, bool] | None:
     if mk == 4:
         value += 1 << S_NCONC
         fu *= 2
-    return value + (fu << S_FU), 0, (4 if mk >= 2 else 3) << TILE_BITS * kind, kind < 27 and kind % 9 == 4
+    counts = (4 if mk >= 2 else 3) << TILE_BITS * kind
+    return value + (fu << S_FU), 0, counts, kind < 27 and kind % 9 == 4, tile_flags([kind])
 
 
 _MELD_TABLE = tuple(_meld_entry(mk, kind) for mk in range(5) for kind in range(34))
@@ -354,6 +391,9 @@ _YAKU_TABLE = _YakuTable()
 # honor pung bits (7: E S W N haku hatsu chun) -> wind pungs, dragon pungs
 _WIND_PUNGS = tuple(bin(m & 15).count("1") for m in range(128))
 _DRAGON_PUNGS = tuple(bin(m >> 4).count("1") for m in range(128))
+_HONOR_YAKUMAN = tuple(m >> 4 == 7 or _WIND_PUNGS[m] >= 3 for m in range(128))
+"""Honor pungs that may make a yakuman (three dragons, three or four winds)."""
+_WAIT_FU = tuple(2 if w & _FU_WAITS else 0 for w in range(32))
 
 # -- rule sets ------------------------------------------------------------------------------------------------
 
@@ -374,17 +414,21 @@ class _Compiled:
         "name",
         "ok",
         "open_tanyao",
+        "pair_fu",
         "permissive",
         "renhou",
         "rounding",
         "rules",
         "ryuuiisou_needs_hatsu",
+        "spec",
         "stacking",
         "ura_dora",
         "yakuman_lists",
     )
 
-    def __init__(self, rules: Ruleset) -> None:
+    def __init__(self, spec: object, rules: Ruleset) -> None:
+        self.spec = spec
+        """What the caller passed: the rule set, or a preset's name."""
         self.rules = rules
         self.ok = rules.family == "riichi"
         self.all_red = tuple(rules.red_fives) == (1, 1, 1)
@@ -404,9 +448,16 @@ class _Compiled:
         self.double = rules.double_yakuman
         self.rounding = rules.payment_rounding
         self.yakuman_lists: dict[int, tuple[int, YakuList]] = {}
-        self.permissive = (
-            self.ippatsu and self.ura_dora and bool(self.honba_points) and self.renhou != "none" and self.max_dora == 5
+        dwpf = rules.double_wind_pair_fu
+        self.pair_fu = tuple(
+            tuple(2 if k >= 31 or k in (27 + seat, 27 + rnd) else 0 for k in range(34))
+            if seat != rnd
+            else tuple(2 if k >= 31 else dwpf if k == 27 + seat else 0 for k in range(34))
+            for seat in range(4)
+            for rnd in range(4)
         )
+        """Fu of a pair by kind, for each seat wind * 4 + round wind."""
+        self.permissive = self.ippatsu and self.ura_dora and bool(self.honba_points) and self.max_dora == 5
 
     def yakuman_list(self, bits: int) -> tuple[int, YakuList]:
         """(multiplier total, (name, multiplier) pairs) of a yakuman bit set, as the reference lists them."""
@@ -422,398 +473,415 @@ class _Compiled:
 _COMPILED: dict[int, _Compiled] = {}
 
 
-def _compiled(rules: Ruleset) -> _Compiled:
-    comp = _COMPILED.get(id(rules))
-    if comp is None or comp.rules is not rules:
-        comp = _Compiled(rules)
+def _compiled(spec: Ruleset | str) -> _Compiled:
+    """The compiled rule set of ``spec`` (a rule set or a name), kept for a rule set object or a preset name (a
+    TOML file is read on every call, as :func:`~jantaku.rules.load_rules` does)."""
+    rules = spec if isinstance(spec, Ruleset) else load_rules(spec)
+    comp = _Compiled(spec, rules)
+    if isinstance(spec, Ruleset) or (isinstance(spec, str) and not spec.endswith(".toml") and "/" not in spec):
         if len(_COMPILED) > 64:
             _COMPILED.clear()
-        _COMPILED[id(rules)] = comp
+        _COMPILED[id(spec)] = comp  # comp.spec keeps spec alive, so its id is not reused while here
     return comp
+
+
+def _parse_hand(hand: object) -> Hand:
+    return Hand.parse(hand) if isinstance(hand, str) else hand  # type: ignore[return-value]
 
 
 # -- scoring --------------------------------------------------------------------------------------------------
 
 _CHI, _PON, _MINKAN, _KAKAN, _ANKAN = _MELD_KINDS
+Scorer = Callable[[Any, Any, Any], Any]
+"""``(hand, conditions, rules) -> result``."""
 _NO_CANDIDATES: tuple[int, ...] = ()
 
 
-def score_fast(h: Hand, c: WinConditions, rules: Ruleset) -> ScoreResult | None:
-    """Score like the reference scorer, or ``None`` where only the reference may answer (see the module docs).
+def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult | None]) -> Scorer:
+    """A scoring function ``(hand, conditions, rules)`` that answers like the reference scorer, and calls
+    ``fallback(hand, conditions, rules)`` (a :class:`~jantaku.hand.Hand` and a :class:`~jantaku.rules.Ruleset`)
+    for whatever it leaves to the reference (see the module docs). ``hand`` may be text, ``rules`` a preset name.
 
-    Raises :class:`~jantaku.riichi.scoring.NotWinningError` and :class:`~jantaku.riichi.scoring.NoYakuError`
-    with the reference's messages.
+    Raises :class:`~jantaku.riichi.scoring.NoYakuError` with the reference's message.
     """
-    comp = _COMPILED.get(id(rules))
-    if comp is None or comp.rules is not rules:
-        comp = _compiled(rules)
-    if not comp.ok or c.pao is not None:
-        return None
-    closed = h.closed
-    melds = h.melds
-    if len(closed) + 3 * len(melds) != 14:
-        return None
-    win = c.win
-    if win not in closed:
-        return None
-    tsumo = c.tsumo
-    riichi = c.riichi
-    dora_ind = c.dora
-    ura_ind = c.ura
-    if comp.permissive:  # a rule set with ippatsu, ura and kan dora, honba and renhou refuses none of them
-        if (dora_ind and len(ura_ind) > len(dora_ind)) or len(dora_ind) > 5:
-            return None
-    elif (
-        (c.ippatsu and not comp.ippatsu)
-        or (ura_ind and not comp.ura_dora)
-        or (c.honba and not comp.honba_points)
-        or (c.renhou and comp.renhou == "none")
-        or len(dora_ind) > comp.max_dora
-        or (dora_ind and len(ura_ind) > len(dora_ind))
-    ):
-        return None
 
-    # tiles -> count integers
-    k_closed = 0
-    w_code = W_CODE
-    for t in closed:
-        k_closed += w_code[t._code]
-    menzen = True
-    kans = 0
-    m_value = 0
-    m_runs = 0
-    k_melds = 0
-    red = 0
-    if melds:
-        table = _MELD_TABLE
-        for m in melds:
-            mk = m.kind
-            tiles = m.tiles
-            code0 = tiles[0]._code
-            if mk is _CHI:
-                entry = table[KIND_OF_CODE[code0]]
-                menzen = False
-            elif mk is _PON:
-                entry = table[34 + KIND_OF_CODE[code0]]
-                menzen = False
-            elif mk is _ANKAN:
-                entry = table[136 + code0]
-                kans += 1
+    def score(hand: Hand | str, conditions: WinConditions, rules: Ruleset | str = "standard") -> ScoreResult | None:
+        comp = _COMPILED.get(id(rules))
+        if comp is None or comp.spec is not rules:
+            comp = _compiled(rules)
+        h = hand if type(hand) is Hand else _parse_hand(hand)
+        c = conditions
+        if not comp.ok or c.pao is not None:
+            return fallback(h, c, comp.rules)
+        closed = h.closed
+        melds = h.melds
+        if len(closed) + 3 * len(melds) != 14:
+            return fallback(h, c, comp.rules)
+        win = c.win
+        tsumo = c.tsumo
+        riichi = c.riichi
+        dora_ind = c.dora
+        ura_ind = c.ura
+        if comp.permissive:  # a rule set with ippatsu, ura and kan dora and honba refuses none of them
+            if (dora_ind and len(ura_ind) > len(dora_ind)) or len(dora_ind) > 5 or (c.renhou and comp.renhou == "none"):
+                return fallback(h, c, comp.rules)
+        elif (
+            (c.ippatsu and not comp.ippatsu)
+            or (ura_ind and not comp.ura_dora)
+            or (c.honba and not comp.honba_points)
+            or (c.renhou and comp.renhou == "none")
+            or len(dora_ind) > comp.max_dora
+            or (dora_ind and len(ura_ind) > len(dora_ind))
+        ):
+            return fallback(h, c, comp.rules)
+
+        # tiles -> count integers
+        k_closed = 0
+        w_code = W_CODE
+        for t in closed:
+            k_closed += w_code[t._code]
+        menzen = True
+        kans = 0
+        m_value = 0
+        m_runs = 0
+        k_melds = 0
+        m_flags = 0
+        red = 0
+        if melds:
+            table = _MELD_TABLE
+            for m in melds:
+                mk = m.kind
+                tiles = m.tiles
+                code0 = tiles[0]._code
+                if mk is _CHI:
+                    meld_entry = table[KIND_OF_CODE[code0]]
+                    menzen = False
+                elif mk is _PON:
+                    meld_entry = table[34 + KIND_OF_CODE[code0]]
+                    menzen = False
+                elif mk is _ANKAN:
+                    meld_entry = table[136 + code0]
+                    kans += 1
+                else:
+                    meld_entry = table[(68 if mk is _MINKAN else 102) + code0]
+                    menzen = False
+                    kans += 1
+                if meld_entry is None:  # pragma: no cover - Meld validates its tiles
+                    return fallback(h, c, comp.rules)
+                m_value += meld_entry[0]
+                m_runs |= meld_entry[1]
+                k_melds += meld_entry[2]
+                m_flags |= meld_entry[4]
+                if meld_entry[3]:  # a meld with a five
+                    for t in tiles:
+                        if t._code >= NUM_KINDS:
+                            red += 1
+            if (riichi and not menzen) or (c.tenhou or c.chiihou):
+                return fallback(h, c, comp.rules)
+            if c.chankan:
+                wk = KIND_OF_CODE[win._code]
+                if any(KIND_OF_CODE[t._code] == wk for m in melds for t in m.tiles):
+                    return fallback(h, c, comp.rules)
+        if c.rinshan and not kans:
+            return fallback(h, c, comp.rules)
+        reds = k_closed >> S_RED
+        k_closed &= M_COUNTS
+        wcode = win._code
+        wk = KIND_OF_CODE[wcode]
+        # the winning tile among the closed tiles (a red five and a plain five are different tiles)
+        if wcode >= NUM_KINDS:
+            if not reds >> (wcode - NUM_KINDS) & 1:
+                return fallback(h, c, comp.rules)
+        elif (k_closed >> TILE_BITS * wk & 7) - (reds >> wk // 9 & 1 if wk in _FIVES else 0) <= 0:
+            return fallback(h, c, comp.rules)
+        if reds:
+            red += reds.bit_count()
+        if red and not comp.all_red:
+            return fallback(h, c, comp.rules)  # the reference checks each red five against the rule set
+
+        # readings of the closed tiles
+        wb = wk // 9
+        keys = (k_closed & M_SUIT, (k_closed >> 27) & M_SUIT, (k_closed >> 54) & M_SUIT, k_closed >> 81)
+        placed = _PLACED[(keys[wb] << 7) | (wk << 1) | tsumo]
+        if wb == 0:
+            a, b, cc, d = placed, _BLOCKS[1][keys[1]], _BLOCKS[2][keys[2]], _BLOCKS[3][keys[3]]
+        elif wb == 1:
+            a, b, cc, d = _BLOCKS[0][keys[0]], placed, _BLOCKS[2][keys[2]], _BLOCKS[3][keys[3]]
+        elif wb == 2:
+            a, b, cc, d = _BLOCKS[0][keys[0]], _BLOCKS[1][keys[1]], placed, _BLOCKS[3][keys[3]]
+        else:
+            a, b, cc, d = _BLOCKS[0][keys[0]], _BLOCKS[1][keys[1]], _BLOCKS[2][keys[2]], placed
+        flags = a[0] | b[0] | cc[0] | d[0] | m_flags
+        if len(a) == 2 and len(b) == 2 and len(cc) == 2 and len(d) == 2:
+            candidates: Any = ((a[1] + b[1] + cc[1] + d[1] + m_value) | m_runs,)
+        elif len(a) > 1 and len(b) > 1 and len(cc) > 1 and len(d) > 1:
+            candidates = [(w + x + y + z + m_value) | m_runs for w, x, y, z in product(a[1:], b[1:], cc[1:], d[1:])]
+        else:
+            candidates = _NO_CANDIDATES
+        special = 0  # 1 seven pairs, 2 thirteen orphans
+        if len(closed) == 14:
+            if not k_closed & M_TWO_OR_FOUR and k_closed.bit_count() == 7:
+                special = 1
+            elif not k_closed & M_SIMPLE and k_closed.bit_count() in (13, 14):
+                special = _kokushi(k_closed)
+
+        # facts about the whole hand
+        seat = c.seat_wind
+        rnd = c.round_wind
+        honors = flags & F_HONOR
+        suits = flags & 7
+        one_suit = suits in (1, 2, 4)
+        hand_bits = B_MENZEN_TSUMO if menzen and tsumo else 0
+        if riichi:
+            hand_bits |= B_DOUBLE_RIICHI if c.double_riichi else B_RIICHI
+            if c.ippatsu:
+                hand_bits |= B_IPPATSU
+        if tsumo:
+            if c.rinshan:
+                hand_bits |= B_RINSHAN
+            elif c.haitei:
+                hand_bits |= B_HAITEI
+        elif c.chankan:
+            hand_bits |= B_CHANKAN
+        elif c.houtei:
+            hand_bits |= B_HOUTEI
+        if not flags & F_YAOCHU:
+            if menzen or comp.open_tanyao:
+                hand_bits |= B_TANYAO
+        elif honors and not flags & F_SIMPLE:
+            hand_bits |= B_HONROUTOU
+        if one_suit:
+            hand_bits |= B_HONITSU if honors else B_CHINITSU
+        yakuman_hand = 0
+        if kans >= 3:
+            if kans == 3:
+                hand_bits |= B_SANKANTSU
             else:
-                entry = table[(68 if mk is _MINKAN else 102) + code0]
-                menzen = False
-                kans += 1
-            if entry is None:  # pragma: no cover - Meld validates its tiles
-                return None
-            m_value += entry[0]
-            m_runs |= entry[1]
-            k_melds += entry[2]
-            if entry[3]:  # a meld with a five
-                for t in tiles:
-                    if t._code >= NUM_KINDS:
-                        red += 1
-        if (riichi and not menzen) or (c.tenhou or c.chiihou):
-            return None
-        if c.chankan:
-            wk = KIND_OF_CODE[win._code]
-            if any(KIND_OF_CODE[t._code] == wk for m in melds for t in m.tiles):
-                return None
-    if c.rinshan and not kans:
-        return None
-    red += k_closed >> S_RED
-    if red and not comp.all_red:
-        return None  # the reference checks each red five against the rule set
-    k_closed &= M_COUNTS
-    k_all = k_closed + k_melds
+                yakuman_hand = YM_SUUKANTSU
+        if c.tenhou:
+            yakuman_hand |= YM_TENHOU
+        elif c.chiihou:
+            yakuman_hand |= YM_CHIIHOU
+        elif c.renhou:
+            if comp.renhou == "yakuman":
+                yakuman_hand |= YM_RENHOU
+            elif comp.renhou == "mangan":
+                hand_bits |= B_RENHOU
+        if one_suit or not suits or not flags & F_SIMPLE:  # the only hands that may be all honors, green, terminals
+            if not suits:
+                yakuman_hand |= YM_TSUUIISOU
+            elif not flags & F_NOT_GREEN:
+                if not comp.ryuuiisou_needs_hatsu or flags & F_HATSU:
+                    yakuman_hand |= YM_RYUUIISOU
+            elif not flags & (F_SIMPLE | F_HONOR):
+                yakuman_hand |= YM_CHINROUTOU
+            elif menzen and one_suit and not honors and not kans:
+                yakuman_hand |= _chuuren(k_closed, wk)
+        if not menzen:
+            yakuman_hand &= ~_CLOSED_ONLY_YAKUMAN
+        base_fu = 22 if tsumo else 30 if menzen else 20  # 20, closed ron 10, tsumo 2 (not for pinfu: see below)
+        wind_seat = 27 + seat
+        wind_round = 27 + rnd
+        pair_fu = comp.pair_fu[seat << 2 | rnd]
+        kiriage = comp.kiriage
+        min_han = comp.min_han
+        yaku_table = _YAKU_TABLE
+        n_dora = 0
+        k_all = k_closed + k_melds
+        for t in dora_ind:
+            n_dora += k_all >> _DORA_SHIFT[t._code] & 7
+        n_ura = 0
+        if riichi and ura_ind and comp.ura_dora:
+            for t in ura_ind:
+                n_ura += k_all >> _DORA_SHIFT[t._code] & 7
+        extra = n_dora + red + n_ura
 
-    # readings of the closed tiles
-    wcode = win._code
-    wk = KIND_OF_CODE[wcode]
-    wb = wk // 9
-    keys = (k_closed & M_SUIT, (k_closed >> 27) & M_SUIT, (k_closed >> 54) & M_SUIT, k_closed >> 81)
-    placed = _PLACED[(keys[wb] << 7) | (wk << 1) | tsumo]
-    if wb == 0:
-        a, b, cc, d = placed, _BLOCKS[1][keys[1]], _BLOCKS[2][keys[2]], _BLOCKS[3][keys[3]]
-    elif wb == 1:
-        a, b, cc, d = _BLOCKS[0][keys[0]], placed, _BLOCKS[2][keys[2]], _BLOCKS[3][keys[3]]
-    elif wb == 2:
-        a, b, cc, d = _BLOCKS[0][keys[0]], _BLOCKS[1][keys[1]], placed, _BLOCKS[3][keys[3]]
-    else:
-        a, b, cc, d = _BLOCKS[0][keys[0]], _BLOCKS[1][keys[1]], _BLOCKS[2][keys[2]], placed
-    if len(a) == 1 and len(b) == 1 and len(cc) == 1 and len(d) == 1:
-        candidates: Any = ((a[0] + b[0] + cc[0] + d[0] + m_value) | m_runs,)
-    elif a and b and cc and d:
-        candidates = [(w + x + y + z + m_value) | m_runs for w, x, y, z in product(a, b, cc, d)]
-    else:
-        candidates = _NO_CANDIDATES
-    special = 0  # 1 seven pairs, 2 thirteen orphans
-    if len(closed) == 14:
-        if not k_closed & M_TWO_OR_FOUR and k_closed.bit_count() == 7:
-            special = 1
-        elif not k_closed & M_SIMPLE and k_closed.bit_count() in (13, 14):
-            special = _kokushi(k_closed)
-
-    # facts about the whole hand
-    seat = c.seat_wind
-    rnd = c.round_wind
-    honors = k_all >> 81
-    suits = (1 if k_all & M_SUIT else 0) + (2 if k_all >> 27 & M_SUIT else 0) + (4 if k_all >> 54 & M_SUIT else 0)
-    one_suit = suits in (1, 2, 4)
-    hand_bits = B_MENZEN_TSUMO if menzen and tsumo else 0
-    if riichi:
-        hand_bits |= B_DOUBLE_RIICHI if c.double_riichi else B_RIICHI
-        if c.ippatsu:
-            hand_bits |= B_IPPATSU
-    if tsumo:
-        if c.rinshan:
-            hand_bits |= B_RINSHAN
-        elif c.haitei:
-            hand_bits |= B_HAITEI
-    elif c.chankan:
-        hand_bits |= B_CHANKAN
-    elif c.houtei:
-        hand_bits |= B_HOUTEI
-    if not k_all & M_YAOCHU:
-        if menzen or comp.open_tanyao:
-            hand_bits |= B_TANYAO
-    elif honors and not k_all & M_SIMPLE:
-        hand_bits |= B_HONROUTOU
-    if one_suit:
-        hand_bits |= B_HONITSU if honors else B_CHINITSU
-    yakuman_hand = 0
-    if kans >= 3:
-        if kans == 3:
-            hand_bits |= B_SANKANTSU
-        else:
-            yakuman_hand = YM_SUUKANTSU
-    if c.tenhou:
-        yakuman_hand |= YM_TENHOU
-    elif c.chiihou:
-        yakuman_hand |= YM_CHIIHOU
-    elif c.renhou:
-        if comp.renhou == "yakuman":
-            yakuman_hand |= YM_RENHOU
-        elif comp.renhou == "mangan":
-            hand_bits |= B_RENHOU
-    if one_suit or not suits or not k_all & M_SIMPLE:  # the only hands that may be all honors, green, terminals
-        if not k_all & M_SUITED:
-            yakuman_hand |= YM_TSUUIISOU
-        elif not k_all & M_NOT_GREEN:
-            if not comp.ryuuiisou_needs_hatsu or k_all >> 96 & 7:
-                yakuman_hand |= YM_RYUUIISOU
-        elif not k_all & M_NOT_TERMINAL:
-            yakuman_hand |= YM_CHINROUTOU
-        elif menzen and one_suit and not honors and not kans:
-            yakuman_hand |= _chuuren(k_closed, wk)
-    if not menzen:
-        yakuman_hand &= ~_CLOSED_ONLY_YAKUMAN
-    ron_fu = 30 if menzen and not tsumo else 20
-    wind_seat = 27 + seat
-    wind_round = 27 + rnd
-    kiriage = comp.kiriage
-    min_han = comp.min_han
-    yaku_table = _YAKU_TABLE
-    n_dora = 0
-    for t in dora_ind:
-        n_dora += k_all >> _DORA_SHIFT[t._code] & 7
-    n_ura = 0
-    if riichi and ura_ind and comp.ura_dora:
-        for t in ura_ind:
-            n_ura += k_all >> _DORA_SHIFT[t._code] & 7
-    extra = n_dora + red + n_ura
-
-    # every reading: key = basic points << 16 | han << 8 | fu (a yakuman: 99 han); the best, and any ties
-    best_key = -1
-    best: Entry = (0, (), 0, 0, None, 0)
-    ties: list[Entry] | None = None
-    complete = special
-    for p in candidates:
-        lo = p & M_LOW_WORD
-        if lo & 7 != 1:
-            continue
-        complete = True
-        npung = lo >> S_NPUNG & 7
-        nconc = lo >> S_NCONC & 7
-        wait = lo >> S_WAIT
-        mid = p >> S_PAIR & M_LOW_WORD
-        pair = (mid & 63) - 1
-        hp = mid >> 6 & 127
-        ym = yakuman_hand
-        if nconc == 4 or hp >= 0b1110000 or _WIND_PUNGS[hp] >= 3:
-            if nconc == 4 and menzen:
-                ym |= YM_SUUANKOU_TANKI if wait == TANKI else YM_SUUANKOU
-            if hp >= 0b1110000:
-                ym |= YM_DAISANGEN
-            winds = _WIND_PUNGS[hp]
-            if winds == 4:
-                ym |= YM_DAISUUSHII
-            elif winds == 3 and 27 <= pair <= 30:
-                ym |= YM_SHOUSUUSHII
-        if ym:
-            total, names = comp.yakuman_lists.get(ym) or comp.yakuman_list(ym)
-            key = (8000 * total) << 16 | 99 << 8
-            if key > best_key:
-                best_key, best, ties = key, (p, names, 0, 0, None, total), None
-            elif key == best_key and p != best[0]:
-                ties = [*(ties or (best,)), (p, names, 0, 0, None, total)]
-            continue
-        bits = hand_bits
-        if npung == 0:
-            if menzen and wait == RYANMEN and (pair < 27 or (pair < 31 and pair != wind_seat and pair != wind_round)):
-                bits |= B_PINFU
-        else:
-            if hp:
-                if hp >> seat & 1:
-                    bits |= B_SEAT
-                if hp >> rnd & 1:
-                    bits |= B_ROUND
-                bits |= (hp >> 4) * B_HAKU  # haku, hatsu, chun: consecutive bits in both
-                if pair >= 31 and _DRAGON_PUNGS[hp] == 2:
-                    bits |= B_SHOUSANGEN
-            if npung == 4:
-                bits |= B_TOITOI
-            if nconc == 3:
-                bits |= B_SANANKOU
-            if npung >= 3:
-                pm = p >> S_PUNGS
-                if pm & pm >> 9 & pm >> 18 & 511:
-                    bits |= B_DOUKOU
-        nrun = lo >> S_NRUN & 7
-        if nrun:
-            if menzen:
-                peikou = lo >> S_PEIKOU & 3
-                if peikou == 1:
-                    bits |= B_IIPEIKOU
-                elif peikou == 2:
-                    bits |= B_RYANPEIKOU
-            if not lo >> S_NOYAO & 7:
-                bits |= B_CHANTA if honors else B_JUNCHAN
-            if nrun >= 3:
-                rm = p >> S_RUNS & 0x1FFFFF
-                if rm & rm >> 7 & rm >> 14 & 127:
-                    bits |= B_SANSHOKU
-                if rm & _ITTSU0 == _ITTSU0 or rm & _ITTSU1 == _ITTSU1 or rm & _ITTSU2 == _ITTSU2:
-                    bits |= B_ITTSU
-        han, names = yaku_table[bits << 1 | menzen]
-        if han < min_han:
-            continue
-        if tsumo and bits & B_PINFU:
-            fu = 20
-        else:
-            fu = ron_fu + (lo >> S_FU & 255)
-            if pair >= 27:
-                if pair >= 31:
-                    fu += 2
-                elif pair == wind_seat:
-                    fu += comp.double_wind_pair_fu if pair == wind_round else 2
-                elif pair == wind_round:
-                    fu += 2
-            if wait & _FU_WAITS:
-                fu += 2
-            if tsumo:
-                fu += 2
-            fu = -(-fu // 10) * 10
-            if fu == 20 and not tsumo:
-                fu = 30
-        han += extra
-        if han >= 5:
-            basic, limit = _LIMITS[han] if han < 13 or comp.kazoe else _NO_KAZOE
-        else:
-            basic = fu << (han + 2)
-            limit = None
-            if basic > 2000 or (kiriage and basic >= 1920):
-                basic, limit = 2000, "mangan"
-        key = basic << 16 | han << 8 | fu
-        if key > best_key:
-            best_key, best, ties = key, (p, names, han, fu, limit, 0), None
-        elif key == best_key and p != best[0]:
-            ties = [*(ties or (best,)), (p, names, han, fu, limit, 0)]
-    if special:
-        entry: Entry | None = None
-        if special == 1:
-            p = -1
+        # every reading: key = basic points << 16 | han << 8 | fu (a yakuman: 99 han); the best, and any ties
+        best_key = -1
+        best: Entry = (0, (), 0, 0, None, 0)
+        ties: list[Entry] | None = None
+        complete = special
+        for p in candidates:
+            lo = p & M_LOW_WORD
+            if lo & 7 != 1:
+                continue
+            complete = True
+            npung = lo >> S_NPUNG & 7
+            nconc = lo >> S_NCONC & 7
+            wait = lo >> S_WAIT
+            mid = p >> S_PAIR & M_LOW_WORD
+            pair = (mid & 63) - 1
+            hp = mid >> 6 & 127
             ym = yakuman_hand
-        else:
-            p = -2
-            ym = yakuman_hand | (YM_KOKUSHI13 if special - 3 == wk else YM_KOKUSHI)
-        if ym:
-            total, names = comp.yakuman_lists.get(ym) or comp.yakuman_list(ym)
-            key = (8000 * total) << 16 | 99 << 8
-            entry = (p, names, 0, 0, None, total)
-        else:
-            han, names = yaku_table[(hand_bits | B_CHIITOITSU) << 1 | 1]
-            if han >= min_han:
-                han += extra
-                basic, limit = basic_points(han, 25, comp.kazoe, kiriage)
-                key = basic << 16 | han << 8 | 25
-                entry = (p, names, han, 25, limit, 0)
-        if entry is not None:
+            if nconc == 4 or _HONOR_YAKUMAN[hp]:
+                if nconc == 4 and menzen:
+                    ym |= YM_SUUANKOU_TANKI if wait == TANKI else YM_SUUANKOU
+                if hp >= 0b1110000:
+                    ym |= YM_DAISANGEN
+                winds = _WIND_PUNGS[hp]
+                if winds == 4:
+                    ym |= YM_DAISUUSHII
+                elif winds == 3 and 27 <= pair <= 30:
+                    ym |= YM_SHOUSUUSHII
+            if ym:
+                total, names = comp.yakuman_lists.get(ym) or comp.yakuman_list(ym)
+                key = (8000 * total) << 16 | 99 << 8
+                if key > best_key:
+                    best_key, best, ties = key, (p, names, 0, 0, None, total), None
+                elif key == best_key and p != best[0]:
+                    ties = [*(ties or (best,)), (p, names, 0, 0, None, total)]
+                continue
+            bits = hand_bits
+            if npung == 0:
+                if (
+                    menzen
+                    and wait == RYANMEN
+                    and (pair < 27 or (pair < 31 and pair != wind_seat and pair != wind_round))
+                ):
+                    bits |= B_PINFU
+            else:
+                if hp:
+                    if hp >> seat & 1:
+                        bits |= B_SEAT
+                    if hp >> rnd & 1:
+                        bits |= B_ROUND
+                    bits |= (hp >> 4) * B_HAKU  # haku, hatsu, chun: consecutive bits in both
+                    if pair >= 31 and _DRAGON_PUNGS[hp] == 2:
+                        bits |= B_SHOUSANGEN
+                if npung == 4:
+                    bits |= B_TOITOI
+                if nconc == 3:
+                    bits |= B_SANANKOU
+                if npung >= 3:
+                    pm = p >> S_PUNGS
+                    if pm & pm >> 9 & pm >> 18 & 511:
+                        bits |= B_DOUKOU
+            nrun = lo >> S_NRUN & 7
+            if nrun:
+                if menzen:
+                    peikou = lo >> S_PEIKOU & 3
+                    if peikou == 1:
+                        bits |= B_IIPEIKOU
+                    elif peikou == 2:
+                        bits |= B_RYANPEIKOU
+                if not lo >> S_NOYAO & 7:
+                    bits |= B_CHANTA if honors else B_JUNCHAN
+                if nrun >= 3:
+                    rm = p >> S_RUNS & 0x1FFFFF
+                    if rm & rm >> 7 & rm >> 14 & 127:
+                        bits |= B_SANSHOKU
+                    if rm & _ITTSU0 == _ITTSU0 or rm & _ITTSU1 == _ITTSU1 or rm & _ITTSU2 == _ITTSU2:
+                        bits |= B_ITTSU
+            han, names = yaku_table[bits << 1 | menzen]
+            if han < min_han:
+                continue
+            if tsumo and bits & B_PINFU:
+                fu = 20
+            else:
+                fu = -(-(base_fu + (lo >> S_FU & 255) + pair_fu[pair] + _WAIT_FU[wait]) // 10) * 10
+                if fu == 20 and not tsumo:
+                    fu = 30  # an open hand with no fu at all
+            han += extra
+            if han >= 5:
+                basic, limit = _LIMITS[han] if han < 13 or comp.kazoe else _NO_KAZOE
+            else:
+                basic = fu << (han + 2)
+                limit = None
+                if basic > 2000 or (kiriage and basic >= 1920):
+                    basic, limit = 2000, "mangan"
+            key = basic << 16 | han << 8 | fu
             if key > best_key:
-                best_key, best, ties = key, entry, None
-            elif key == best_key:
-                ties = [*(ties or (best,)), entry]  # after every regular reading in the reference's order
-    if best_key < 0:
-        if not complete:
-            return None  # not a complete hand: the reference says so
-        raise _NoYakuError.lazy(h, win, comp.name)
-    if ties is not None:
-        meld_pungs = m_value
-        best = min(ties, key=lambda e: _reference_order(e[0], meld_pungs))
-    p, names, han, fu, limit, total = best
-    yaku = list(names)
-    if total:
-        limit = "yakuman" if total == 1 else f"{total}x_yakuman"
-        basic = 8000 * total
-    else:
-        if n_dora:
-            yaku.append(("dora", n_dora))
-        if red:
-            yaku.append(("aka_dora", red))
-        if n_ura:
-            yaku.append(("ura_dora", n_ura))
-        basic = best_key >> 16
-
-    # payments (no pao here): what the reference's payments() computes
-    unit = comp.rounding
-    honba = c.honba * comp.honba_points
-    winner = c.winner
-    if tsumo:
-        each = honba // 3
-        if seat == 0:
-            pay = -(-2 * basic // unit) * unit + each
-            deltas = [-pay, -pay, -pay, -pay]
-            paid = 3 * pay
+                best_key, best, ties = key, (p, names, han, fu, limit, 0), None
+            elif key == best_key and p != best[0]:
+                ties = [*(ties or (best,)), (p, names, han, fu, limit, 0)]
+        if special:
+            entry: Entry | None = None
+            if special == 1:
+                p = -1
+                ym = yakuman_hand
+            else:
+                p = -2
+                ym = yakuman_hand | (YM_KOKUSHI13 if special - 3 == wk else YM_KOKUSHI)
+            if ym:
+                total, names = comp.yakuman_lists.get(ym) or comp.yakuman_list(ym)
+                key = (8000 * total) << 16 | 99 << 8
+                entry = (p, names, 0, 0, None, total)
+            else:
+                han, names = yaku_table[(hand_bits | B_CHIITOITSU) << 1 | 1]
+                if han >= min_han:
+                    han += extra
+                    basic, limit = basic_points(han, 25, comp.kazoe, kiriage)
+                    key = basic << 16 | han << 8 | 25
+                    entry = (p, names, han, 25, limit, 0)
+            if entry is not None:
+                if key > best_key:
+                    best_key, best, ties = key, entry, None
+                elif key == best_key:
+                    ties = [*(ties or (best,)), entry]  # after every regular reading in the reference's order
+        if best_key < 0:
+            if not complete:
+                return fallback(h, c, comp.rules)  # not a complete hand: the reference says so
+            raise _NoYakuError.lazy(h, win, comp.name)
+        if ties is not None:
+            meld_pungs = m_value
+            best = min(ties, key=lambda e: _reference_order(e[0], meld_pungs))
+        p, names, han, fu, limit, total = best
+        yaku = list(names)
+        if total:
+            limit = "yakuman" if total == 1 else f"{total}x_yakuman"
+            basic = 8000 * total
         else:
-            child = -(-basic // unit) * unit + each
-            deltas = [-child, -child, -child, -child]
-            pay = -(-2 * basic // unit) * unit + each
-            deltas[(winner - seat) % 4] = -pay
-            paid = 2 * child + pay
-    else:
-        deltas = [0, 0, 0, 0]
-        paid = -(-(6 if seat == 0 else 4) * basic // unit) * unit + honba
-        deltas[c.discarder] = -paid  # type: ignore[index]
-    points = paid - honba
-    deltas[winner] = paid + 1000 * c.deposits
-    result = _new(_ScoreResult)
-    _set_dict(
-        result,
-        "__dict__",
-        {
-            "han": han,
-            "fu": fu,
-            "yaku": yaku,
-            "yakuman": total,
-            "limit": limit,
-            "basic": basic,
-            "points": points,
-            "payments": deltas,
-            "rules": comp.name,
-            "conditions": c,
-            "_lazy": (h, comp.rules, p, names),
-        },
-    )
-    return result
+            if n_dora:
+                yaku.append(("dora", n_dora))
+            if red:
+                yaku.append(("aka_dora", red))
+            if n_ura:
+                yaku.append(("ura_dora", n_ura))
+            basic = best_key >> 16
+
+        # payments (no pao here): what the reference's payments() computes
+        unit = comp.rounding
+        honba = c.honba * comp.honba_points
+        winner = c.winner
+        if tsumo:
+            each = honba // 3
+            if seat == 0:
+                pay = -(-2 * basic // unit) * unit + each
+                deltas = [-pay, -pay, -pay, -pay]
+                paid = 3 * pay
+            else:
+                child = -(-basic // unit) * unit + each
+                deltas = [-child, -child, -child, -child]
+                pay = -(-2 * basic // unit) * unit + each
+                deltas[(winner - seat) % 4] = -pay
+                paid = 2 * child + pay
+        else:
+            deltas = [0, 0, 0, 0]
+            paid = -(-(6 if seat == 0 else 4) * basic // unit) * unit + honba
+            deltas[c.discarder] = -paid  # type: ignore[index]
+        points = paid - honba
+        deltas[winner] = paid + 1000 * c.deposits
+        result = _new(_ScoreResult)
+        _set_dict(
+            result,
+            "__dict__",
+            {
+                "han": han,
+                "fu": fu,
+                "yaku": yaku,
+                "yakuman": total,
+                "limit": limit,
+                "basic": basic,
+                "points": points,
+                "payments": deltas,
+                "rules": comp.name,
+                "conditions": c,
+                "_lazy": (h, comp.rules, p, names),
+            },
+        )
+        return result
+
+    return score
 
 
 Entry = tuple[int, YakuList, int, int, "str | None", int]
@@ -901,3 +969,11 @@ def _chuuren(k_closed: int, win: int) -> int:
         return 0
     pos = win % 9
     return YM_JUNSEI if counts[pos] - 1 == _CHUUREN_BASE[pos] else YM_CHUUREN
+
+
+def _decline(hand: Hand, conditions: WinConditions, rules: Ruleset) -> None:
+    return None
+
+
+score_fast = make_scorer(_decline)
+"""The fast path alone: ``None`` for whatever it leaves to the reference scorer."""

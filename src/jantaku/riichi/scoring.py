@@ -27,7 +27,7 @@ from jantaku.shapes.decompose import decompositions_of_bytes
 from jantaku.tiles import KIND_OF_CODE, NUM_KINDS, Tile, dora_from_indicator, kind_name
 
 from .conditions import ConditionError, ScoringError, WinConditions
-from .kernel import S_WAIT, WAIT_NAMES, bind_result_types, pair_of, pung_kinds, score_fast
+from .kernel import S_WAIT, WAIT_NAMES, bind_result_types, make_scorer, pair_of, pung_kinds
 from .points import FuItem, basic_points, compute_fu, payments
 from .reading import HandFacts, Reading, readings_of
 from .yaku import YAKU, YAKU_BY_NAME, YAKUMAN
@@ -129,11 +129,11 @@ class ScoreResult:
         if not self.yakuman:
             fu_text = " + ".join(f"{what} {fu}" for what, fu in self.fu_items)
             lines.append(f"fu: {self.fu} ({fu_text})" if fu_text else f"fu: {self.fu}")
-            value = f"{self.han} han {self.fu} fu"
+            total = f"{self.han} han {self.fu} fu"
         else:
-            value = "yakuman" if self.yakuman == 1 else f"{self.yakuman}x yakuman"
+            total = "yakuman" if self.yakuman == 1 else f"{self.yakuman}x yakuman"
         limit = f" {self.limit}" if self.limit and not self.yakuman else ""
-        lines.append(f"{value}:{limit} {self.points} points{self._split()}")
+        lines.append(f"{total}:{limit} {self.points} points{self._split()}")
         c = self.conditions
         if c is not None and (c.honba or c.deposits):
             lines.append(f"honba {c.honba}, deposits {c.deposits}")
@@ -318,20 +318,6 @@ def _yaku_of(r: Reading, h: HandFacts, c: WinConditions, rules: Ruleset) -> list
     return found
 
 
-def score_hand(hand: Hand | str, conditions: WinConditions, rules: Ruleset | str = "standard") -> ScoreResult:
-    """Score a winning hand: closed tiles (the winning tile included) plus melds, under a rule set.
-
-    ``rules`` is a :class:`~jantaku.rules.Ruleset` or a preset name. Raises :class:`NotWinningError`,
-    :class:`NoYakuError` or :class:`~jantaku.riichi.conditions.ConditionError`.
-
-    The fast path (:mod:`jantaku.riichi.kernel`) answers most hands; the rest, and every error but a missing
-    yaku, are the reference scorer's (:func:`score_reference`), which the fast path agrees with.
-    """
-    rs = rules if type(rules) is Ruleset else load_rules(rules)
-    h = hand if type(hand) is Hand else Hand.parse(hand) if isinstance(hand, str) else hand
-    return score_fast(h, conditions, rs) or score_reference(h, conditions, rs)  # type: ignore[arg-type]
-
-
 def score_reference(hand: Hand | str, conditions: WinConditions, rules: Ruleset | str = "standard") -> ScoreResult:
     """:func:`score_hand` the plain way: every reading as a :class:`~jantaku.riichi.reading.Reading`, every
     yaku predicate asked. The fast path is checked against it."""
@@ -422,3 +408,16 @@ def _finish(
         rules=rules.name,
         conditions=c,
     )
+
+
+score_hand = make_scorer(score_reference)
+score_hand.__name__ = score_hand.__qualname__ = "score_hand"
+score_hand.__module__ = __name__
+score_hand.__doc__ = """Score a winning hand: closed tiles (the winning tile included) plus melds, under a rule set.
+
+``rules`` is a :class:`~jantaku.rules.Ruleset` or a preset name. Raises :class:`NotWinningError`,
+:class:`NoYakuError` or :class:`~jantaku.riichi.conditions.ConditionError`.
+
+The fast path (:mod:`jantaku.riichi.kernel`) answers most hands; the rest, and every error but a missing yaku,
+are the reference scorer's (:func:`score_reference`), which the fast path agrees with.
+"""
