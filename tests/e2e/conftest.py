@@ -1,6 +1,7 @@
 """Browser tests: the web table served in-process (uvicorn in a thread, a temporary SQLite file, fixed seeds)
-and driven through Debian's chromium by Playwright. A missing chromium is installed (as root) or the session
-fails with the reason: these tests are never skipped."""
+and driven through Debian's chromium by Playwright. Server and browser live for this package's tests only, so
+nothing of Playwright's stays around while the rest of the suite runs. A missing chromium is installed (as
+root) or the session fails with the reason: these tests are never skipped."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def chromium_path() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def server(tmp_path_factory) -> Iterator[BackgroundServer]:
     seeds = itertools.count()
     store = SqliteStore(tmp_path_factory.mktemp("e2e") / "games.sqlite3")
@@ -40,7 +41,7 @@ def server(tmp_path_factory) -> Iterator[BackgroundServer]:
     store.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(chromium_path):
     from playwright.sync_api import sync_playwright
 
