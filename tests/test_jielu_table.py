@@ -18,6 +18,7 @@ from jantaku.rules import load_rules
 from jantaku.table import Game, IllegalActionError, Kyoku, Wall
 from jantaku.table.actions import Action
 from jantaku.table.kyoku import DRAWN
+from jantaku.tiles import Tile
 from scenario_walls import build_wall, find_action, play, run_out, step
 
 
@@ -237,6 +238,13 @@ def test_tsumo_needs_a_hand_worth_one_point():
     with pytest.raises(IllegalActionError, match="worth 1 point"):
         k.apply(Action("tsumo", 0, k.tile(k.drawn)))
     assert k.phase == DRAWN and len(k.events) == 2
+
+
+def test_riichi_is_refused_naming_the_rule_set():
+    k = Kyoku(jielu(), build_wall({0: "123m456p789s1122z"}, draws=["9m"]))
+    with pytest.raises(IllegalActionError, match="rule set jielu has no riichi"):
+        k.apply(Action("reach", 0, Tile("9m"), (), True))
+    assert not any(a.kind == "reach" for a in k.legal_actions(0))
 
 
 # == original mode: pao ===========================================================================================

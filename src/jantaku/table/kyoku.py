@@ -610,6 +610,8 @@ class Kyoku:
             if action.tsumogiri and (self.drawn is None or self._tiles[self.drawn] != action.tile):
                 return f"{action.tile} is not the tile just drawn (tsumogiri)"
         if kind == RIICHI:
+            if not self.rules.riichi:
+                return f"rule set {self.rules.name} has no riichi"
             if st.riichi:
                 return "riichi has already been declared"
             if not st.is_closed:
