@@ -88,7 +88,7 @@ def test_tokens_and_ids(manager):
     with pytest.raises(NotFound):
         manager.get("no-such-table")
     with pytest.raises(BadRequest, match="unknown rule set"):
-        manager.create("jielu", HUMAN_FIRST)
+        manager.create("nope", HUMAN_FIRST)
     with pytest.raises(BadRequest, match="neither"):
         manager.create("mu", ["human", "mjai:rm -rf /", "random", "random"])
     with pytest.raises(BadRequest, match="four"):
@@ -126,7 +126,8 @@ def test_an_additive_fan_result_is_shown_without_han_or_fu():
     from jantaku.web.tables import _win_score_json
 
     shown = _win_score_json(score_hand(Hand.parse("123m456m789m123p11z"), tsumo=True))
-    assert shown["han"] is None and shown["fu"] is None and shown["points"] == 14
+    assert shown["han"] is None and shown["fu"] is None and shown["points"] == shown["score"] == 14
+    assert shown["family"] == "jielu" and shown["wildcards"] == [] and shown["value"] == 14
     assert [f["name"] for f in shown["yaku"]] == ["三连顺", "九数齐", "平和", "自摸和"]
     assert all(f["unit"] == "points" and f["value"] > 0 for f in shown["yaku"])
 

@@ -3,7 +3,8 @@
 =======================================  ==================================================================
 ``GET  /``, ``/score``, ``/games``,      the pages: play (lobby and table), the score calculator, the stored
 ``/replay``                              games, the replay viewer (``?game=ID``, or a log file uploaded there)
-``GET  /api/presets``                    the playable rule sets and the bots (and every preset for scoring)
+``GET  /api/presets``                    the playable rule sets (riichi and 洁律) and the bots, the presets for
+                                         scoring and those of them scored as 洁律 (``jielu``)
 ``GET  /api/yaku``                       every yaku and dora name in kanji, English and Chinese
 ``POST /api/tables``                     a new table ``{"rules", "seats": [4 x "human"|bot], "names"?}``;
                                          answers every human seat's secret token and share link
@@ -11,9 +12,10 @@
 ``POST /api/tables/{id}/act``            ``{"token", "step", "index"}`` (or ``"action": {...}``); the new view
 ``GET  /api/games``                      stored (finished) games, newest first
 ``GET  /api/games/{id}``                 one stored game with its complete mjai event log
-``GET  /api/games/{id}/export``          ``?format=tenhou6|mjai``: the record as a file
+``GET  /api/games/{id}/export``          ``?format=tenhou6|mjai``: the record as a file (a 洁律 game: mjai)
 ``POST /api/replay``                     a log file as the body (mjlog, tenhou.net/6, mjai, mjx): its events
-``POST /api/score``                      a scoring request (see :mod:`jantaku.riichi.jsonio`): the score
+``POST /api/score``                      a scoring request (:mod:`jantaku.riichi.jsonio`; a 洁律 one, ``"rules":
+                                         "jielu"``, :mod:`jantaku.jielu.jsonio`): the score
 ``GET  /tiles/{name}.svg``               a tile picture (:mod:`jantaku.web.svg`)
 ``WS   /ws/tables/{id}?token=``          pushes ``{"type": "view", "view": ...}`` after every change; accepts
                                          ``{"type": "act", "step", "index"}``
@@ -105,8 +107,12 @@ async def tile(request: Request) -> Response:
 
 
 async def presets(request: Request) -> Response:
-    scoring = [name for name in preset_names() if load_rules(name).family == "riichi"]
-    return JSONResponse({"presets": playable_presets(), "bots": list(BOTS), "default": "standard", "scoring": scoring})
+    families = {name: load_rules(name).family for name in preset_names()}
+    scoring = [name for name, family in families.items() if family in ("riichi", "jielu")]
+    jielu = [name for name, family in families.items() if family == "jielu"]
+    return JSONResponse(
+        {"presets": playable_presets(), "bots": list(BOTS), "default": "standard", "scoring": scoring, "jielu": jielu}
+    )
 
 
 async def yaku(request: Request) -> Response:
@@ -217,12 +223,24 @@ async def list_games(request: Request) -> Response:
     return JSONResponse({"games": [_game_header(g) for g in games]})
 
 
+def _family(rules: str) -> str:
+    """A stored game's scoring family (``riichi`` for a rule set this server no longer knows)."""
+    try:
+        return load_rules(rules).family
+    except JantakuError:
+        return "riichi"
+
+
 def _game_header(g: Any) -> dict[str, Any]:
-    """What the games list and a stored game's page both show about it."""
+    """What the games list and a stored game's page both show about it (``exports``: the formats it can be
+    exported to; tenhou.net/6 holds riichi games only)."""
+    family = _family(g.rules)
     return {
         "id": g.id,
         "created": g.created,
         "rules": g.rules,
+        "family": family,
+        "exports": ["tenhou6", "mjai"] if family == "riichi" else ["mjai"],
         "players": g.players,
         "status": g.status,
         "summary": g.summary,
@@ -246,6 +264,8 @@ async def export_game(request: Request) -> Response:
     if fmt not in ("tenhou6", "mjai"):
         raise BadRequest(f"format must be tenhou6 or mjai, not {fmt!r}")
     g = await run_in_threadpool(_stored, request)
+    if fmt == "tenhou6" and _family(g.rules) != "riichi":
+        raise BadRequest(f"tenhou.net/6 records hold riichi games only: export this {g.rules} game with format=mjai")
     record = read_mjai(g.events)
     record.source = f"jantaku:{g.rules}:{g.id}"
     if g.summary.get("final"):

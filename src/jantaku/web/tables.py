@@ -29,10 +29,11 @@ from typing import Any
 
 from jantaku.bots import PlayerView, make_bot
 from jantaku.errors import JantakuError
+from jantaku.jielu import JieluResult
 from jantaku.meld import Meld
 from jantaku.riichi.yaku import YAKU_BY_NAME
 from jantaku.rules import load_rules, preset_names
-from jantaku.shapes.shanten import shanten
+from jantaku.shapes.shanten import shanten, shanten_regular
 from jantaku.shapes.waits import wait_kinds
 from jantaku.table import Game
 from jantaku.table.actions import Action
@@ -99,10 +100,9 @@ def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-TABLE_FAMILIES = ("riichi",)
-"""The scoring families the table engine plays. TODO(jielu): add "jielu" once the engine plays its hands (#6);
-the pages then show it like any other preset (its hand results carry fans instead of yaku, see
-:func:`_win_score_json`)."""
+TABLE_FAMILIES = ("riichi", "jielu")
+"""The scoring families the table engine plays: riichi and 洁律 (whose hand results carry fans with points, the
+score S and the wildcards instead of yaku, han and fu; see :func:`_win_score_json`)."""
 
 
 def playable_presets() -> list[str]:
@@ -158,11 +158,74 @@ _DORA_NAMES = {
 }
 
 
+JIELU_FAN_ENGLISH = {
+    # combinations (同 one suit, one number; 逢 different suits, one number; 连 one suit, steps; 步 different
+    # suits, steps)
+    "逢顺": "Mixed double chow",
+    "同顺": "Pure double chow",
+    "三步顺": "Mixed shifted chows",
+    "双逢顺": "Two mixed double chows",
+    "双同顺": "Two pure double chows",
+    "三逢顺": "Mixed triple chow",
+    "三连顺": "Pure shifted chows",
+    "三同顺": "Pure triple chow",
+    "四步顺": "Four alternating shifted chows",
+    "四逢顺": "Four alternating equal chows",
+    "四连顺": "Four pure shifted chows",
+    "四同顺": "Quadruple chow",
+    "逢刻": "Mixed double pung",
+    "双逢刻": "Two mixed double pungs",
+    "三步刻": "Mixed shifted pungs",
+    "三逢刻": "Mixed triple pung",
+    "三连刻": "Pure shifted pungs",
+    "四步刻": "Four alternating shifted pungs",
+    "四连刻": "Four pure shifted pungs",
+    # suits
+    "清二色": "Two suits, no honors",
+    "五门齐": "All five kinds",
+    "混一色": "Half flush",
+    "清一色": "Full flush",
+    "字一色": "All honors",
+    # numbers (混: with honors, 清: without)
+    "清五数": "Five numbers, no honors",
+    "混四数": "Four numbers with honors",
+    "九数齐": "All nine numbers",
+    "清四数": "Four numbers, no honors",
+    "混三数": "Three numbers with honors",
+    "清三数": "Three numbers, no honors",
+    "混二数": "Two numbers with honors",
+    "清二数": "Two numbers, no honors",
+    "混一数": "One number with honors",
+    # honors
+    "单箭": "One dragon",
+    "双风": "Two winds",
+    "双箭": "Two dragons",
+    "三风": "Three winds",
+    "三元": "Three dragons",
+    "四喜": "Four winds",
+    # shape
+    "平和": "All chows",
+    "对对和": "All pungs",
+    "一杠": "One kong",
+    "二杠": "Two kongs",
+    "三杠": "Three kongs",
+    "四杠": "Four kongs",
+    # incidental
+    "自摸和": "Self-drawn",
+    "海底和": "Last tile",
+    "杠上和": "Win on a kong",
+    "天和": "Heavenly hand",
+}
+"""English names of the 洁律 fans (their own names are Chinese: kanji and Chinese are the name itself)."""
+
+
 def yaku_names(name: str) -> dict[str, str]:
     """A yaku's (or dora's) names: ``kanji``, ``english`` and ``chinese`` (the name itself where unknown).
 
     >>> yaku_names("pinfu")["kanji"], yaku_names("ura_dora")["chinese"], yaku_names("三连顺")["english"]
-    ('平和', '里宝牌', '三连顺')
+    ('平和', '里宝牌', 'Pure shifted chows')
+    >>> yaku_names("no such fan")["english"]
+    'no such fan'
     """
     y = YAKU_BY_NAME.get(name)
     if y is not None:
@@ -170,36 +233,66 @@ def yaku_names(name: str) -> dict[str, str]:
     if name in _DORA_NAMES:
         kanji, english, chinese = _DORA_NAMES[name]
         return {"kanji": kanji, "english": english, "chinese": chinese}
+    if name in JIELU_FAN_ENGLISH:
+        return {"kanji": name, "english": JIELU_FAN_ENGLISH[name], "chinese": name}
     return {"kanji": name, "english": name.replace("_", " "), "chinese": name}
 
 
 def all_yaku_names() -> dict[str, dict[str, str]]:
-    """Every yaku and dora name with its kanji, English and Chinese names (for the pages' tables)."""
-    return {name: yaku_names(name) for name in [*YAKU_BY_NAME, *_DORA_NAMES]}
+    """Every yaku and dora name, and every 洁律 fan, with its kanji, English and Chinese names (for the pages'
+    tables)."""
+    return {name: yaku_names(name) for name in [*YAKU_BY_NAME, *_DORA_NAMES, *JIELU_FAN_ENGLISH]}
 
 
 def _yaku_json(name: str, value: int, yakuman: bool) -> dict[str, Any]:
     return {"name": name, "value": value, "unit": "yakuman" if yakuman else "han", **yaku_names(name)}
 
 
-def _win_score_json(sc: Any) -> dict[str, Any]:
-    """A win's score for the result panel: riichi (han, fu, yaku) or, generically, an additive-fan result
-    (jielu: ``score`` and ``fans`` with their points and melds)."""
-    if hasattr(sc, "fans"):  # TODO(jielu): wildcards and the payment mode once the engine plays jielu (#6)
-        fans = [
-            {
-                "name": f.name,
-                "value": f.points,
-                "unit": "points",
-                "kanji": f.name,
-                "english": f.name,
-                "chinese": f.name,
-                "melds": list(getattr(f, "melds", ())),
-            }
-            for f in sc.fans
-        ]
-        return {"han": None, "fu": None, "yakuman": 0, "yaku": fans, "limit": None, "points": sc.score}
+def _fan_json(name: str, points: int, melds: Any = ()) -> dict[str, Any]:
+    return {"name": name, "value": points, "unit": "points", **yaku_names(name), "melds": list(melds)}
+
+
+def jielu_score_json(sc: JieluResult) -> dict[str, Any]:
+    """A 洁律 score as the pages show it: S, the value before halving, the fans with their points and the melds
+    each uses, the wildcards (the hand's own tile, ``None`` for an extra one, and what it stands for) and the
+    reading.
+
+    >>> from jantaku import Hand
+    >>> from jantaku.jielu import score_hand
+    >>> out = jielu_score_json(score_hand(Hand.parse("123m456p789s11z344z")))
+    >>> out["score"], out["value"], out["wildcards"], out["fans"][0]["english"], out["fans"][0]["melds"]
+    (5, 11, [{'tile': '3z', 'stands_for': '1z'}], 'Mixed shifted chows', ['123m', '456p', '789s'])
+    """
     return {
+        "score": sc.score,
+        "value": sc.value,
+        "total": sc.total,
+        "full": sc.full,
+        "fans": [_fan_json(f.name, f.points, f.melds) for f in sc.fans],
+        "wildcards": [
+            {"tile": w.tile.mpsz if w.tile is not None else None, "stands_for": w.stands_for.mpsz} for w in sc.wildcards
+        ],
+        "reading": {"melds": list(sc.melds), "pair": sc.pair},
+    }
+
+
+def _win_score_json(sc: Any) -> dict[str, Any]:
+    """A win's score for the result panel: riichi (han, fu, yaku) or 洁律 (``score`` S with its ``value``, the
+    fans as ``yaku`` with points, and the wildcards; ``points`` is S)."""
+    if isinstance(sc, JieluResult):
+        shown = jielu_score_json(sc)
+        return {
+            "family": "jielu",
+            "han": None,
+            "fu": None,
+            "yakuman": 0,
+            "yaku": shown.pop("fans"),
+            "limit": None,
+            "points": sc.score,
+            **shown,
+        }
+    return {
+        "family": "riichi",
         "han": None if sc.yakuman else sc.han,
         "fu": None if sc.yakuman else sc.fu,
         "yakuman": sc.yakuman,
@@ -210,44 +303,81 @@ def _win_score_json(sc: Any) -> dict[str, Any]:
     }
 
 
+def _sorted_ids(k: Kyoku, ids: Any) -> list[int]:
+    return sorted(ids, key=lambda i: k.tile(i).sort_key)
+
+
+def _win_tiles(k: Kyoku) -> list[str | None]:
+    """The winning tile of each ``hora`` event of the hand, in the order of :attr:`HandResult.wins`."""
+    out: list[str | None] = []
+    for e in k.events:
+        if e.get("type") == "hora":
+            try:
+                out.append(Tile.from_mjai(e["pai"]).mpsz)
+            except (JantakuError, KeyError):  # pragma: no cover - the engine writes every hora's tile
+                out.append(None)
+    return out
+
+
 def hand_result_json(k: Kyoku, number: int, round_name: str) -> dict[str, Any]:
-    """The result panel of a finished hand: winners with their hands, yaku, fu, points and payments, or the
-    draw with who was tenpai. Only what the table shows everyone at a hand's end."""
+    """The result panel of a finished hand: winners with their hands, yaku (or 洁律 fans), fu, points and
+    payments, or the draw with who was tenpai. Only what the table shows everyone at a hand's end.
+
+    Under 洁律 (``family`` ``jielu``) each win carries S, the fans and the wildcards, its ``order`` and, in the
+    points mode, its ``multiplier`` (x3, x2, x1 by order of winning); ``completions`` holds the hand of each
+    player who did not win, completed with one extra wildcard (points mode)."""
     res = k.result
     assert res is not None
+    jielu = k.rules.family == "jielu"
+    hora_tiles = _win_tiles(k)
     wins = []
-    for w in res.wins:
+    for n, w in enumerate(res.wins):
         st = k.seats[w.seat]
         sc = w.score
         conditions = getattr(sc, "conditions", None)
         win_tile = conditions.win.mpsz if conditions is not None and conditions.win is not None else None
-        hand = sorted(st.tiles, key=lambda i: k.tile(i).sort_key)
+        if win_tile is None and n < len(hora_tiles):
+            win_tile = hora_tiles[n]
+        hand = _sorted_ids(k, st.tiles)
         if win_tile is not None and w.from_seat is None:  # a drawn winning tile apart (a ron's is not in the hand)
             apart = next((i for i in reversed(hand) if k.tile(i).mpsz == win_tile), None)
             hand = [i for i in hand if i != apart]
-        wins.append(
-            {
-                "seat": w.seat,
-                "from": w.from_seat,
-                "pao": w.pao,
-                "hand": [k.tile(i).mpsz for i in hand],
-                "melds": [_meld_json(m) for m in st.melds],
-                "win_tile": win_tile,
-                **_win_score_json(sc),
-                "payments": list(getattr(sc, "payments", res.deltas)),
-                "ura_indicators": [k.tile(i).mpsz for i in k.ura_indicators()] if st.riichi else [],
-            }
-        )
+        entry: dict[str, Any] = {
+            "seat": w.seat,
+            "from": w.from_seat,
+            "pao": w.pao,
+            "hand": [k.tile(i).mpsz for i in hand],
+            "melds": [_meld_json(m) for m in st.melds],
+            "win_tile": win_tile,
+            **_win_score_json(sc),
+            "payments": list(w.payments),
+            "ura_indicators": [k.tile(i).mpsz for i in k.ura_indicators()] if st.riichi else [],
+        }
+        if jielu:
+            entry["order"] = n + 1
+            gain = w.payments[w.seat]
+            entry["multiplier"] = gain // sc.score if k.rules.jielu_mode == "points" and sc.score else None
+        wins.append(entry)
     tenpai_hands = {}
-    if res.kind == "exhaustive":
+    if res.kind == "exhaustive" and not jielu:
         for s in range(4):
             if res.tenpai[s]:
                 st = k.seats[s]
-                tenpai_hands[str(s)] = [k.tile(i).mpsz for i in sorted(st.tiles, key=lambda i: k.tile(i).sort_key)]
-    return {
+                tenpai_hands[str(s)] = [k.tile(i).mpsz for i in _sorted_ids(k, st.tiles)]
+    completions = {}
+    for s, c in sorted(res.completions.items()):
+        st = k.seats[s]
+        completions[str(s)] = {
+            "seat": s,
+            "hand": [k.tile(i).mpsz for i in _sorted_ids(k, st.tiles)],
+            "melds": [_meld_json(m) for m in st.melds],
+            **jielu_score_json(c),
+        }
+    out: dict[str, Any] = {
         "number": number,
         "round": round_name,
         "honba": k.honba,
+        "family": k.rules.family,
         "kind": res.kind,
         "reason": res.reason,
         "wins": wins,
@@ -257,16 +387,38 @@ def hand_result_json(k: Kyoku, number: int, round_name: str) -> dict[str, Any]:
         "scores": list(res.scores),
         "dora_indicators": [k.tile(i).mpsz for i in k.dora_indicators()],
     }
+    if jielu:
+        out["mode"] = k.rules.jielu_mode
+        out["completions"] = completions
+    return out
 
 
 def _kind_name(kind: int) -> str:
     return Tile.from_kind(kind).mpsz
 
 
+def _regular_waits(counts: list[int]) -> list[int]:
+    """The kinds that complete 3n+1 closed tiles as melds and a pair (no seven pairs, no thirteen orphans)."""
+    out = []
+    for w in wait_kinds(counts):
+        counts[w] += 1
+        if shanten_regular(counts) == -1:
+            out.append(w)
+        counts[w] -= 1
+    return out
+
+
 def waits_json(k: Kyoku, seat: int) -> dict[str, Any]:
     """``seat``'s shanten and waits, as the play screen shows them on request: with 3n+1 closed tiles the waits
     (each with the copies this seat cannot see) and whether the seat is furiten; with 3n+2 the same for every
-    discard that leaves the hand tenpai."""
+    discard that leaves the hand tenpai.
+
+    Under 洁律 (``jielu`` true) the shanten and waits are those of the regular form (four melds and a pair: the
+    variant has no seven pairs or thirteen orphans) without wildcards, and there is no furiten; a hand may win
+    whenever some choice of wildcards makes it worth a point, which the offered tsumo and ron actions show."""
+    jielu = k.rules.family == "jielu"
+    shanten_of = shanten_regular if jielu else shanten
+    waits_of = _regular_waits if jielu else wait_kinds
     st = k.seats[seat]
     counts = list(st.counts)
     seen = list(counts)
@@ -283,28 +435,36 @@ def waits_json(k: Kyoku, seat: int) -> dict[str, Any]:
     def listed(kinds: list[int]) -> list[dict[str, Any]]:
         return [{"tile": _kind_name(w), "left": max(0, 4 - seen[w])} for w in kinds]
 
+    def option(discard: str | None, kinds: list[int], furiten: bool) -> dict[str, Any]:
+        out: dict[str, Any] = {"discard": discard, "waits": listed(kinds)}
+        if not jielu:
+            out["furiten"] = furiten
+        return out
+
     total = sum(counts)
     options: list[dict[str, Any]] = []
     if total % 3 == 1:
-        sh = shanten(counts)
+        sh = shanten_of(counts)
         if sh == 0:
-            kinds = wait_kinds(counts)
-            options.append({"discard": None, "waits": listed(kinds), "furiten": bool(st.furiten)})
+            options.append(option(None, waits_of(counts), bool(st.furiten)))
     else:
         best = 8
         for kind in range(34):
             if not counts[kind]:
                 continue
             counts[kind] -= 1
-            sh = shanten(counts)
+            sh = shanten_of(counts)
             best = min(best, sh)
             if sh == 0:
-                kinds = wait_kinds(counts)
+                kinds = waits_of(counts)
                 furiten = st.furiten_riichi or any(st.discarded_kinds[w] or w == kind for w in kinds)
-                options.append({"discard": _kind_name(kind), "waits": listed(kinds), "furiten": bool(furiten)})
+                options.append(option(_kind_name(kind), kinds, bool(furiten)))
             counts[kind] += 1
         sh = best
-    return {"shanten": sh, "tenpai": options}
+    out: dict[str, Any] = {"shanten": sh, "tenpai": options}
+    if jielu:
+        out["jielu"] = True
+    return out
 
 
 # -- a table --------------------------------------------------------------------------------------------------
@@ -494,8 +654,24 @@ class LiveTable:
                         for r in st.river
                     ],
                     "melds": [_meld_json(m) for m in st.melds],
+                    "won": bool(k.won[s]),
                 }
             )
+        # 洁律's points mode: a winner leaves the hand and the others play on; every winner's hand and S is public
+        wins_so_far = []
+        if k.rules.family == "jielu":
+            tiles = _win_tiles(k)
+            for n, w in enumerate(k.wins):
+                wins_so_far.append(
+                    {
+                        "seat": w.seat,
+                        "from": w.from_seat,
+                        "hand": [k.tile(i).mpsz for i in _sorted_ids(k, k.seats[w.seat].tiles)],
+                        "win_tile": tiles[n] if n < len(tiles) else None,
+                        "score": w.score.score,
+                        "payments": list(w.payments),
+                    }
+                )
         legal = game.legal_actions(seat) if not game.over else []
         final = None
         if game.result is not None:
@@ -506,6 +682,8 @@ class LiveTable:
             "step": self.step,
             "seat": seat,
             "rules": self.rules,
+            "family": k.rules.family,
+            "mode": k.rules.jielu_mode if k.rules.family == "jielu" else None,
             "round": {
                 "name": game.round_name,
                 "wind": _WINDS[k.round_wind],
@@ -522,7 +700,8 @@ class LiveTable:
             "drawn": k.tile(drawn).mpsz if drawn is not None else None,
             "to_act": game.to_act(),
             "actions": [{"index": n, **action_to_json(a)} for n, a in enumerate(legal)],
-            "waits": waits_json(k, seat) if k.phase != ENDED else None,
+            "waits": waits_json(k, seat) if k.phase != ENDED and not k.won[seat] else None,
+            "wins": wins_so_far,
             "hand_results": len(self.hand_results),
             "last_result": self.hand_results[-1] if self.hand_results else None,
             "over": game.over,
