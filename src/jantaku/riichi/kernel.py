@@ -217,31 +217,39 @@ def _block_flags(counts: bytes, block: int) -> int:
     return tile_flags([9 * block + i for i, n in enumerate(counts) if n])
 
 
-class _BlockTable(dict[int, tuple[int, ...]]):
-    """Block key -> the block's flags, then the packed values of its splits (none when it cannot be split)."""
+def _entry(flags: int, values: list[int]) -> tuple[Any, ...]:
+    """A table entry: the block's flags, its only value (``None`` unless there is exactly one), every value."""
+    return (flags, values[0] if len(values) == 1 else None, *values)
+
+
+class _BlockTable(dict[int, tuple[Any, ...]]):
+    """Block key -> the block's flags, its only split's packed value (or ``None``), the packed values of every
+    split (none when it cannot be split)."""
 
     def __init__(self, block: int) -> None:
         super().__init__()
         self.block = block
 
-    def __missing__(self, key: int) -> tuple[int, ...]:
+    def __missing__(self, key: int) -> tuple[Any, ...]:
         block = self.block
         counts = _decode(key, 7 if block == 3 else 9)
         splits = _block_readings(counts, block != 3)
-        value = (_block_flags(counts, block), *(block_value(block, runs, pungs, pair) for runs, pungs, pair in splits))
+        value = _entry(
+            _block_flags(counts, block), [block_value(block, runs, pungs, pair) for runs, pungs, pair in splits]
+        )
         self[key] = value
         return value
 
 
-_BLOCKS = (_BlockTable(0), _BlockTable(1), _BlockTable(2), _BlockTable(3))
+_B0, _B1, _B2, _B3 = _BLOCKS = (_BlockTable(0), _BlockTable(1), _BlockTable(2), _BlockTable(3))
 
 
-class _PlacedTable(dict[int, tuple[int, ...]]):
-    """``(block key << 7) | (winning kind << 1) | tsumo`` -> the block's flags, then the packed values of each
-    split with the winning tile in each place it can sit (wait bit set; a ron's pung counted open), distinct
-    values in the reference's order."""
+class _PlacedTable(dict[int, tuple[Any, ...]]):
+    """``(block key << 7) | (winning kind << 1) | tsumo`` -> as :class:`_BlockTable`, with the winning tile in
+    each place it can sit in each split (wait bit set; a ron's pung counted open), distinct values in the
+    reference's order."""
 
-    def __missing__(self, key: int) -> tuple[int, ...]:
+    def __missing__(self, key: int) -> tuple[Any, ...]:
         tsumo = key & 1
         win = (key >> 1) & 63
         block = win // 9
@@ -262,7 +270,7 @@ class _PlacedTable(dict[int, tuple[int, ...]]):
                 for r in runs:
                     if r <= pos <= r + 2:
                         out.setdefault(base + (_run_wait(r, pos) << S_WAIT), 2 + r)
-        value = (_block_flags(counts, block), *(v + (place << S_PLACE) for v, place in out.items()))
+        value = _entry(_block_flags(counts, block), [v + (place << S_PLACE) for v, place in out.items()])
         self[key] = value
         return value
 
@@ -514,9 +522,7 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
         if not comp.ok or c.pao is not None:
             return fallback(h, c, comp.rules)
         closed = h.closed
-        melds = h.melds
-        if len(closed) + 3 * len(melds) != 14:
-            return fallback(h, c, comp.rules)
+        melds = h.melds  # a Hand has 13 or 14 tiles; 13 make no complete reading below, and go to the reference
         win = c.win
         tsumo = c.tsumo
         riichi = c.riichi
@@ -599,27 +605,46 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
         if red and not comp.all_red:
             return fallback(h, c, comp.rules)  # the reference checks each red five against the rule set
 
-        # readings of the closed tiles
-        wb = wk // 9
-        keys = (k_closed & M_SUIT, (k_closed >> 27) & M_SUIT, (k_closed >> 54) & M_SUIT, k_closed >> 81)
-        placed = _PLACED[(keys[wb] << 7) | (wk << 1) | tsumo]
-        if wb == 0:
-            a, b, cc, d = placed, _BLOCKS[1][keys[1]], _BLOCKS[2][keys[2]], _BLOCKS[3][keys[3]]
-        elif wb == 1:
-            a, b, cc, d = _BLOCKS[0][keys[0]], placed, _BLOCKS[2][keys[2]], _BLOCKS[3][keys[3]]
-        elif wb == 2:
-            a, b, cc, d = _BLOCKS[0][keys[0]], _BLOCKS[1][keys[1]], placed, _BLOCKS[3][keys[3]]
+        # readings of the closed tiles: each block's flags, its only split (or None) and every split; w for the
+        # winning tile's block, x y z for the others
+        wkey = wk << 1 | tsumo
+        if wk < 9:
+            w = _PLACED[(k_closed & M_SUIT) << 7 | wkey]
+            x = _B1[k_closed >> 27 & M_SUIT]
+            y = _B2[k_closed >> 54 & M_SUIT]
+            z = _B3[k_closed >> 81]
+        elif wk < 18:
+            w = _PLACED[(k_closed >> 27 & M_SUIT) << 7 | wkey]
+            x = _B0[k_closed & M_SUIT]
+            y = _B2[k_closed >> 54 & M_SUIT]
+            z = _B3[k_closed >> 81]
+        elif wk < 27:
+            w = _PLACED[(k_closed >> 54 & M_SUIT) << 7 | wkey]
+            x = _B0[k_closed & M_SUIT]
+            y = _B1[k_closed >> 27 & M_SUIT]
+            z = _B3[k_closed >> 81]
         else:
-            a, b, cc, d = _BLOCKS[0][keys[0]], _BLOCKS[1][keys[1]], _BLOCKS[2][keys[2]], placed
-        flags = a[0] | b[0] | cc[0] | d[0] | m_flags
-        if len(a) == 2 and len(b) == 2 and len(cc) == 2 and len(d) == 2:
-            candidates: Any = ((a[1] + b[1] + cc[1] + d[1] + m_value) | m_runs,)
-        elif len(a) > 1 and len(b) > 1 and len(cc) > 1 and len(d) > 1:
-            candidates = [(w + x + y + z + m_value) | m_runs for w, x, y, z in product(a[1:], b[1:], cc[1:], d[1:])]
+            w = _PLACED[(k_closed >> 81) << 7 | wkey]
+            x = _B0[k_closed & M_SUIT]
+            y = _B1[k_closed >> 27 & M_SUIT]
+            z = _B2[k_closed >> 54 & M_SUIT]
+        flags = w[0] | x[0] | y[0] | z[0] | m_flags
+        sx, sy, sz = x[1], y[1], z[1]
+        if sx is not None and sy is not None and sz is not None:
+            rest = sx + sy + sz + m_value
+            sw = w[1]
+            if sw is not None:
+                candidates: Any = ((rest + sw) | m_runs,)
+            else:  # the winning tile in several places (or none)
+                candidates = [(rest + v) | m_runs for v in w[2:]]
+        elif len(x) > 2 and len(y) > 2 and len(z) > 2:
+            candidates = [
+                (v1 + v2 + v3 + v4 + m_value) | m_runs for v1, v2, v3, v4 in product(w[2:], x[2:], y[2:], z[2:])
+            ]
         else:
             candidates = _NO_CANDIDATES
         special = 0  # 1 seven pairs, 2 thirteen orphans
-        if len(closed) == 14:
+        if not melds:
             if not k_closed & M_TWO_OR_FOUR and k_closed.bit_count() == 7:
                 special = 1
             elif not k_closed & M_SIMPLE and k_closed.bit_count() in (13, 14):
@@ -658,11 +683,12 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
                 hand_bits |= B_SANKANTSU
             else:
                 yakuman_hand = YM_SUUKANTSU
-        if c.tenhou:
-            yakuman_hand |= YM_TENHOU
-        elif c.chiihou:
-            yakuman_hand |= YM_CHIIHOU
-        elif c.renhou:
+        if tsumo:
+            if c.tenhou:
+                yakuman_hand |= YM_TENHOU
+            elif c.chiihou:
+                yakuman_hand |= YM_CHIIHOU
+        elif c.renhou:  # a ron, as tenhou and chiihou are tsumo
             if comp.renhou == "yakuman":
                 yakuman_hand |= YM_RENHOU
             elif comp.renhou == "mangan":
@@ -821,22 +847,19 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
         if best_key < 0:
             if not complete:
                 return fallback(h, c, comp.rules)  # not a complete hand: the reference says so
-            raise _NoYakuError.lazy(h, win, comp.name)
+            error = _NoYakuError()
+            error._parts = (h, win, comp.name)  # its message is written when read
+            raise error
         if ties is not None:
             meld_pungs = m_value
             best = min(ties, key=lambda e: _reference_order(e[0], meld_pungs))
         p, names, han, fu, limit, total = best
-        yaku = list(names)
         if total:
+            yaku = list(names)
             limit = "yakuman" if total == 1 else f"{total}x_yakuman"
             basic = 8000 * total
         else:
-            if n_dora:
-                yaku.append(("dora", n_dora))
-            if red:
-                yaku.append(("aka_dora", red))
-            if n_ura:
-                yaku.append(("ura_dora", n_ura))
+            yaku = [*names, *_dora_items(n_dora, red, n_ura)] if extra else list(names)
             basic = best_key >> 16
 
         # payments (no pao here): what the reference's payments() computes
@@ -944,6 +967,18 @@ def _reference_order(p: int, meld_pungs: int) -> tuple[int, ...]:
         return (99,)
     pungs = [k for k in pung_kinds(p) if not meld_pungs & pung_bit(k)]
     return (pair_of(p), -len(pungs), *pungs, 99, p >> S_PLACE & 15)
+
+
+def _dora_items(n_dora: int, n_aka: int, n_ura: int) -> list[tuple[str, int]]:
+    """The dora entries of a yaku list, as the reference appends them."""
+    out = []
+    if n_dora:
+        out.append(("dora", n_dora))
+    if n_aka:
+        out.append(("aka_dora", n_aka))
+    if n_ura:
+        out.append(("ura_dora", n_ura))
+    return out
 
 
 def _kokushi(k: int) -> int:
