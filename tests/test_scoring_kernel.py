@@ -193,3 +193,25 @@ def test_text_hands_and_preset_names():
     by_object = score_hand(Hand.parse("123m456p789s22340s"), cond, load_rules("tenhou"))
     assert by_name == by_object == score_reference("123m456p789s22340s", cond, "tenhou")
     assert [name for name, _ in by_name.yaku] == ["menzen_tsumo", "riichi", "pinfu", "aka_dora"]
+
+
+def test_reading_order_matches_the_references_sort():
+    # the reference sorts decompositions by (pair, more closed pungs first, the closed pungs), then places the
+    # winning tile (pair, pung, runs by start); _met_first compares packed readings the same way
+    from jantaku.riichi.kernel import S_PAIR, S_PLACE, _met_first, pung_bit
+
+    rng = Random(3)
+    for _ in range(20000):
+        readings = []
+        for _ in range(2):
+            pair = rng.randrange(3)
+            pungs = sorted(rng.sample(range(34), rng.randrange(3)) if rng.random() < 0.5 else rng.sample([0, 1, 2], 1))
+            place = rng.randrange(3)
+            p = (pair + 1) << S_PAIR | place << S_PLACE
+            for k in pungs:
+                p |= pung_bit(k)
+            readings.append((p, (pair, -len(pungs), *pungs, 99, place)))
+        (p, kp), (q, kq) = readings
+        if p != q:
+            assert _met_first(p, q) == (kp < kq), (kp, kq)
+    assert _met_first(0, -1) and not _met_first(-1, 0)

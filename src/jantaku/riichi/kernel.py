@@ -850,9 +850,11 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
             error = _NoYakuError()
             error._parts = (h, win, comp.name)  # its message is written when read
             raise error
-        if ties is not None:
-            meld_pungs = m_value
-            best = min(ties, key=lambda e: _reference_order(e[0], meld_pungs))
+        if ties is not None:  # equal scores: the reading the reference meets first explains the result
+            best = ties[0]
+            for e in ties:
+                if _met_first(e[0], best[0]):
+                    best = e
         p, names, han, fu, limit, total = best
         if total:
             yaku = list(names)
@@ -960,13 +962,28 @@ def basic_points(han: int, fu: int, kazoe: bool, kiriage: bool) -> tuple[int, st
     return basic, None
 
 
-def _reference_order(p: int, meld_pungs: int) -> tuple[int, ...]:
-    """Where the reference meets a reading first: decompositions by (pair, more closed pungs first, the closed
-    pungs), which fix the runs, then the winning tile's place; seven pairs and thirteen orphans after them."""
+def _met_first(p: int, q: int) -> bool:
+    """Whether the reference meets reading ``p`` before ``q`` (packed readings; -1 seven pairs, -2 thirteen
+    orphans). It sorts decompositions by pair, then more closed pungs first, then the closed pungs' kinds, which
+    fix the runs; then places the winning tile. Seven pairs and thirteen orphans come after every regular
+    reading. Called melds are the same in both readings, so all pungs can be compared: of two equally many, the
+    kinds first differ at the lowest kind that only one of them holds, and that one comes first."""
+    if q < 0:
+        return p >= 0
     if p < 0:
-        return (99,)
-    pungs = [k for k in pung_kinds(p) if not meld_pungs & pung_bit(k)]
-    return (pair_of(p), -len(pungs), *pungs, 99, p >> S_PLACE & 15)
+        return False
+    pair_p, pair_q = pair_of(p), pair_of(q)
+    if pair_p != pair_q:
+        return pair_p < pair_q
+    mp = p >> S_PUNGS | (p >> S_HONOR_PUNGS & 127) << 27
+    mq = q >> S_PUNGS | (q >> S_HONOR_PUNGS & 127) << 27
+    if mp != mq:
+        np, nq = mp.bit_count(), mq.bit_count()
+        if np != nq:
+            return np > nq
+        diff = mp ^ mq
+        return bool(mp & diff & -diff)
+    return (p >> S_PLACE & 15) < (q >> S_PLACE & 15)
 
 
 def _dora_items(n_dora: int, n_aka: int, n_ura: int) -> list[tuple[str, int]]:
