@@ -30,11 +30,13 @@ What is measured:
   call, so the Rust class is called directly). Building the evaluator is part of each riichienv call, as
   decomposing the hand is part of each jantaku and mahjong call.
 - One untimed warm-up pass per library (it is also the agreement check), then ``--repeat`` timed passes,
-  taken round-robin across libraries; the best pass counts. Per-block caches (jantaku's) stay warm, as in
-  any long-running process; the whole-hand decomposition caches (jantaku's ``decompositions_of_bytes``,
-  4096 entries; mahjong's ``HandDivider``, 128) are cleared, untimed, before every pass, so that a pass
-  over hands seen in the previous one does not turn into a cache-lookup rate (a closed part repeated
-  within one pass still hits, as it would in play).
+  taken round-robin across libraries; the best pass counts. Per-block tables stay warm, as in any
+  long-running process: jantaku's ``score_hand`` looks each suit's nine counts (and the honors' seven) up in
+  tables of that block's splits, filled on first use (``jantaku.riichi.kernel``), and keeps nothing per
+  hand. The whole-hand decomposition caches (jantaku's ``decompositions_of_bytes``, 4096 entries, which
+  the reference scorer and the explanation of a result use; mahjong's ``HandDivider``, 128) are cleared,
+  untimed, before every pass, so that a pass over hands seen in the previous one does not turn into a
+  cache-lookup rate (a closed part repeated within one pass still hits, as it would in play).
 - Agreement: what every payer pays (honba included) on every hand, or that the hand does not win, compared
   with jantaku's ``score_hand``. riichienv's ``HandEvaluator`` takes no rule object and scores 13-sided
   kokushi, suuankou tanki, junsei chuuren and daisuushii (and a tenhou kokushi) as double yakuman, which

@@ -215,3 +215,14 @@ def test_reading_order_matches_the_references_sort():
         if p != q:
             assert _met_first(p, q) == (kp < kq), (kp, kq)
     assert _met_first(0, -1) and not _met_first(-1, 0)
+
+
+def test_a_fast_result_pickles_copies_and_replaces_like_any_other():
+    import copy
+    import pickle
+
+    r = score_hand("234m567p456s78999s", WinConditions(win=Tile("9s"), tsumo=True), "tenhou")
+    for other in (pickle.loads(pickle.dumps(r)), copy.deepcopy(r)):
+        assert other == r and other.fu_items == [("base", 20)] and other.reading.wait == "ryanmen"
+    assert dataclasses.replace(r, han=5).fu_items == r.fu_items
+    assert dataclasses.asdict(r)["fu_items"] == [("base", 20)]
