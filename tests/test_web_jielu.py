@@ -4,6 +4,7 @@ export (mjai only), the calculator, and the original payment mode."""
 
 import dataclasses
 import itertools
+import re
 
 import pytest
 from starlette.testclient import TestClient
@@ -232,3 +233,13 @@ def test_the_original_mode_result_panel():
             _check_win(w, "original")
             assert isinstance(k.result.wins[0].score, JieluResult)
             assert r["deltas"] == w["payments"]
+
+
+def test_the_interface_text_has_every_key_in_english_and_chinese(client):
+    text = client.get("/static/i18n.js").text
+    en, zh = text.split("\n  en: {", 1)[1].split("\n  zh: {", 1)
+    zh = zh.split("\n};", 1)[0]
+    key = re.compile(r'(?:^|[{,]\s*)"?([\w]+)"?: ', re.M)
+    assert set(key.findall(en)) == set(key.findall(zh))
+    for name in ("wonBadge", "scoreS", "wildcards", "completions", "three_winners", "wall_empty", "pointsMode"):
+        assert f"{name}:" in en and f"{name}:" in zh

@@ -52,12 +52,13 @@ def _best_discard(page: Any) -> Any:
     return tiles.last
 
 
-def play_turn(page: Any, prefer_wins: bool = True) -> str:
-    """Take one decision by clicking; returns what was clicked (``dahai``, ``reach``, ``tsumo``, ``none``...)."""
+def play_turn(page: Any, prefer_wins: bool = True, take_wins: bool = True) -> str:
+    """Take one decision by clicking; returns what was clicked (``dahai``, ``reach``, ``tsumo``, ``none``...).
+    With ``take_wins`` false an offered tsumo or ron is let go (a discard, or a pass)."""
     actions = page.locator("#actions button[data-action]")
     kinds = [actions.nth(i).get_attribute("data-action") for i in range(actions.count())]
     for win in ("tsumo", "ron"):
-        if win in kinds:
+        if take_wins and win in kinds:
             _click_and_wait(page, page.locator(f"#actions button[data-action={win}]").first)
             return win
     if prefer_wins and "reach" in kinds:

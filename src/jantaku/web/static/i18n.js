@@ -33,6 +33,15 @@ const TEXT = {
     game: "Game", eventsLabel: "events", calcHint: "Build the hand by clicking tiles, or type it.",
     openMeld: "Open meld (chi/pon/kan)", closedKan: "Closed kan", doubleRiichi: "Double riichi", ippatsu: "Ippatsu",
     haitei: "Last tile", rinshan: "After a kan", chankan: "Robbing a kan",
+    // 洁律 (jielu)
+    fanPoints: "points", fanPoint: "point", wonBadge: "Won", scoreS: "S", fanValue: "value", halved: "halved",
+    wildcards: "Wildcards", noWildcards: "no wildcards", extraWildcard: "extra", capped: "capped at",
+    fullFan: "a 32-point fan", winOrder: "winner", order1: "1st", order2: "2nd", order3: "3rd", gain: "gain",
+    completions: "Completed with one extra wildcard", noPoint: "no reading worth a point",
+    three_winners: "three winners", wall_empty: "the wall is empty", reading: "Reading", pair: "pair",
+    pointsMode: "points mode (x3, x2, x1)", originalMode: "original mode (3x(S-4))",
+    jieluWaits: "Regular-form shanten, without wildcards; a hand may win whenever wildcards make it worth a point.",
+    extraWildcards: "Extra wildcards (jielu)",
   },
   zh: {
     title: "雀卓 网页牌桌", play: "对局", games: "牌谱", score: "点数计算",
@@ -65,6 +74,15 @@ const TEXT = {
     game: "对局", eventsLabel: "事件", calcHint: "点击牌来组成手牌，或直接输入。",
     openMeld: "副露（吃/碰/明杠）", closedKan: "暗杠", doubleRiichi: "两立直", ippatsu: "一发",
     haitei: "海底/河底", rinshan: "岭上开花", chankan: "抢杠",
+    // 洁律
+    fanPoints: "分", fanPoint: "分", wonBadge: "已和", scoreS: "S", fanValue: "原分", halved: "减半",
+    wildcards: "万能牌", noWildcards: "无万能牌", extraWildcard: "额外", capped: "封顶",
+    fullFan: "32分番种", winOrder: "和牌", order1: "第一位", order2: "第二位", order3: "第三位", gain: "得分",
+    completions: "补一张万能牌后计分", noPoint: "不足1分",
+    three_winners: "三人和牌", wall_empty: "无法摸牌", reading: "牌型", pair: "雀头",
+    pointsMode: "积分制（×3、×2、×1）", originalMode: "原版计分（3×(S−4)）",
+    jieluWaits: "按一般型（四组一对）计算、不含万能牌的向听数；只要用万能牌后至少1分即可和牌。",
+    extraWildcards: "额外万能牌（洁律）",
   },
 };
 
@@ -127,10 +145,10 @@ function yakuName(y) {
   return y.english && y.kanji && y.english !== y.kanji ? `${y.english} (${y.kanji})` : (y.english || y.name);
 }
 
-// The value of a yaku or fan: han, yakuman (with its multiple) or points (additive fans).
+// The value of a yaku or fan: han, yakuman (with its multiple) or points (洁律's additive fans).
 function valueText(y) {
   if (y.unit === "yakuman") return t("yakuman") + (y.value > 1 ? ` ×${y.value}` : "");
-  if (y.unit === "points") return `${y.value} ${t("points")}`;
+  if (y.unit === "points") return `${y.value} ${t(y.value === 1 ? "fanPoint" : "fanPoints")}`;
   return `${y.value} ${t("han")}`;
 }
 
@@ -161,3 +179,26 @@ function tileOrder(name) {
   const suit = "mpsz".indexOf(name[1]);
   return suit * 20 + n * 2 + (name[0] === "0" ? 1 : 0);
 }
+
+// 洁律: a fan row's melds ("123m 456p 789s"), the wildcards as tile pictures ("3z→1z": the hand's own tile, or
+// "extra", and what it stands for), and the line "S = 5 (value 11, halved once)".
+function fanMelds(y) { return (y.melds || []).join(" "); }
+
+function wildcardList(ws) {
+  if (!ws.length) return el("span", { class: "wildcards none" }, t("noWildcards"));
+  return el("span", { class: "wildcards" }, ...ws.map((w) => {
+    const own = w.tile || "extra";
+    return el("span", { class: "wildcard", "data-wildcard": `${own}→${w.stands_for}`, title: `${own}→${w.stands_for}` },
+      w.tile ? tileImg(w.tile, "small") : t("extraWildcard"), "→", tileImg(w.stands_for, "small"));
+  }));
+}
+
+function jieluScoreText(sc) {
+  const notes = [`${t("fanValue")} ${sc.value}`];
+  if (sc.full) notes.push(t("fullFan"));
+  else if (sc.total > sc.value) notes.push(`${sc.total}, ${t("capped")} ${sc.value}`);
+  if (sc.wildcards.length) notes.push(`${t("halved")} ×${sc.wildcards.length}`);
+  return notes.join(", ");
+}
+
+function orderName(n) { return t(`order${n}`) || String(n); }

@@ -127,6 +127,9 @@ function renderPlayer(box, p) {
   const title = el("h3", {}, el("span", { class: "wind" }, windName(p.wind)), ` ${p.name}${you} `,
     el("span", { class: "points" }, String(p.score)), dealer);
   if (p.riichi) title.append(el("span", { class: "badge" }, t("riichiBadge")));
+  const win = p.won ? (view.wins || []).find((w) => w.seat === p.seat) : null;
+  if (p.won) title.append(el("span", { class: "badge won", "data-won": String(p.seat) }, t("wonBadge"),
+    win ? ` · ${t("scoreS")} ${win.score} · ${signed(win.payments[p.seat])}` : ""));
   const river = el("div", { class: "river", "data-seat": String(p.seat) });
   for (const r of p.river) {
     const cls = [r.riichi ? "sideways" : "", r.called_by !== null ? "called" : "", r.tsumogiri ? "tsumogiri" : ""];
@@ -136,22 +139,29 @@ function renderPlayer(box, p) {
     river.append(img);
   }
   const melds = el("div", { class: "melds" }, ...p.melds.map((m) => meldTiles(m, true)));
-  const hidden = p.seat === view.seat ? null
+  let hidden = p.seat === view.seat ? null
     : el("div", { class: "concealed" }, ...Array.from({ length: Math.min(p.hand_count, 14) }, () => tileImg("back", "mini")));
+  if (win && p.seat !== view.seat) {  // 洁律: a winner's hand is open while the others play on
+    hidden = el("div", { class: "concealed won-hand" }, ...win.hand.map((x) => tileImg(x, "small")),
+      win.win_tile && win.from !== null ? tileImg(win.win_tile, "small win-tile") : null);
+  }
   box.replaceChildren(...[title, hidden, river, melds].filter(Boolean));
   box.classList.toggle("acting", view.to_act.includes(p.seat) && !view.over);
+  box.classList.toggle("won", !!p.won);
 }
 
 function renderCenter() {
   const r = view.round;
   const center = document.getElementById("center");
-  center.replaceChildren(
+  const jielu = view.family === "jielu";
+  center.replaceChildren(...[
     el("div", { class: "round-name" }, `${windName(r.wind)} ${r.number}`),
-    el("div", {}, `${r.honba} ${t("honba")} · ${t("deposits")} ${r.deposits}`),
+    jielu ? null : el("div", {}, `${r.honba} ${t("honba")} · ${t("deposits")} ${r.deposits}`),
     el("div", { id: "wall-count" }, `${t("wall")}: ${r.tiles_left}`),
-    el("div", { id: "dora" }, `${t("dora")}: `, ...r.dora_indicators.map((d) => tileImg(d, "small"))),
+    jielu ? null : el("div", { id: "dora" }, `${t("dora")}: `, ...r.dora_indicators.map((d) => tileImg(d, "small"))),
     el("div", { class: "rules-name" }, view.rules),
-  );
+    jielu ? el("div", { class: "rules-name", id: "jielu-mode" }, t(view.mode === "original" ? "originalMode" : "pointsMode")) : null,
+  ].filter(Boolean));
 }
 
 function actionButton(a) {
@@ -215,6 +225,7 @@ function renderWaits() {
   const w = view.waits;
   if (!w) { box.replaceChildren(); return; }
   const rows = [];
+  if (w.jielu) rows.push(el("div", { class: "jielu-note" }, t("jieluWaits")));
   if (!w.tenpai.length) rows.push(el("div", {}, w.shanten > 0 ? `${t("shanten")}: ${w.shanten}` : t("noWaits")));
   for (const o of w.tenpai) {
     const head = o.discard ? el("span", {}, `${t("discardThen")} `, tileImg(o.discard, "small"), ` → `) : el("span", {}, `${t("waitsOn")}: `);
@@ -226,15 +237,50 @@ function renderWaits() {
 
 function signed(d) { return d > 0 ? `+${d}` : String(d); }
 
+function jieluWinParts(w, name) {
+  const fans = el("table", { class: "yaku-list fan-list" }, ...w.yaku.map((y) => el("tr", { "data-yaku": y.name, "data-points": String(y.value) },
+    el("td", {}, yakuName(y)), el("td", { class: "fan-melds" }, fanMelds(y)), el("td", { class: "num" }, valueText(y)))));
+  const gain = w.payments[w.seat];
+  // points mode: S times 3, 2 or 1 by order of winning; original mode: 3x(S-4) as paid
+  const gainText = w.multiplier ? `×${w.multiplier} = ${signed(gain)}` : `${t("gain")} ${signed(gain)}`;
+  const total = el("p", { class: "win-total" }, el("strong", { class: "win-points", "data-score": String(w.score) }, `${t("scoreS")} = ${w.score}`),
+    ` (${jieluScoreText(w)})`, el("span", { class: "win-gain", "data-gain": String(gain) }, gainText),
+    w.pao !== null && w.pao !== undefined ? ` · ${t("pao")}: ${name(w.pao)}` : "");
+  const wild = el("p", { class: "win-wildcards" }, `${t("wildcards")}: `, wildcardList(w.wildcards));
+  const reading = el("p", { class: "reading" }, `${t("reading")}: ${w.reading.melds.join(" ")} · ${t("pair")} ${w.reading.pair}`);
+  return [fans, total, wild, reading];
+}
+
+function completionSection(c, name) {
+  const hand = el("div", { class: "win-hand" }, ...c.hand.map((x) => tileImg(x, "small")));
+  for (const m of c.melds) hand.append(" ", meldTiles(m, true));
+  const fans = el("table", { class: "yaku-list fan-list" }, ...c.fans.map((y) => el("tr", { "data-yaku": y.name },
+    el("td", {}, yakuName(y)), el("td", { class: "fan-melds" }, fanMelds(y)), el("td", { class: "num" }, valueText(y)))));
+  return el("section", { class: "completion", "data-seat": String(c.seat) }, el("h4", {}, name(c.seat)), hand, fans,
+    el("p", {}, el("strong", { class: "completion-score", "data-score": String(c.score) }, `${t("scoreS")} = ${c.score}`),
+      c.score ? ` (${jieluScoreText(c)})` : ` (${t("noPoint")})`),
+    c.score ? el("p", {}, `${t("wildcards")}: `, wildcardList(c.wildcards)) : null);
+}
+
 function resultBody(r) {
   const name = (s) => view.players[s].name;
-  const body = el("div", { class: "result", "data-kind": r.kind },
-    el("h2", {}, `${t("handResult")} · ${roundLabel(r.round)} · ${r.honba} ${t("honba")}`));
+  const jielu = r.family === "jielu";
+  const body = el("div", { class: "result", "data-kind": r.kind, "data-family": r.family || "riichi" },
+    el("h2", {}, `${t("handResult")} · ${roundLabel(r.round)}${jielu ? "" : ` · ${r.honba} ${t("honba")}`}`));
+  if (jielu) {
+    body.append(el("p", { class: "jielu-mode" }, t(r.mode === "original" ? "originalMode" : "pointsMode"),
+      r.reason ? ` · ${t(r.reason)}` : ""));
+  }
   for (const w of r.wins) {
-    const head = w.from === null ? `${name(w.seat)} ${t("tsumo")}` : `${name(w.seat)} ${t("ron")} ← ${name(w.from)}`;
+    let head = w.from === null ? `${name(w.seat)} ${t("tsumo")}` : `${name(w.seat)} ${t("ron")} ← ${name(w.from)}`;
+    if (jielu && r.mode === "points") head += ` · ${orderName(w.order)} ${t("winOrder")}`;
     const hand = el("div", { class: "win-hand" }, ...w.hand.map((x) => tileImg(x)));
     for (const m of w.melds) hand.append(" ", meldTiles(m, false));
     if (w.win_tile) hand.append(" ", tileImg(w.win_tile, "win-tile"));
+    if (jielu) {
+      body.append(el("section", { class: "win", "data-seat": String(w.seat) }, el("h3", {}, head), hand, ...jieluWinParts(w, name)));
+      continue;
+    }
     const yaku = el("table", { class: "yaku-list" }, ...w.yaku.map((y) => el("tr", { "data-yaku": y.name }, el("td", {}, yakuName(y)),
       el("td", { class: "num" }, valueText(y)))));
     const fu = w.fu !== null ? `${w.han} ${t("han")} ${w.fu} ${t("fu")}` : w.yakuman ? t("yakuman") + (w.yakuman > 1 ? ` ×${w.yakuman}` : "") : "";
@@ -248,12 +294,16 @@ function resultBody(r) {
   if (!r.wins.length) {
     const what = r.kind === "exhaustive" ? t("exhaustive") : r.reason === "nagashi_mangan" ? t("nagashi") : `${t("abortive")}${r.reason ? ` (${t(r.reason)})` : ""}`;
     body.append(el("h3", { class: "draw" }, what));
-    if (r.kind === "exhaustive") {
+    if (r.kind === "exhaustive" && !jielu) {
       body.append(el("p", {}, r.tenpai.map((x, s) => `${name(s)}: ${x ? t("tenpai") : t("noten")}`).join(" · ")));
       for (const [s, tiles] of Object.entries(r.tenpai_hands)) body.append(el("div", {}, `${name(Number(s))}: `, ...tiles.map((x) => tileImg(x, "small"))));
     }
   }
-  body.append(el("div", {}, `${t("dora")}: `, ...r.dora_indicators.map((x) => tileImg(x, "small"))));
+  const completions = Object.values(r.completions || {});
+  if (completions.length) {
+    body.append(el("div", { class: "completions" }, el("h3", {}, t("completions")), ...completions.map((c) => completionSection(c, name))));
+  }
+  if (!jielu) body.append(el("div", {}, `${t("dora")}: `, ...r.dora_indicators.map((x) => tileImg(x, "small"))));
   body.append(el("table", { class: "data payments" },
     el("tr", {}, el("th", {}, t("player")), el("th", {}, t("payments")), el("th", {}, t("scoreCol"))),
     ...r.deltas.map((d, s) => el("tr", { "data-seat": String(s) }, el("td", {}, name(s)), el("td", { class: "num delta" }, signed(d)),
@@ -263,14 +313,16 @@ function resultBody(r) {
 
 function finalBody() {
   const f = view.final;
+  const jielu = view.family === "jielu";
   const rows = [0, 1, 2, 3].sort((a, b) => f.ranks[a] - f.ranks[b]).map((s) => el("tr", { "data-seat": String(s) },
     el("td", {}, String(f.ranks[s])), el("td", {}, view.players[s].name), el("td", { class: "num" }, String(f.scores[s])),
-    el("td", { class: "num" }, (f.final[s] > 0 ? "+" : "") + f.final[s].toFixed(1))));
+    el("td", { class: "num" }, (f.final[s] > 0 ? "+" : "") + f.final[s].toFixed(jielu ? 0 : 1))));
+  // tenhou.net/6 holds riichi games only: a 洁律 game exports as mjai
+  const tenhou6 = jielu ? [] : [el("a", { href: `/api/games/${tableId}/export?format=tenhou6`, id: "final-tenhou6" }, "tenhou.net/6"), " · "];
   return el("div", { class: "final" }, el("h2", {}, t("finalTable")),
     el("table", { class: "data" }, el("tr", {}, el("th", {}, t("rank")), el("th", {}, t("name")), el("th", {}, t("scoreCol")), el("th", {}, t("finalCol"))), ...rows),
-    el("p", {}, el("a", { href: `/replay?game=${encodeURIComponent(tableId)}` }, t("replay")), " · ",
-      el("a", { href: `/api/games/${tableId}/export?format=tenhou6` }, "tenhou.net/6"), " · ",
-      el("a", { href: `/api/games/${tableId}/export?format=mjai` }, "mjai"), " · ", el("a", { href: "/" }, t("newGame"))));
+    el("p", {}, el("a", { href: `/replay?game=${encodeURIComponent(tableId)}` }, t("replay")), " · ", ...tenhou6,
+      el("a", { href: `/api/games/${tableId}/export?format=mjai`, id: "final-mjai" }, "mjai"), " · ", el("a", { href: "/" }, t("newGame"))));
 }
 
 function render() {

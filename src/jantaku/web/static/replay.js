@@ -6,6 +6,7 @@ let events = [];
 let names = ["", "", "", ""];
 let position = 0;   // how many events have been applied
 let yakuTable = {};
+let jielu = false;  // a 洁律 game: no dead wall or dora, fans and S instead of yaku, several winners per hand
 
 const $ = (id) => document.getElementById(id);
 
@@ -49,7 +50,7 @@ function stateAt(upto) {
       case "start_kyoku":
         s.kyoku = e;
         s.hands = e.tehais.map((h) => sortHand(h.map(fromMjai)));
-        s.dora = [fromMjai(e.dora_marker)];
+        s.dora = e.dora_marker ? [fromMjai(e.dora_marker)] : [];
         if (e.scores) s.scores = [...e.scores];
         break;
       case "tsumo": s.drawn[e.actor] = fromMjai(e.pai); s.draws += 1; break;
@@ -138,8 +139,8 @@ function describe(e) {
     case "start_kyoku": return `${roundLabel(e.bakaze + e.kyoku)} · ${e.honba} ${t("honba")}`;
     case "tsumo": return `${who(e.actor)}: ${t("tsumo")} ${fromMjai(e.pai)}`;
     case "dahai": return `${who(e.actor)}: ${t("dahai")} ${fromMjai(e.pai)}`;
-    case "hora": return `${who(e.actor)}: ${e.actor === e.target ? t("tsumo") : t("ron")}`;
-    case "ryukyoku": return t("ryukyokuEvent");
+    case "hora": return `${who(e.actor)}: ${e.actor === e.target ? t("tsumo") : t("ron")}${e.fans ? ` · ${t("scoreS")} = ${e.score}` : ""}`;
+    case "ryukyoku": return e.completions ? `${t("handResult")}${e.reason ? ` · ${t(e.reason)}` : ""}` : t("ryukyokuEvent");
     case "end_kyoku": return t("handResult");
     case "end_game": return t("finalTable");
     default: return `${e.actor !== undefined ? who(e.actor) + ": " : ""}${t(e.type)}`;
@@ -152,7 +153,28 @@ function resultView(s) {
   for (const r of s.results) {
     const deltas = r.deltas ? el("table", { class: "data payments" }, ...r.deltas.map((d, k) => el("tr", { "data-seat": String(k) },
       el("td", {}, names[k] || String(k + 1)), el("td", { class: "num delta" }, d > 0 ? `+${d}` : String(d))))) : null;
-    if (r.type === "hora") {
+    if (r.type === "hora" && r.fans) {  // 洁律: fans with points and melds, S, the wildcards
+      const head = `${names[r.actor]} ${r.actor === r.target ? t("tsumo") : `${t("ron")} ← ${names[r.target]}`}`;
+      const wildcards = (r.wildcards || []).map(([own, standsFor]) => ({ tile: own, stands_for: standsFor }));
+      const fans = r.fans.map(([name, points, melds]) => {
+        const y = { name, value: points, unit: "points", melds, ...(yakuTable[name] || {}) };
+        return el("tr", { "data-yaku": name }, el("td", {}, yakuName(y)), el("td", { class: "fan-melds" }, fanMelds(y)),
+          el("td", { class: "num" }, valueText(y)));
+      });
+      parts.push(el("section", { class: "result win", "data-seat": String(r.actor) }, el("h3", {}, head),
+        el("table", { class: "yaku-list fan-list" }, ...fans),
+        el("p", {}, el("strong", { class: "win-points", "data-score": String(r.score) }, `${t("scoreS")} = ${r.score}`),
+          ` (${jieluScoreText({ value: r.value, total: r.value, full: false, wildcards })})`),
+        el("p", { class: "win-wildcards" }, `${t("wildcards")}: `, wildcardList(wildcards)),
+        deltas));
+    } else if (r.type === "ryukyoku" && r.completions) {  // the end of a 洁律 hand (points mode)
+      const what = r.reason === "three_winners" ? t("three_winners") : t(r.reason === "wall_empty" ? "wall_empty" : "exhaustive");
+      const rows = Object.entries(r.completions).map(([seat, [score, melds, pair]]) => el("tr", { "data-seat": seat },
+        el("td", {}, names[Number(seat)] || seat), el("td", { class: "fan-melds" }, `${melds.join(" ")}${pair ? ` · ${pair}` : ""}`),
+        el("td", { class: "num" }, `${t("scoreS")} = ${score}`)));
+      parts.push(el("section", { class: "result draw", "data-reason": r.reason || "" }, el("h3", {}, what),
+        rows.length ? el("p", {}, t("completions")) : null, rows.length ? el("table", { class: "data completions" }, ...rows) : null, deltas));
+    } else if (r.type === "hora") {
       const yaku = (r.yaku || []).map(([name, value]) => {
         const y = { name, value, unit: r.yakuman ? "yakuman" : "han", ...(yakuTable[name] || {}) };
         return el("tr", { "data-yaku": name }, el("td", {}, yakuName(y)), el("td", { class: "num" }, valueText(y)));
@@ -182,11 +204,13 @@ function render() {
   const s = stateAt(position);
   for (const box of document.querySelectorAll("[data-seat-pos]")) renderSeat(box, s, Number(box.dataset.seatPos));
   const k = s.kyoku;
-  $("center").replaceChildren(
+  $("center").replaceChildren(...[
     el("div", { class: "round-name" }, k ? roundLabel(k.bakaze + k.kyoku) : "-"),
-    el("div", {}, k ? `${k.honba} ${t("honba")} · ${t("deposits")} ${k.kyotaku + s.riichi.filter(Boolean).length}` : ""),
-    el("div", {}, k ? `${t("wall")}: ${Math.max(0, 70 - s.draws)}` : ""),
-    el("div", {}, `${t("dora")}: `, ...s.dora.map((d) => tileImg(d, "small"))));
+    jielu ? null : el("div", {}, k ? `${k.honba} ${t("honba")} · ${t("deposits")} ${k.kyotaku + s.riichi.filter(Boolean).length}` : ""),
+    // the live wall: 70 tiles after the deal (84 without a dead wall, 洁律)
+    el("div", {}, k ? `${t("wall")}: ${Math.max(0, (jielu ? 84 : 70) - s.draws)}` : ""),
+    jielu ? null : el("div", {}, `${t("dora")}: `, ...s.dora.map((d) => tileImg(d, "small"))),
+  ].filter(Boolean));
   $("step-label").textContent = `${t("step")} ${position} ${t("of")} ${events.length}`;
   $("step-label").dataset.position = String(position);
   $("event-text").textContent = describe(s.last);
@@ -201,6 +225,9 @@ function load(game) {
   events = game.events || [];
   const start = events.find((e) => e.type === "start_game");
   names = start && start.names ? start.names : ["1", "2", "3", "4"];
+  const deal = events.find((e) => e.type === "start_kyoku");
+  jielu = game.family === "jielu" || (start && start.rules === "jielu") || events.some((e) => e.type === "hora" && e.fans)
+    || (deal !== undefined && !deal.dora_marker);
   const problems = game.problems || [];
   $("problems").replaceChildren(...(problems.length ? [el("details", {}, el("summary", {}, `${t("problems")}: ${problems.length}`), el("ul", {}, ...problems.map((p) => el("li", {}, p))))] : []));
   $("viewer").hidden = false;
@@ -213,8 +240,12 @@ async function loadStored(id) {
   const data = await res.json();
   if (!res.ok) throw new Error(data.error);
   $("source").textContent = `${t("game")} ${data.id} · ${data.rules} · ${data.created}`;
-  $("exports").replaceChildren(el("a", { href: `/api/games/${encodeURIComponent(id)}/export?format=tenhou6`, id: "export-tenhou6" }, "tenhou.net/6"), " · ",
-    el("a", { href: `/api/games/${encodeURIComponent(id)}/export?format=mjai`, id: "export-mjai" }, "mjai"));
+  // tenhou.net/6 holds riichi games only: the formats this game exports to come with it
+  const formats = data.exports || ["tenhou6", "mjai"];
+  const links = [];
+  if (formats.includes("tenhou6")) links.push(el("a", { href: `/api/games/${encodeURIComponent(id)}/export?format=tenhou6`, id: "export-tenhou6" }, "tenhou.net/6"), " · ");
+  links.push(el("a", { href: `/api/games/${encodeURIComponent(id)}/export?format=mjai`, id: "export-mjai" }, "mjai"));
+  $("exports").replaceChildren(...links);
   load(data);
 }
 

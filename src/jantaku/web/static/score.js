@@ -1,5 +1,6 @@
 // The score calculator: build a hand by clicking tiles (or typing mpsz), then POST /api/score under one or two
-// rule sets and show each explained side by side: yaku with han, fu and its breakdown, points, payments.
+// rule sets and show each explained side by side: yaku with han, fu and its breakdown, points, payments; under
+// 洁律 the fans with their points and melds, S and the wildcards.
 "use strict";
 
 const WIND_SEAT = { E: 0, S: 1, W: 2, N: 3 };
@@ -75,7 +76,25 @@ function closeMeld(marker) {
   preview();
 }
 
+// The rule sets scored by 洁律's additive fans (from /api/presets), which take no riichi, dora or honba.
+let jieluPresets = new Set(["jielu"]);
+
+function jieluRequest(rules) {
+  const v = (id) => $(id).value.trim();
+  const checked = (id) => $(id).checked;
+  const extra = Number(v("extra_wildcards") || 0);
+  const out = { hand: v("hand"), melds: v("melds") ? v("melds").split(/\s+/) : [], rules };
+  if (extra > 0) return { ...out, extra_wildcards: extra };  // a non-winner's hand: no winning tile or circumstances
+  const tsumo = checked("tsumo");
+  return {
+    ...out, win: v("win") || undefined, tsumo, haitei: tsumo && checked("haitei"), houtei: !tsumo && checked("haitei"),
+    rinshan: checked("rinshan"), chankan: checked("chankan"),
+    seat_wind: v("seat_wind"), round_wind: v("round_wind"), winner: WIND_SEAT[v("seat_wind")],
+  };
+}
+
 function request(rules) {
+  if (jieluPresets.has(rules)) return jieluRequest(rules);
   const v = (id) => $(id).value.trim();
   const checked = (id) => $(id).checked;
   const seatWind = v("seat_wind");
@@ -96,9 +115,35 @@ function yakuRow(name, value, yakuman) {
   return el("tr", { "data-yaku": name }, el("td", {}, yakuName(y)), el("td", { class: "num" }, valueText(y)));
 }
 
+function fanRow([name, points, melds]) {
+  const y = { name, value: points, unit: "points", melds, ...(yakuTable[name] || { kanji: name, english: name, chinese: name }) };
+  return el("tr", { "data-yaku": name, "data-points": String(points) }, el("td", {}, yakuName(y)),
+    el("td", { class: "fan-melds" }, fanMelds(y)), el("td", { class: "num" }, valueText(y)));
+}
+
+// A 洁律 answer: the fans with their points and melds, S (with the value and the halvings), the wildcards and
+// what each stands for, the reading; in the original mode each seat's payment.
+function jieluColumn(col, data) {
+  const wildcards = data.wildcards.each.map(([own, standsFor]) => ({ tile: own === "extra" ? null : own, stands_for: standsFor }));
+  col.append(
+    el("table", { class: "data yaku-list fan-list" }, ...data.fans.map(fanRow)),
+    el("p", { class: "win-total" }, el("strong", { class: "score-points", "data-score": String(data.score) }, `${t("scoreS")} = ${data.score}`),
+      ` (${jieluScoreText({ ...data, wildcards })})`),
+    el("p", { class: "win-wildcards" }, `${t("wildcards")}: `, wildcardList(wildcards)),
+    el("p", { class: "reading" }, `${t("reading")}: ${data.melds.join(" ")} · ${t("pair")} ${data.pair}`),
+    el("p", { class: "jielu-mode" }, t(data.mode === "original" ? "originalMode" : "pointsMode")));
+  if (data.payments) {
+    col.append(el("table", { class: "data payments" }, el("tr", {}, el("th", {}, t("seat")), el("th", {}, t("payments"))),
+      ...data.payments.map((p, s) => el("tr", { "data-seat": String(s) }, el("td", {}, windName("ESWN"[s])),
+        el("td", { class: "num" }, (p > 0 ? "+" : "") + p)))));
+  }
+  return col;
+}
+
 function column(rules, data, status) {
-  const col = el("section", { class: "score-column", "data-rules": rules }, el("h2", {}, rules));
+  const col = el("section", { class: "score-column", "data-rules": rules, "data-family": jieluPresets.has(rules) ? "jielu" : "riichi" }, el("h2", {}, rules));
   if (status !== 200) { col.append(el("p", { class: "badge score-error" }, data.error)); return col; }
+  if (jieluPresets.has(rules)) return jieluColumn(col, data);
   const total = data.yakuman ? `${t("yakuman")}${data.yakuman > 1 ? ` ×${data.yakuman}` : ""}` : `${data.han} ${t("han")} ${data.fu} ${t("fu")}`;
   col.append(
     el("table", { class: "data yaku-list" }, ...data.yaku.map(([name, value]) => yakuRow(name, value, data.yakuman > 0))),
@@ -130,6 +175,7 @@ async function setup() {
   const [meta, yaku] = await Promise.all([(await fetch("/api/presets")).json(), (await fetch("/api/yaku")).json()]);
   yakuTable = yaku.yaku;
   const presets = meta.scoring || meta.presets;
+  if (meta.jielu) jieluPresets = new Set(meta.jielu);
   for (const p of presets) $("rules").append(el("option", { value: p }, p));
   $("rules").value = meta.default;
   $("rules2").append(el("option", { value: "" }, t("nothing")), ...presets.map((p) => el("option", { value: p }, p)));
@@ -141,7 +187,7 @@ async function setup() {
   }));
   for (const id of ["hand", "melds", "win"]) $(id).addEventListener("input", preview);
   $("backspace").addEventListener("click", removeLast);
-  $("clear").addEventListener("click", () => { for (const id of ["hand", "melds", "win", "dora", "ura"]) $(id).value = ""; meldInProgress = []; preview(); });
+  $("clear").addEventListener("click", () => { for (const id of ["hand", "melds", "win", "dora", "ura"]) $(id).value = ""; $("extra_wildcards").value = "0"; meldInProgress = []; preview(); });
   $("meld-open").addEventListener("click", () => closeMeld("+"));
   $("meld-closed").addEventListener("click", () => closeMeld("*"));
   $("score-form").addEventListener("submit", (ev) => { ev.preventDefault(); calculate().catch((e) => { $("error").textContent = e.message; $("error").hidden = false; }); });
