@@ -861,7 +861,14 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
             limit = "yakuman" if total == 1 else f"{total}x_yakuman"
             basic = 8000 * total
         else:
-            yaku = [*names, *_dora_items(n_dora, red, n_ura)] if extra else list(names)
+            yaku = list(names)
+            if extra:  # as the reference appends them
+                if n_dora:
+                    yaku.append(("dora", n_dora))
+                if red:
+                    yaku.append(("aka_dora", red))
+                if n_ura:
+                    yaku.append(("ura_dora", n_ura))
             basic = best_key >> 16
 
         # payments (no pao here): what the reference's payments() computes
@@ -984,18 +991,6 @@ def _met_first(p: int, q: int) -> bool:
         diff = mp ^ mq
         return bool(mp & diff & -diff)
     return (p >> S_PLACE & 15) < (q >> S_PLACE & 15)
-
-
-def _dora_items(n_dora: int, n_aka: int, n_ura: int) -> list[tuple[str, int]]:
-    """The dora entries of a yaku list, as the reference appends them."""
-    out = []
-    if n_dora:
-        out.append(("dora", n_dora))
-    if n_aka:
-        out.append(("aka_dora", n_aka))
-    if n_ura:
-        out.append(("ura_dora", n_ura))
-    return out
 
 
 def _kokushi(k: int) -> int:
