@@ -226,3 +226,17 @@ def test_a_fast_result_pickles_copies_and_replaces_like_any_other():
         assert other == r and other.fu_items == [("base", 20)] and other.reading.wait == "ryanmen"
     assert dataclasses.replace(r, han=5).fu_items == r.fu_items
     assert dataclasses.asdict(r)["fu_items"] == [("base", 20)]
+
+
+def test_full_tables_are_emptied_and_refilled(monkeypatch, hands):
+    from jantaku.riichi import kernel
+
+    monkeypatch.setattr(kernel, "MAX_TABLE_ENTRIES", 5)
+    tables = (*kernel._BLOCKS, kernel._PLACED, kernel._YAKU_TABLE)
+    for table in tables:
+        table.clear()  # they refill as they are used
+    rules = load_rules("tenhou")
+    for hand, cond in hands[:300]:
+        fast, fast_err = _outcome(score_hand, hand, cond, rules)
+        assert (fast, fast_err) == _outcome(score_reference, hand, cond, rules)
+    assert all(len(t) <= 5 for t in tables)

@@ -217,6 +217,17 @@ def _block_flags(counts: bytes, block: int) -> int:
     return tile_flags([9 * block + i for i, n in enumerate(counts) if n])
 
 
+MAX_TABLE_ENTRIES = 1 << 18
+"""A table is emptied when it reaches this size (play fills them with a few thousand block patterns; only
+scoring huge numbers of arbitrary hands would go further)."""
+
+
+def _keep(table: dict[int, Any], key: int, value: Any) -> None:
+    if len(table) >= MAX_TABLE_ENTRIES:
+        table.clear()
+    table[key] = value
+
+
 def _entry(flags: int, values: list[int]) -> tuple[Any, ...]:
     """A table entry: the block's flags, its only value (``None`` unless there is exactly one), every value."""
     return (flags, values[0] if len(values) == 1 else None, *values)
@@ -237,7 +248,7 @@ class _BlockTable(dict[int, tuple[Any, ...]]):
         value = _entry(
             _block_flags(counts, block), [block_value(block, runs, pungs, pair) for runs, pungs, pair in splits]
         )
-        self[key] = value
+        _keep(self, key, value)
         return value
 
 
@@ -271,7 +282,7 @@ class _PlacedTable(dict[int, tuple[Any, ...]]):
                     if r <= pos <= r + 2:
                         out.setdefault(base + (_run_wait(r, pos) << S_WAIT), 2 + r)
         value = _entry(_block_flags(counts, block), [v + (place << S_PLACE) for v, place in out.items()])
-        self[key] = value
+        _keep(self, key, value)
         return value
 
 
@@ -390,7 +401,7 @@ class _YakuTable(dict[int, tuple[int, YakuList]]):
             if han is not None and bits >> i & 1:
                 found.append((y.name, han))
         value = (sum(h for _, h in found), tuple(found))
-        self[key] = value
+        _keep(self, key, value)
         return value
 
 
