@@ -243,3 +243,29 @@ def test_the_interface_text_has_every_key_in_english_and_chinese(client):
     assert set(key.findall(en)) == set(key.findall(zh))
     for name in ("wonBadge", "scoreS", "wildcards", "completions", "three_winners", "wall_empty", "pointsMode"):
         assert f"{name}:" in en and f"{name}:" in zh
+
+
+def test_an_exported_jielu_game_uploads_to_the_replay_viewer(client):
+    gid = _create(client, ["efficiency"] * 4)["id"]
+    body = client.get(f"/api/games/{gid}/export", params={"format": "mjai"}).content
+    r = client.post("/api/replay", params={"name": "jielu.mjson"}, content=body)
+    assert r.status_code == 200
+    (game,) = r.json()["games"]
+    assert game["rules"] == "jielu" and not game["problems"]
+    assert game["events"] == client.get(f"/api/games/{gid}").json()["events"]
+
+
+def test_a_jielu_table_is_restored_after_a_restart(tmp_path):
+    from jantaku.web.tables import TableManager
+
+    path = tmp_path / "games.sqlite3"
+    first = TableManager(SqliteStore(path))
+    table = first.create("jielu", ["human", "efficiency", "efficiency", "efficiency"], seed="restart")
+    token = table.seats[0].token
+    while not table.hand_results:  # past the first hand's end, winners and completions included
+        view = table.view(0)
+        first.act(table.id, token, view["step"], _choose(view))
+    before = table.view(0)
+    first.store.close()
+    restored = TableManager(SqliteStore(path)).get(table.id)
+    assert restored.view(0) == before and before["last_result"]["family"] == "jielu"
