@@ -858,9 +858,7 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
         if best_key < 0:
             if not complete:
                 return fallback(h, c, comp.rules)  # not a complete hand: the reference says so
-            error = _NoYakuError()
-            error._parts = (h, win, comp.name)  # its message is written when read
-            raise error
+            raise _NoYakuError(LAZY_MESSAGE, h, win, comp.name)  # its message is written when read
         if ties is not None:  # equal scores: the reading the reference meets first explains the result
             best = ties[0]
             for e in ties:
@@ -945,6 +943,8 @@ _LIMITS = tuple(
 """Basic points and limit from 5 han up, with kazoe yakuman."""
 _NO_KAZOE = (6000, "sanbaiman")
 
+LAZY_MESSAGE = object()
+"""Marks a :class:`~jantaku.riichi.scoring.NoYakuError` whose message is written when read."""
 _set_dict = object.__setattr__
 _new = object.__new__
 _ScoreResult: Any = None

@@ -27,7 +27,7 @@ from jantaku.shapes.decompose import decompositions_of_bytes
 from jantaku.tiles import KIND_OF_CODE, NUM_KINDS, Tile, dora_from_indicator, kind_name
 
 from .conditions import ConditionError, ScoringError, WinConditions
-from .kernel import S_WAIT, WAIT_NAMES, bind_result_types, make_scorer, pair_of, pung_kinds
+from .kernel import LAZY_MESSAGE, S_WAIT, WAIT_NAMES, bind_result_types, make_scorer, pair_of, pung_kinds
 from .points import FuItem, basic_points, compute_fu, payments
 from .reading import HandFacts, Reading, readings_of
 from .yaku import YAKU, YAKU_BY_NAME, YAKUMAN
@@ -42,12 +42,11 @@ class NotWinningError(ScoringError):
 class NoYakuError(ScoringError):
     """A complete hand without the yaku the rule set requires."""
 
-    _parts: tuple[Hand, Tile, str] | None = None
-
     @classmethod
     def lazy(cls, hand: Hand, win: Tile, rules_name: str) -> NoYakuError:
         """The error of ``hand`` winning on ``win``, its message written only when read (a player's program may
-        ask about many hands that have no yaku, and rarely reads why).
+        ask about many hands that have no yaku, and rarely reads why). The parts wait in the arguments, after
+        the marker :data:`~jantaku.riichi.kernel.LAZY_MESSAGE`.
 
         >>> e = NoYakuError.lazy(Hand.parse("123m456p789s23455s"), Tile("5s"), "tenhou")
         >>> e
@@ -55,33 +54,30 @@ class NoYakuError(ScoringError):
         >>> str(e) == e.args[0]
         True
         """
-        e = cls()
-        e._parts = (hand, win, rules_name)
-        return e
+        return cls(LAZY_MESSAGE, hand, win, rules_name)
+
+    def _lazy_message(self) -> str | None:
+        raw = BaseException.args.__get__(self)  # type: ignore[attr-defined]
+        if len(raw) == 4 and raw[0] is LAZY_MESSAGE:
+            return f"{raw[1]} winning on {raw[2]} has no yaku under {raw[3]}"
+        return None
 
     def __str__(self) -> str:
-        parts = self._parts
-        if parts is None:
-            return super().__str__()
-        self.args = (f"{parts[0]} winning on {parts[1]} has no yaku under {parts[2]}",)
-        return self.args[0]
+        message = self._lazy_message()
+        return super().__str__() if message is None else message
 
     @property  # type: ignore[override]
     def args(self) -> tuple[object, ...]:
         """The exception's arguments (for a lazy one: its message)."""
-        if self._parts is not None:
-            return (str(self),)
-        return BaseException.args.__get__(self)  # type: ignore[attr-defined,no-any-return]
+        message = self._lazy_message()
+        return BaseException.args.__get__(self) if message is None else (message,)  # type: ignore[attr-defined]
 
     @args.setter
     def args(self, value: tuple[object, ...]) -> None:
         BaseException.args.__set__(self, value)  # type: ignore[attr-defined]
-        self._parts = None
 
     def __repr__(self) -> str:
-        if self._parts is not None:
-            str(self)
-        return super().__repr__()
+        return f"{type(self).__name__}({self.args[0]!r})" if self._lazy_message() is not None else super().__repr__()
 
     def __reduce__(self) -> tuple[type[NoYakuError], tuple[object, ...]]:
         return (type(self), self.args)
