@@ -441,6 +441,7 @@ class _Compiled:
         "ryuuiisou_needs_hatsu",
         "spec",
         "stacking",
+        "tile_yaku",
         "ura_dora",
         "yakuman_lists",
     )
@@ -467,6 +468,10 @@ class _Compiled:
         self.double = rules.double_yakuman
         self.rounding = rules.payment_rounding
         self.yakuman_lists: dict[int, tuple[int, YakuList]] = {}
+        self.tile_yaku = tuple(_tile_yaku(f & 63, bool(f >> 6), self.open_tanyao) for f in range(128))
+        """By the hand's tile flags (suits, honors, terminals or honors, simples) and menzen * 64: the yaku bits
+        these decide (tanyao, honroutou, honitsu, chinitsu), and whether an all-honors, all-green, all-terminals
+        or nine-gates yakuman is possible."""
         dwpf = rules.double_wind_pair_fu
         self.pair_fu = tuple(
             tuple(2 if k >= 31 or k in (27 + seat, 27 + rnd) else 0 for k in range(34))
@@ -487,6 +492,21 @@ class _Compiled:
             value = (sum(m for _, m in found), tuple(found))
         self.yakuman_lists[bits] = value
         return value
+
+
+def _tile_yaku(flags: int, menzen: bool, open_tanyao: bool) -> tuple[int, bool]:
+    suits = flags & 7
+    honors = flags & F_HONOR
+    one_suit = suits in (1, 2, 4)
+    bits = 0
+    if not flags & F_YAOCHU:
+        if menzen or open_tanyao:
+            bits |= B_TANYAO
+    elif honors and not flags & F_SIMPLE:
+        bits |= B_HONROUTOU
+    if one_suit:
+        bits |= B_HONITSU if honors else B_CHINITSU
+    return bits, one_suit or not suits or not flags & F_SIMPLE
 
 
 _COMPILED: dict[int, _Compiled] = {}
@@ -665,9 +685,9 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
         seat = c.seat_wind
         rnd = c.round_wind
         honors = flags & F_HONOR
-        suits = flags & 7
-        one_suit = suits in (1, 2, 4)
-        hand_bits = B_MENZEN_TSUMO if menzen and tsumo else 0
+        hand_bits, rare = comp.tile_yaku[flags & 63 | menzen << 6]
+        if menzen and tsumo:
+            hand_bits |= B_MENZEN_TSUMO
         if riichi:
             hand_bits |= B_DOUBLE_RIICHI if c.double_riichi else B_RIICHI
             if c.ippatsu:
@@ -681,13 +701,6 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
             hand_bits |= B_CHANKAN
         elif c.houtei:
             hand_bits |= B_HOUTEI
-        if not flags & F_YAOCHU:
-            if menzen or comp.open_tanyao:
-                hand_bits |= B_TANYAO
-        elif honors and not flags & F_SIMPLE:
-            hand_bits |= B_HONROUTOU
-        if one_suit:
-            hand_bits |= B_HONITSU if honors else B_CHINITSU
         yakuman_hand = 0
         if kans >= 3:
             if kans == 3:
@@ -704,7 +717,8 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
                 yakuman_hand |= YM_RENHOU
             elif comp.renhou == "mangan":
                 hand_bits |= B_RENHOU
-        if one_suit or not suits or not flags & F_SIMPLE:  # the only hands that may be all honors, green, terminals
+        if rare:  # the only hands that may be all honors, green or terminals, or nine gates
+            suits = flags & 7
             if not suits:
                 yakuman_hand |= YM_TSUUIISOU
             elif not flags & F_NOT_GREEN:
@@ -712,7 +726,7 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
                     yakuman_hand |= YM_RYUUIISOU
             elif not flags & (F_SIMPLE | F_HONOR):
                 yakuman_hand |= YM_CHINROUTOU
-            elif menzen and one_suit and not honors and not kans:
+            elif menzen and suits in (1, 2, 4) and not honors and not kans:
                 yakuman_hand |= _chuuren(k_closed, wk)
         if not menzen:
             yakuman_hand &= ~_CLOSED_ONLY_YAKUMAN
