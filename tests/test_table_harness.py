@@ -22,7 +22,7 @@ PRESETS = ["tenhou", "standard", "mu", "mleague", "meibi"]
 
 def _run(args):
     preset, seeds = args
-    rules = _rules(preset)
+    rules = load_rules(preset)
     hands = 0
     for seed in seeds:
         efficiency = seed % 50 == 49 or (preset.startswith("jielu") and seed % 4 == 3)
@@ -35,13 +35,7 @@ def _run(args):
     return hands
 
 
-def _rules(preset):
-    if preset.startswith("jielu-"):  # 洁律 in each payment mode
-        return load_rules("jielu").replace(jielu_mode=preset.partition("-")[2])
-    return load_rules(preset)
-
-
-@pytest.mark.parametrize("preset", [*PRESETS, "jielu-points", "jielu-original"])
+@pytest.mark.parametrize("preset", [*PRESETS, "jielu", "jielu_original"])  # 洁律 in both payment modes
 def test_harness_every_preset(preset):
     # 洁律's wildcard searches (a legal-win check on every discard) make its games slower: 1 in 50 as many
     seeds = list(range(GAMES if not preset.startswith("jielu") else max(8, GAMES // 50)))
@@ -75,7 +69,7 @@ def test_harness_catches_points_created_in_jielu_original_mode(monkeypatch):
         return out
 
     monkeypatch.setattr(kyoku_module, "_whole_payments", one_too_many)
-    rules = load_rules("jielu").replace(jielu_mode="original")
+    rules = load_rules("jielu_original")
     with pytest.raises(HarnessError, match=r"changed within a hand|do not add up"):
         for seed in range(20):
             check_game(rules, seed, bots=("random",) * 4, check_replay=False)

@@ -262,7 +262,7 @@ def test_replay_page_yaku_names_and_scoring_presets(client):
     assert names["pinfu"] == {"kanji": "平和", "english": "Pinfu", "chinese": "平和"}
     assert {"dora", "aka_dora", "ura_dora", "kokushi_musou"} <= set(names)
     meta = client.get("/api/presets").json()
-    assert set(meta["presets"]) <= set(meta["scoring"]) and meta["jielu"] == ["jielu"]
+    assert set(meta["presets"]) <= set(meta["scoring"]) and meta["jielu"] == ["jielu", "jielu_original"]
 
 
 def test_a_view_shows_waits_and_furiten_of_the_own_hand_only(client):

@@ -153,7 +153,7 @@ def test_a_table_of_bots_plays_a_whole_jielu_game_and_exports_as_mjai_only(clien
 
 def test_the_calculator_scores_jielu_beside_a_riichi_preset(client):
     meta = client.get("/api/presets").json()
-    assert "jielu" in meta["presets"] and "jielu" in meta["scoring"] and meta["jielu"] == ["jielu"]
+    assert "jielu" in meta["presets"] and "jielu" in meta["scoring"] and meta["jielu"] == ["jielu", "jielu_original"]
     hand = {"hand": "123m456p789s11z344z", "win": "4z"}
     r = client.post("/api/score", json={**hand, "rules": "jielu"})
     assert r.status_code == 200
