@@ -6,24 +6,26 @@ computes the same numbers without building any object until the winner is known:
 
 - The hand's tiles are summed into one integer of 3-bit counts per kind (:data:`TILE_BITS`), so that a suit's
   nine counts (or the seven honors) are one small integer: the *block key*.
-- Per block key, a table (filled on first use, like the per-block tables of :mod:`jantaku.shapes`) holds each
-  way to split the block into runs, pungs and at most one pair, as one packed integer (:func:`block_value`):
-  additive counters (pairs, runs, pungs, concealed pungs, kans, pure double sequences, blocks without a
-  terminal or honor, blocks without a terminal, pung fu), the pair's kind, and bit masks of run starts and
-  pung kinds. For the block of the winning tile a second table adds, per place the tile can sit, the wait
-  (one bit) and, for a ron completing a pung, the pung's lost concealment. Declared melds have fixed packed
-  values. A whole reading is the sum of its blocks' values (run bits of called chows are OR-ed in, since a
-  chow may repeat a run).
-- The yaku then are bit tests on that one integer plus a few facts about the whole hand (which suits, honors,
-  terminals: masks of the tile counts), and the yaku list for a set of yaku is looked up in a table keyed by
-  the bit set. Fu, points and payments are a few lines of arithmetic.
+- Per block key, a table (filled on first use, like the per-block tables of :mod:`jantaku.shapes`; keyed by
+  one block's counts, never by a whole hand) holds the block's tile flags (:func:`tile_flags`) and each way to
+  split it into runs, pungs and at most one pair, as one packed integer (:func:`block_value`): additive
+  counters in the low 30 bits (pairs, runs, pungs, concealed pungs, pure double sequences, blocks without a
+  terminal or honor, pung fu, the wait), the pair's kind and the honor pungs in the next 30, then bit masks of
+  run starts and suited pungs. For the block of the winning tile a second table adds, per place the tile can
+  sit, the wait (one bit), the place's rank in the reference's order and, for a ron completing a pung, the
+  pung's lost concealment. Declared melds have fixed packed values. A whole reading is the sum of its blocks'
+  values (run bits of called chows are OR-ed in, since a chow may repeat a run).
+- The yaku then are bit tests on that one integer plus facts about the whole hand (looked up by its OR-ed tile
+  flags), and the yaku list for a set of yaku is looked up in a table keyed by the bit set. Fu, points and
+  payments are a few lines of arithmetic. Of readings that pay the same, the one the reference meets first
+  explains the result (:func:`_met_first`).
 - The result carries its fu breakdown and :class:`~jantaku.riichi.reading.Reading` lazily: they are built by
   the reference code on first access (``ScoreResult.fu_items`` / ``.reading``).
 
-Whatever this path does not cover returns ``None`` and the reference scorer answers instead: a pao player, a
-rule set with fewer red fives, any failed check (so that the error is the reference's own), and two different
-readings scoring the same (the reference's order decides which one it explains). Both paths are compared on
-many random hands under every preset in ``tests/test_scoring_kernel.py``.
+Whatever this path does not cover goes to the reference scorer (:func:`make_scorer`'s ``fallback``): a pao
+player, a red five under a rule set without it, a hand that is not complete, any failed check (so that the
+error is the reference's own). Both are compared field by field on many random hands under every preset and
+rule variation in ``tests/test_scoring_kernel.py``.
 
 >>> from jantaku import Hand, Tile
 >>> from jantaku.riichi.conditions import WinConditions
@@ -111,11 +113,9 @@ holds at most one of each)."""
 S_RED = 34 * TILE_BITS
 M_COUNTS = (1 << S_RED) - 1
 M_SUIT = (1 << 9 * TILE_BITS) - 1
-M_HONOR = (1 << 7 * TILE_BITS) - 1
 
 _YAOCHU = frozenset(TERMINALS_AND_HONORS)
 _FIVES = frozenset((4, 13, 22))
-_TERMINAL = frozenset((0, 8, 9, 17, 18, 26))
 _GREEN = frozenset((19, 20, 21, 23, 25, 32))
 
 
@@ -126,9 +126,6 @@ def _kind_mask(kinds: object) -> int:
 
 M_YAOCHU = _kind_mask(_YAOCHU)
 M_SIMPLE = M_COUNTS & ~M_YAOCHU
-M_SUITED = _kind_mask(range(27))
-M_NOT_TERMINAL = M_COUNTS & ~_kind_mask(_TERMINAL)
-M_NOT_GREEN = M_COUNTS & ~_kind_mask(_GREEN)
 M_LOW = sum(1 << TILE_BITS * k for k in range(34))
 """Bit 0 of every count field."""
 M_TWO_OR_FOUR = M_COUNTS & ~(M_LOW << 1)
