@@ -9,7 +9,7 @@ bad values are rejected with a message naming the key.
 >>> load_rules("nope")
 Traceback (most recent call last):
 ...
-jantaku.rules.ruleset.RulesError: unknown rule set 'nope': the presets are jielu, meibi, mleague, mu, standard, tenhou
+jantaku.rules.ruleset.RulesError: unknown rule set 'nope': the presets are jielu, jielu_original, meibi, mleague, mu, standard, tenhou
 """
 
 from __future__ import annotations
