@@ -13,7 +13,10 @@
 ``GET  /api/games``                      stored (finished) games, newest first
 ``GET  /api/games/{id}``                 one stored game with its complete mjai event log
 ``GET  /api/games/{id}/export``          ``?format=tenhou6|mjai``: the record as a file (a 洁律 game: mjai)
-``POST /api/replay``                     a log file as the body (mjlog, tenhou.net/6, mjai, mjx): its events
+``POST /api/replay``                     a log file as the body (mjlog, tenhou.net/6, mjai, mjx): its games'
+                                         events (each with the formats it exports to, ``exports``)
+``POST /api/replay/export``              ``?format=tenhou6|mjai&name=&game=`` with the same body: game ``game``
+                                         (from 0) of the file as a download (a 洁律 game: mjai); nothing stored
 ``POST /api/score``                      a scoring request (:mod:`jantaku.riichi.jsonio`; a 洁律 one, ``"rules":
                                          "jielu"``, :mod:`jantaku.jielu.jsonio`): the score
 ``GET  /tiles/{name}.svg``               a tile picture (:mod:`jantaku.web.svg`)
@@ -46,7 +49,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from jantaku.errors import JantakuError
+from jantaku.records.errors import RecordError
 from jantaku.records.mjai import read_mjai, write_mjai
+from jantaku.records.record import GameRecord
 from jantaku.records.tenhou6 import write_tenhou6
 from jantaku.riichi.jsonio import score_json
 from jantaku.rules import load_rules, preset_names
@@ -61,6 +66,12 @@ MAX_UPLOAD = 8 * 1024 * 1024
 """The largest record upload accepted (bytes)."""
 
 STATIC = Path(str(resources.files("jantaku.web") / "static"))
+
+
+class TooLarge(WebError):
+    """An upload over :data:`MAX_UPLOAD` bytes."""
+
+    status = 413
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -284,7 +295,10 @@ async def export_game(request: Request) -> Response:
 # -- records and scoring --------------------------------------------------------------------------------------
 
 
-def _read_upload(raw: bytes, name: str) -> list[dict[str, Any]]:
+def _upload_records(raw: bytes, name: str) -> list[GameRecord]:
+    """The games of an uploaded log file (any format :func:`~jantaku.records.load.read_records` knows), with
+    ``name`` in place of the temporary file's path; a file that cannot be read, or holds no complete hand,
+    raises :class:`BadRequest`."""
     from jantaku.records.load import read_records
 
     with tempfile.TemporaryDirectory(prefix="jantaku-upload-") as folder:
@@ -296,35 +310,104 @@ def _read_upload(raw: bytes, name: str) -> list[dict[str, Any]]:
             raise BadRequest(str(e).replace(str(path), name)) from None
         except (ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
             raise BadRequest(f"{name}: not a game record jantaku can read ({type(e).__name__}: {e})") from None
-    if not any(r.hands() for r in records):
-        problems = "; ".join(p for r in records for p in r.problems).replace(str(path), name)
-        raise BadRequest(f"{name}: holds no complete hand" + (f" ({problems})" if problems else ""))
-    out = []
     for r in records:
+        r.source = r.source.replace(str(path), name)
+        r.problems = [p.replace(str(path), name) for p in r.problems]
+    if not any(r.hands() for r in records):
+        problems = "; ".join(p for r in records for p in r.problems)
+        raise BadRequest(f"{name}: holds no complete hand" + (f" ({problems})" if problems else ""))
+    return records
+
+
+def _record_family(r: GameRecord) -> str:
+    """An uploaded game's scoring family: 洁律 when its rule set says so or its hands have no dora (no dead
+    wall), else riichi."""
+    family = _family(r.rule_name)
+    deals = [e for e in r.events if e.get("type") == "start_kyoku"]
+    if family == "riichi" and any("dora_marker" not in e for e in deals):
+        family = "jielu"
+    return family
+
+
+def _read_upload(raw: bytes, name: str) -> list[dict[str, Any]]:
+    out = []
+    for r in _upload_records(raw, name):
+        family = _record_family(r)
         out.append(
             {
-                "source": r.source.replace(str(path), name),
+                "source": r.source,
                 "rules": r.rule_name,
+                "family": family,
+                "exports": ["tenhou6", "mjai"] if family == "riichi" else ["mjai"],
                 "red_fives": r.red_fives,
                 "final": r.final,
-                "problems": [p.replace(str(path), name) for p in r.problems],
+                "problems": r.problems,
                 "events": r.events,
             }
         )
     return out
 
 
-async def replay_upload(request: Request) -> Response:
+async def _upload_body(request: Request) -> tuple[bytes, str]:
+    """The request's body, a log file (at most :data:`MAX_UPLOAD` bytes), and its name from ``?name=``
+    (letters, digits and ``._-`` only: it goes into messages and file names)."""
     raw = bytearray()
     async for chunk in request.stream():
         raw.extend(chunk)
         if len(raw) > MAX_UPLOAD:
-            return _error(413, f"the upload is larger than {MAX_UPLOAD // (1024 * 1024)} MiB")
+            raise TooLarge(f"the upload is larger than {MAX_UPLOAD // (1024 * 1024)} MiB")
     if not raw.strip():
         raise BadRequest("the body is empty: send the log file as the request body")
     name = "".join(c for c in request.query_params.get("name", "upload") if c.isalnum() or c in "._-")[:80] or "upload"
-    games = await run_in_threadpool(_read_upload, bytes(raw), name)
+    return bytes(raw), name
+
+
+async def replay_upload(request: Request) -> Response:
+    raw, name = await _upload_body(request)
+    games = await run_in_threadpool(_read_upload, raw, name)
     return JSONResponse({"games": games})
+
+
+def _export_upload(raw: bytes, name: str, fmt: str, index: int) -> tuple[str, str]:
+    records = _upload_records(raw, name)
+    if index >= len(records):
+        raise BadRequest(f"game={index}: {name} holds {len(records)} game(s), numbered from 0")
+    record = records[index]
+    if not record.hands():
+        raise BadRequest(f"{record.source}: holds no complete hand to export")
+    if fmt == "tenhou6" and _record_family(record) != "riichi":
+        raise BadRequest(f"tenhou.net/6 records hold riichi games only: export this {record.rule_name} game as mjai")
+    stem = name.rsplit(".", 1)[0] if "." in name.strip(".") else name
+    stem += f"-{index + 1}" if len(records) > 1 else ""
+    if fmt == "mjai":
+        events = record.events
+        end = next((i for i in range(len(events) - 1, -1, -1) if events[i].get("type") == "end_game"), None)
+        if record.final is not None and end is not None and "final" not in events[end]:
+            # the source's rank points go where jantaku's own records keep them (read back by read_mjai)
+            events = [*events[:end], {**events[end], "final": _rank_points(record.final)}, *events[end + 1 :]]
+        buf = io.StringIO()
+        write_mjai(events, buf)
+        return buf.getvalue(), f"{stem}.mjson"
+    try:
+        doc = write_tenhou6(record, title=record.source)
+    except RecordError as e:
+        raise BadRequest(f"cannot be written as tenhou.net/6: {e}") from None
+    return json.dumps(doc, ensure_ascii=False), f"{stem}.json"
+
+
+def _rank_points(final: list[float]) -> list[float | int]:
+    return [int(x) if float(x).is_integer() else x for x in final]
+
+
+async def export_upload(request: Request) -> Response:
+    fmt = request.query_params.get("format", "tenhou6")
+    if fmt not in ("tenhou6", "mjai"):
+        raise BadRequest(f"format must be tenhou6 or mjai, not {fmt!r}")
+    index = _int_param(request, "game", 0, 10**6)
+    raw, name = await _upload_body(request)
+    body, filename = await run_in_threadpool(_export_upload, raw, name, fmt, index)
+    media = "application/x-ndjson" if fmt == "mjai" else "application/json"
+    return Response(body, media_type=media, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
 async def score(request: Request) -> Response:
@@ -373,6 +456,7 @@ def create_app(
         Route("/api/games/{id}", get_game),
         Route("/api/games/{id}/export", export_game),
         Route("/api/replay", replay_upload, methods=["POST"]),
+        Route("/api/replay/export", export_upload, methods=["POST"]),
         Route("/api/score", score, methods=["POST"]),
         WebSocketRoute("/ws/tables/{id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
