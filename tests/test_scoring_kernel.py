@@ -232,7 +232,7 @@ def test_full_tables_are_emptied_and_refilled(monkeypatch, hands):
     from jantaku.riichi import kernel
 
     monkeypatch.setattr(kernel, "MAX_TABLE_ENTRIES", 5)
-    tables = (*kernel._BLOCKS, kernel._PLACED, kernel._YAKU_TABLE)
+    tables = (*kernel._BLOCKS, kernel._PLACED, kernel._YAKU_TABLE, kernel._MELDS)
     for table in tables:
         table.clear()  # they refill as they are used
     rules = load_rules("tenhou")

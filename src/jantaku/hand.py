@@ -30,8 +30,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from jantaku.errors import HandError, TileError
-from jantaku.meld import _OWN_NOTATION, _T6_NOTATION, Meld
-from jantaku.tiles import KIND_NAMES, NUM_KINDS, Tile, counts34, format_tiles, parse_tiles
+from jantaku.meld import _OWN_NOTATION, _T6_NOTATION, Meld, MeldKind
+from jantaku.tiles import KIND_NAMES, KIND_OF_CODE, NUM_KINDS, Tile, counts34, format_tiles, parse_tiles
 
 __all__ = ["Hand", "check_tile_supply"]
 
@@ -60,8 +60,40 @@ def check_tile_supply(tiles: Iterable[Tile], where: str = "") -> None:
             raise HandError(f"{'two' if n == 2 else n} red 5{'mps'[suit]}{suffix}: there is one red five per suit")
 
 
+PACKED_RED = 3 * NUM_KINDS
+"""Bit of the red 5m in :attr:`Hand.packed`'s closed count integer (then 5p, 5s)."""
+MELD_CODE_BITS = 9
+"""Bits per meld in :attr:`Hand.packed`'s meld code."""
+_MELD_KIND_INDEX = {MeldKind.CHI: 0, MeldKind.PON: 1, MeldKind.MINKAN: 2, MeldKind.KAKAN: 3, MeldKind.ANKAN: 4}
+_TILE_WEIGHT = tuple(
+    (1 << 3 * KIND_OF_CODE[code]) | ((1 << PACKED_RED + code - NUM_KINDS) if code >= NUM_KINDS else 0)
+    for code in range(NUM_KINDS + 3)
+)
+
+
+class _Packed:
+    """Hand's base: one slot for its packed counts, outside the dataclass fields (so equality, hashing, repr and
+    pickling see only ``closed`` and ``melds``)."""
+
+    __slots__ = ("_packed",)
+
+
+def _pack(hand: Hand) -> tuple[int, int]:
+    closed = 0
+    for t in hand.closed:
+        closed += _TILE_WEIGHT[t._code]
+    codes = sorted(
+        1 + 2 * (34 * _MELD_KIND_INDEX[m.kind] + KIND_OF_CODE[m.tiles[0]._code]) + any(t.red for t in m.tiles)
+        for m in hand.melds
+    )
+    melds = 0
+    for code in codes:
+        melds = melds << MELD_CODE_BITS | code
+    return closed, melds
+
+
 @dataclass(frozen=True, slots=True)
-class Hand:
+class Hand(_Packed):
     """A player's hand: closed tiles (in the given order) and declared melds.
 
     Build with :meth:`parse` or directly; the constructor validates. The closed tiles of a 14-tile hand
@@ -102,6 +134,27 @@ class Hand:
     def is_closed(self) -> bool:
         """True when the hand has no open meld (closed kans keep a hand closed)."""
         return not any(m.is_open for m in self.melds)
+
+    @property
+    def packed(self) -> tuple[int, int]:
+        """The hand as two integers, computed on first use and kept (for scorers that read a hand many times):
+
+        - the closed tiles' counts, 3 bits per kind (kind ``k`` at bit ``3 * k``), and from bit
+          :data:`PACKED_RED` one bit per suit whose red five is among them;
+        - the melds, sorted, :data:`MELD_CODE_BITS` bits each: ``1 + 2 * (34 * m + kind) + red``, with ``m`` 0-4
+          for chi, pon, open kan, added kan, closed kan, ``kind`` that of its lowest tile, ``red`` 1 if it holds
+          a red five; 0 without melds.
+
+        >>> closed, melds = Hand.parse("1m 0p 123456789s 777z+").packed
+        >>> closed & 7, closed >> 3 * 13 & 7, closed >> PACKED_RED, melds == 1 + 2 * (34 + 33)
+        (1, 1, 2, True)
+        """
+        try:
+            return self._packed
+        except AttributeError:
+            value = _pack(self)
+            object.__setattr__(self, "_packed", value)
+            return value
 
     def counts34(self) -> list[int]:
         """Counts of the closed tiles by kind."""

@@ -4,8 +4,9 @@ The reference scorer (:func:`~jantaku.riichi.scoring.score_reference`) builds a
 :class:`~jantaku.riichi.reading.Reading` per reading and asks every yaku predicate about it. This module
 computes the same numbers without building any object until the winner is known:
 
-- The hand's tiles are summed into one integer of 3-bit counts per kind (:data:`TILE_BITS`), so that a suit's
-  nine counts (or the seven honors) are one small integer: the *block key*.
+- The hand's closed tiles are one integer of 3-bit counts per kind (:data:`TILE_BITS`), so that a suit's nine
+  counts (or the seven honors) are one small integer: the *block key*. The :class:`~jantaku.hand.Hand` computes
+  it on first use and keeps it (:attr:`~jantaku.hand.Hand.packed`), with a code of its sorted melds.
 - Per block key, a table (filled on first use, like the per-block tables of :mod:`jantaku.shapes`; keyed by
   one block's counts, never by a whole hand) holds the block's tile flags (:func:`tile_flags`) and each way to
   split it into runs, pungs and at most one pair, as one packed integer (:func:`block_value`): additive
@@ -13,8 +14,9 @@ computes the same numbers without building any object until the winner is known:
   terminal or honor, pung fu, the wait), the pair's kind and the honor pungs in the next 30, then bit masks of
   run starts and suited pungs. For the block of the winning tile a second table adds, per place the tile can
   sit, the wait (one bit), the place's rank in the reference's order and, for a ron completing a pung, the
-  pung's lost concealment. Declared melds have fixed packed values. A whole reading is the sum of its blocks'
-  values (run bits of called chows are OR-ed in, since a chow may repeat a run).
+  pung's lost concealment. Declared melds have fixed packed values, summed per meld code in a table of its own
+  (:data:`MeldSummary`). A whole reading is the sum of its blocks' values and the melds' (run bits of called
+  chows are OR-ed in, since a chow may repeat a run).
 - The yaku then are bit tests on that one integer plus facts about the whole hand (looked up by its OR-ed tile
   flags), and the yaku list for a set of yaku is looked up in a table keyed by the bit set. Fu, points and
   payments are a few lines of arithmetic. Of readings that pay the same, the one the reference meets first
@@ -41,8 +43,7 @@ from collections.abc import Callable
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
-from jantaku.hand import Hand
-from jantaku.meld import MeldKind
+from jantaku.hand import MELD_CODE_BITS, PACKED_RED, Hand
 from jantaku.rules import Ruleset, load_rules
 from jantaku.shapes.decompose import _block_readings
 from jantaku.tiles import KIND_OF_CODE, NUM_KINDS, TERMINALS_AND_HONORS, dora_from_indicator
@@ -108,9 +109,10 @@ WAIT_NAMES = {RYANMEN: "ryanmen", KANCHAN: "kanchan", PENCHAN: "penchan", TANKI:
 _FU_WAITS = KANCHAN | PENCHAN | TANKI
 
 TILE_BITS = 3
-"""Bits per kind in a hand's count integer; from bit :data:`S_RED`, one bit per suit for its red five (a hand
-holds at most one of each)."""
-S_RED = 34 * TILE_BITS
+"""Bits per kind in a hand's count integer (:attr:`~jantaku.hand.Hand.packed`); from bit :data:`S_RED`, one bit per
+suit for its red five (a hand holds at most one of each)."""
+S_RED = PACKED_RED
+assert S_RED == 34 * TILE_BITS
 M_COUNTS = (1 << S_RED) - 1
 M_SUIT = (1 << 9 * TILE_BITS) - 1
 
@@ -131,11 +133,6 @@ M_LOW = sum(1 << TILE_BITS * k for k in range(34))
 M_TWO_OR_FOUR = M_COUNTS & ~(M_LOW << 1)
 """Bits 0 and 2 of every field: zero exactly when every count is 0 or 2."""
 
-W_CODE = tuple(
-    (1 << TILE_BITS * KIND_OF_CODE[code]) + ((1 << S_RED + code - NUM_KINDS) if code >= NUM_KINDS else 0)
-    for code in range(37)
-)
-"""What one tile adds to a hand's count integer, by tile code."""
 _DORA_SHIFT = tuple(TILE_BITS * dora_from_indicator(KIND_OF_CODE[code]) for code in range(37))
 
 _ITTSU0, _ITTSU1, _ITTSU2 = (0b1001001 << 7 * s for s in range(3))
@@ -297,8 +294,6 @@ _PLACED = _PlacedTable()
 
 # -- called melds, by meld kind * 34 + kind ------------------------------------------------------------------------
 
-_MELD_KINDS = (MeldKind.CHI, MeldKind.PON, MeldKind.MINKAN, MeldKind.KAKAN, MeldKind.ANKAN)
-
 
 def _meld_entry(mk: int, kind: int) -> tuple[int, int, int, bool, int] | None:
     """(additive value, run bit, tile counts, holds a five, flags) of a called meld: chow, pung, open kan, added
@@ -327,6 +322,41 @@ def _meld_entry(mk: int, kind: int) -> tuple[int, int, int, bool, int] | None:
 
 
 _MELD_TABLE = tuple(_meld_entry(mk, kind) for mk in range(5) for kind in range(34))
+
+MeldSummary = tuple[bool, int, int, int, int, int, int]
+"""What the kernel reads of a hand's melds: (menzen, kans, sum of additive values, OR of run bits, tile counts,
+OR of tile flags, red fives)."""
+
+
+class _MeldsTable(dict[int, "MeldSummary | None"]):
+    """A hand's meld code (:attr:`~jantaku.hand.Hand.packed`, the melds sorted) -> :data:`MeldSummary`, or ``None``
+    for a meld the kernel does not know."""
+
+    def __missing__(self, key: int) -> MeldSummary | None:
+        menzen, kans, m_value, m_runs, k_melds, m_flags, red = True, 0, 0, 0, 0, 0, 0
+        value: MeldSummary | None = None
+        rest = key
+        while rest:
+            code = (rest & (1 << MELD_CODE_BITS) - 1) - 1
+            rest >>= MELD_CODE_BITS
+            mk, kind = divmod(code >> 1, 34)
+            entry = _MELD_TABLE[34 * mk + kind]
+            if entry is None:
+                break
+            m_value += entry[0]
+            m_runs |= entry[1]
+            k_melds += entry[2]
+            m_flags |= entry[4]
+            red += code & 1
+            menzen = menzen and mk == 4
+            kans += mk >= 2
+        else:
+            value = (menzen, kans, m_value, m_runs, k_melds, m_flags, red)
+        _keep(self, key, value)
+        return value
+
+
+_MELDS = _MeldsTable()
 
 # -- yaku and yakuman as bits (their index in YAKU / YAKUMAN) ----------------------------------------------------
 
@@ -527,7 +557,6 @@ def _parse_hand(hand: object) -> Hand:
 
 # -- scoring --------------------------------------------------------------------------------------------------
 
-_CHI, _PON, _MINKAN, _KAKAN, _ANKAN = _MELD_KINDS
 Scorer = Callable[[Any, Any, Any], Any]
 """``(hand, conditions, rules) -> result``."""
 _NO_CANDIDATES: tuple[int, ...] = ()
@@ -549,8 +578,6 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
         c = conditions
         if not comp.ok or c.pao is not None:
             return fallback(h, c, comp.rules)
-        closed = h.closed
-        melds = h.melds  # a Hand has 13 or 14 tiles; 13 make no complete reading below, and go to the reference
         win = c.win
         tsumo = c.tsumo
         riichi = c.riichi
@@ -569,53 +596,24 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
         ):
             return fallback(h, c, comp.rules)
 
-        # tiles -> count integers
-        k_closed = 0
-        w_code = W_CODE
-        for t in closed:
-            k_closed += w_code[t._code]
-        menzen = True
-        kans = 0
-        m_value = 0
-        m_runs = 0
-        k_melds = 0
-        m_flags = 0
-        red = 0
-        if melds:
-            table = _MELD_TABLE
-            for m in melds:
-                mk = m.kind
-                tiles = m.tiles
-                code0 = tiles[0]._code
-                if mk is _CHI:
-                    meld_entry = table[KIND_OF_CODE[code0]]
-                    menzen = False
-                elif mk is _PON:
-                    meld_entry = table[34 + KIND_OF_CODE[code0]]
-                    menzen = False
-                elif mk is _ANKAN:
-                    meld_entry = table[136 + code0]
-                    kans += 1
-                else:
-                    meld_entry = table[(68 if mk is _MINKAN else 102) + code0]
-                    menzen = False
-                    kans += 1
-                if meld_entry is None:  # pragma: no cover - Meld validates its tiles
-                    return fallback(h, c, comp.rules)
-                m_value += meld_entry[0]
-                m_runs |= meld_entry[1]
-                k_melds += meld_entry[2]
-                m_flags |= meld_entry[4]
-                if meld_entry[3]:  # a meld with a five
-                    for t in tiles:
-                        if t._code >= NUM_KINDS:
-                            red += 1
+        # tiles -> count integers (kept by the Hand; a Hand has 13 or 14 tiles, and 13 make no complete reading
+        # below: they go to the reference)
+        try:
+            k_closed, meld_code = h._packed
+        except AttributeError:
+            k_closed, meld_code = h.packed
+        if meld_code:
+            meld_entry = _MELDS[meld_code]
+            if meld_entry is None:  # pragma: no cover - Meld validates its tiles
+                return fallback(h, c, comp.rules)
+            menzen, kans, m_value, m_runs, k_melds, m_flags, red = meld_entry
             if (riichi and not menzen) or (c.tenhou or c.chiihou):
                 return fallback(h, c, comp.rules)
-            if c.chankan:
-                wk = KIND_OF_CODE[win._code]
-                if any(KIND_OF_CODE[t._code] == wk for m in melds for t in m.tiles):
-                    return fallback(h, c, comp.rules)
+            if c.chankan and k_melds >> TILE_BITS * KIND_OF_CODE[win._code] & 7:
+                return fallback(h, c, comp.rules)
+        else:
+            menzen = True
+            kans = m_value = m_runs = k_melds = m_flags = red = 0
         if c.rinshan and not kans:
             return fallback(h, c, comp.rules)
         reds = k_closed >> S_RED
@@ -672,7 +670,7 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
         else:
             candidates = _NO_CANDIDATES
         special = 0  # 1 seven pairs, 2 thirteen orphans
-        if not melds:
+        if not meld_code:
             if not k_closed & M_TWO_OR_FOUR and k_closed.bit_count() == 7:
                 special = 1
             elif not k_closed & M_SIMPLE and k_closed.bit_count() in (13, 14):
