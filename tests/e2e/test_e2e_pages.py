@@ -209,3 +209,46 @@ def test_the_interface_speaks_chinese(page, server):
     assert page.locator("#new-table button[type=submit]").inner_text() == "创建牌桌"
     page.goto(server.url + "score")  # the choice is remembered
     assert page.locator("h1").inner_text() == "点数计算"
+
+
+def _wall_after(events, position: int) -> int:
+    """The tiles left to draw after ``position`` events: 70 after a deal less every draw since (replacements
+    included), as the table engine counts them (tests/test_web_replay_export.py checks that against it)."""
+    deal = max(i for i in range(position) if events[i]["type"] == "start_kyoku")
+    return 70 - sum(e["type"] == "tsumo" for e in events[deal:position])
+
+
+def test_an_uploaded_log_shows_the_wall_and_exports_in_both_formats(page, server):
+    events = read_records(MJLOG)[0].events
+    page.goto(server.url + "replay")
+    page.wait_for_selector("body[data-ready='1']")
+    page.set_input_files("#upload", str(MJLOG))
+    page.wait_for_selector("#viewer:not([hidden])")
+    wall = page.locator("#center .wall-count")
+    assert wall.get_attribute("data-wall") == "70"  # after the deal
+    page.click("#next")
+    assert wall.get_attribute("data-wall") == "69"  # the dealer's first draw
+    # past a closed kan and its replacement draw (the fourth hand)
+    kan = next(i for i, e in enumerate(events) if e["type"] == "ankan")
+    for _ in range(sum(e["type"] == "start_kyoku" for e in events[:kan]) - 1):
+        page.click("#next-hand")
+    while _position(page) < kan + 3:
+        page.keyboard.press("ArrowRight")
+    assert events[kan + 2]["type"] == "tsumo"  # the replacement tile
+    assert int(wall.inner_text().split()[-1]) == int(wall.get_attribute("data-wall")) == _wall_after(events, kan + 3)
+    # both exports download and read back as the game uploaded
+    with page.expect_download() as info:
+        page.click("#export-tenhou6")
+    download = info.value
+    assert download.suggested_filename == MJLOG.stem.replace("=", "") + ".json"
+    back = read_tenhou6(json.loads(Path(download.path()).read_text(encoding="utf-8")))[0]
+    assert [(e["type"], e.get("actor"), e.get("pai")) for e in back.events] == [
+        (e["type"], e.get("actor"), e.get("pai")) for e in events
+    ]
+    with page.expect_download() as info:
+        page.click("#export-mjai")
+    download = info.value
+    assert download.suggested_filename.endswith(".mjson")
+    back = read_mjai(Path(download.path()).read_text(encoding="utf-8"))
+    assert [{k: v for k, v in e.items() if k != "final"} for e in back.events] == events
+    assert back.final == read_records(MJLOG)[0].final

@@ -7,6 +7,7 @@ let names = ["", "", "", ""];
 let position = 0;   // how many events have been applied
 let yakuTable = {};
 let jielu = false;  // a 洁律 game: no dead wall or dora, fans and S instead of yaku, several winners per hand
+let uploaded = null;  // the log file opened here ({name, body}): sent again to be exported
 
 const $ = (id) => document.getElementById(id);
 
@@ -200,6 +201,17 @@ function resultView(s) {
   box.replaceChildren(...parts);
 }
 
+// Tiles left to draw, as the table engine counts them (jantaku.table.kyoku: tiles_left = live_end - live_next).
+// The deal takes 52 of the 136 tiles. With a dead wall (a hand dealt with a dora indicator) the live wall ends
+// at 122 less the replacement tiles taken: the dead wall keeps 14 tiles, so each kan's replacement shortens the
+// live wall by one. Without one (洁律) the wall runs to 136 and replacements come from its tail. Either way
+// every draw, from the front or as a replacement (each a tsumo event), leaves one tile less: 70 (or 84) less
+// the hand's tsumo events, and never below 0 (a 洁律 kan on the last tile gets no replacement).
+function wallLeft(s) {
+  const wall = s.kyoku && s.kyoku.dora_marker ? 122 : 136;
+  return Math.max(0, wall - 52 - s.draws);
+}
+
 function render() {
   const s = stateAt(position);
   for (const box of document.querySelectorAll("[data-seat-pos]")) renderSeat(box, s, Number(box.dataset.seatPos));
@@ -207,8 +219,7 @@ function render() {
   $("center").replaceChildren(...[
     el("div", { class: "round-name" }, k ? roundLabel(k.bakaze + k.kyoku) : "-"),
     jielu ? null : el("div", {}, k ? `${k.honba} ${t("honba")} · ${t("deposits")} ${k.kyotaku + s.riichi.filter(Boolean).length}` : ""),
-    // the live wall: 70 tiles after the deal (84 without a dead wall, 洁律)
-    el("div", {}, k ? `${t("wall")}: ${Math.max(0, (jielu ? 84 : 70) - s.draws)}` : ""),
+    el("div", { class: "wall-count", "data-wall": k ? String(wallLeft(s)) : "" }, k ? `${t("wall")}: ${wallLeft(s)}` : ""),
     jielu ? null : el("div", {}, `${t("dora")}: `, ...s.dora.map((d) => tileImg(d, "small"))),
   ].filter(Boolean));
   $("step-label").textContent = `${t("step")} ${position} ${t("of")} ${events.length}`;
@@ -250,16 +261,45 @@ async function loadStored(id) {
 }
 
 async function upload(file) {
-  const res = await fetch(`/api/replay?name=${encodeURIComponent(file.name)}`, { method: "POST", body: await file.arrayBuffer() });
+  const body = await file.arrayBuffer();
+  const res = await fetch(`/api/replay?name=${encodeURIComponent(file.name)}`, { method: "POST", body });
   const data = await res.json();
   if (!res.ok) throw new Error(data.error);
   const choice = $("game-choice");
   choice.replaceChildren(...data.games.map((g, i) => el("option", { value: String(i) }, `${i + 1}: ${g.source}`)));
   choice.hidden = data.games.length < 2;
-  choice.onchange = () => load(data.games[Number(choice.value)]);
+  uploaded = { name: file.name, body };
+  const show = (i) => { uploadExports(data.games[i], i); load(data.games[i]); };
+  choice.onchange = () => show(Number(choice.value));
   $("source").textContent = `${file.name}${data.games[0].rules ? ` · ${data.games[0].rules}` : ""}`;
-  $("exports").replaceChildren();
-  load(data.games[0]);
+  show(0);
+}
+
+// Export buttons for game `index` of the uploaded file: the file goes to the server again, the answer is saved
+// as a download (tenhou.net/6 holds riichi games only: the formats come with each game).
+function uploadExports(game, index) {
+  const formats = game.exports || ["mjai"];
+  const buttons = [];
+  for (const [format, label] of [["tenhou6", "tenhou.net/6"], ["mjai", "mjai"]]) {
+    if (!formats.includes(format)) continue;
+    const button = el("button", { type: "button", id: `export-${format}`, "data-format": format }, label);
+    button.onclick = () => exportUpload(format, index).catch((e) => showError(e.message));
+    buttons.push(button);
+  }
+  $("exports").replaceChildren(`${t("export")}: `, ...buttons);
+}
+
+async function exportUpload(format, index) {
+  const query = new URLSearchParams({ format, name: uploaded.name, game: String(index) });
+  const res = await fetch(`/api/replay/export?${query}`, { method: "POST", body: uploaded.body });
+  if (!res.ok) throw new Error((await res.json()).error);
+  const disposition = res.headers.get("Content-Disposition") || "";
+  const match = disposition.match(/filename="([^"]+)"/);
+  const link = el("a", { href: URL.createObjectURL(await res.blob()), download: match ? match[1] : `export-${format}` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
 }
 
 async function setup() {
