@@ -6,10 +6,10 @@ bad values are rejected with a message naming the key.
 
 >>> load_rules("mu").ippatsu, load_rules("tenhou").name
 (False, 'tenhou')
->>> load_rules("nope")
+>>> load_rules("nope")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-jantaku.rules.ruleset.RulesError: unknown rule set 'nope': the presets are jielu, jielu_original, meibi, mleague, mu, standard, tenhou
+jantaku.rules.ruleset.RulesError: unknown rule set 'nope': the presets are jielu, jielu_original, meibi, ...
 """
 
 from __future__ import annotations
