@@ -33,8 +33,8 @@ What is measured:
   taken round-robin across libraries; the best pass counts. Per-block tables stay warm, as in any
   long-running process: jantaku's ``score_hand`` looks each suit's nine counts (and the honors' seven) up in
   tables of that block's splits, filled on first use (``jantaku.riichi.kernel``), and keeps no result or
-  decomposition per hand. A ``Hand`` keeps its own tile counts as two integers once computed
-  (``Hand.packed``: 3-bit counts per kind, and a code of its melds), so the warm-up pass computes them, as
+  decomposition per hand. A ``Hand`` keeps its own tile counts once computed (``Hand.packed``: 3-bit counts
+  per kind, also split by suit, its red fives and a code of its melds), so the warm-up pass computes them, as
   the other libraries' inputs are converted before timing (a note gives the rate on fresh ``Hand`` objects,
   whose counts are computed in the call). The whole-hand decomposition caches (jantaku's
   ``decompositions_of_bytes``, 4096 entries, which the reference scorer and the explanation of a result use;

@@ -122,15 +122,16 @@ def test_packed_counts_are_kept_and_invisible():
 
     h = Hand.parse("123m 406p 11z 777z+ 1111s*")
     blank = pickle.dumps(h)
-    closed, melds = h.packed
+    closed, reds, melds, *blocks = h.packed
     assert h.packed is h.packed  # computed once, kept
     assert [closed >> 3 * k & 7 for k in range(34)] == h.counts34()
-    assert closed >> 3 * 34 == 0b010  # the red 5p
+    assert blocks == [closed & (1 << 27) - 1, closed >> 27 & (1 << 27) - 1, closed >> 54 & (1 << 27) - 1, closed >> 81]
+    assert reds == 0b010  # the red 5p
     codes = sorted(1 + 2 * (34 * i + k) + r for i, k, r in ((1, 33, 0), (4, 18, 0)))
     assert melds == codes[0] << 9 | codes[1]
-    assert Hand.parse("123m 406p 11z 1111s* 777z+").packed[1] == melds  # melds in any order
-    assert Hand.parse("123m 11z 1111s* 777z+ 406p+").packed[1] >> 18 == 1 + 2 * (34 * 0 + 12) + 1  # chi, red
-    assert Hand.parse("123m456p789s11z22z").packed[1] == 0
+    assert Hand.parse("123m 406p 11z 1111s* 777z+").packed[2] == melds  # melds in any order
+    assert Hand.parse("123m 11z 1111s* 777z+ 406p+").packed[2] >> 18 == 1 + 2 * (34 * 0 + 12) + 1  # chi, red
+    assert Hand.parse("123m456p789s11z22z").packed[2] == 0
     # not a field: pickling, equality, hashing and repr see closed and melds only
     assert pickle.dumps(h) == blank
     assert [f.name for f in dataclasses.fields(Hand)] == ["closed", "melds"]
@@ -139,7 +140,7 @@ def test_packed_counts_are_kept_and_invisible():
     for c in (pickle.loads(blank), copy.copy(h), copy.deepcopy(h), dataclasses.replace(h)):
         assert c == h and c.packed == h.packed
     with pytest.raises((dataclasses.FrozenInstanceError, TypeError)):  # as for any name that is not a field
-        h._packed = (0, 0)  # type: ignore[misc]
+        h._packed = None  # type: ignore[misc]
 
 
 @pytest.mark.parametrize(

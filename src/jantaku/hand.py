@@ -33,7 +33,7 @@ from jantaku.errors import HandError, TileError
 from jantaku.meld import _OWN_NOTATION, _T6_NOTATION, Meld, MeldKind
 from jantaku.tiles import KIND_NAMES, KIND_OF_CODE, NUM_KINDS, Tile, counts34, format_tiles, parse_tiles
 
-__all__ = ["Hand", "check_tile_supply"]
+__all__ = ["Hand", "PackedHand", "check_tile_supply"]
 
 
 def check_tile_supply(tiles: Iterable[Tile], where: str = "") -> None:
@@ -60,15 +60,17 @@ def check_tile_supply(tiles: Iterable[Tile], where: str = "") -> None:
             raise HandError(f"{'two' if n == 2 else n} red 5{'mps'[suit]}{suffix}: there is one red five per suit")
 
 
-PACKED_RED = 3 * NUM_KINDS
-"""Bit of the red 5m in :attr:`Hand.packed`'s closed count integer (then 5p, 5s)."""
+PackedHand = tuple[int, int, int, int, int, int, int]
+""":attr:`Hand.packed`: closed counts, red fives, meld code, then the block keys of m, p, s and honors."""
 MELD_CODE_BITS = 9
 """Bits per meld in :attr:`Hand.packed`'s meld code."""
-_MELD_KIND_INDEX = {MeldKind.CHI: 0, MeldKind.PON: 1, MeldKind.MINKAN: 2, MeldKind.KAKAN: 3, MeldKind.ANKAN: 4}
-_TILE_WEIGHT = tuple(
-    (1 << 3 * KIND_OF_CODE[code]) | ((1 << PACKED_RED + code - NUM_KINDS) if code >= NUM_KINDS else 0)
-    for code in range(NUM_KINDS + 3)
-)
+_MELD_BASE = {
+    k.value: 1 + 2 * 34 * i
+    for i, k in enumerate((MeldKind.CHI, MeldKind.PON, MeldKind.MINKAN, MeldKind.KAKAN, MeldKind.ANKAN))
+}
+"""A meld's code without its kind and red five, by the meld kind's value."""
+_TILE_WEIGHT = tuple(1 << 3 * KIND_OF_CODE[code] for code in range(NUM_KINDS + 3))
+_SUIT_MASK = (1 << 27) - 1
 
 
 class _Packed:
@@ -78,18 +80,32 @@ class _Packed:
     __slots__ = ("_packed",)
 
 
-def _pack(hand: Hand) -> tuple[int, int]:
-    closed = 0
+def pack_hand(hand: Hand) -> PackedHand:
+    """Compute :attr:`Hand.packed` and keep it in the hand (for callers that found ``hand._packed`` None)."""
+    weight = _TILE_WEIGHT
+    closed = reds = 0
     for t in hand.closed:
-        closed += _TILE_WEIGHT[t._code]
-    codes = sorted(
-        1 + 2 * (34 * _MELD_KIND_INDEX[m.kind] + KIND_OF_CODE[m.tiles[0]._code]) + any(t.red for t in m.tiles)
-        for m in hand.melds
-    )
+        code = t._code
+        closed += weight[code]
+        if code >= NUM_KINDS:
+            reds |= 1 << code - NUM_KINDS
     melds = 0
-    for code in codes:
-        melds = melds << MELD_CODE_BITS | code
-    return closed, melds
+    if hand.melds:
+        codes = []
+        for m in hand.melds:
+            tiles = m.tiles
+            code = _MELD_BASE[m.kind._value_] + 2 * KIND_OF_CODE[tiles[0]._code]
+            for t in tiles:
+                if t._code >= NUM_KINDS:
+                    code += 1
+            codes.append(code)
+        codes.sort()
+        for code in codes:
+            melds = melds << MELD_CODE_BITS | code
+    mask = _SUIT_MASK
+    value = (closed, reds, melds, closed & mask, closed >> 27 & mask, closed >> 54 & mask, closed >> 81)
+    object.__setattr__(hand, "_packed", value)
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +134,13 @@ class Hand(_Packed):
         if total not in (13, 14):
             raise HandError(f"a hand has 13 or 14 tiles (each meld counting as 3); {str(self)!r} has {total}")
         check_tile_supply(self.all_tiles(), repr(str(self)))
+        object.__setattr__(self, "_packed", None)  # computed on first use (:attr:`packed`)
+
+    def __setstate__(self, state: Sequence[object]) -> None:
+        # as the dataclass's own (pickle and copy give the fields' values in order), and the packed counts unset
+        for name, value in zip(("closed", "melds"), state, strict=True):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_packed", None)
 
     @classmethod
     def parse(cls, text: str) -> Hand:
@@ -136,25 +159,23 @@ class Hand(_Packed):
         return not any(m.is_open for m in self.melds)
 
     @property
-    def packed(self) -> tuple[int, int]:
-        """The hand as two integers, computed on first use and kept (for scorers that read a hand many times):
+    def packed(self) -> PackedHand:
+        """The hand as integers, computed on first use and kept (for scorers that read a hand many times):
 
-        - the closed tiles' counts, 3 bits per kind (kind ``k`` at bit ``3 * k``), and from bit
-          :data:`PACKED_RED` one bit per suit whose red five is among them;
+        - the closed tiles' counts, 3 bits per kind (kind ``k`` at bit ``3 * k``);
+        - the red fives among them, bit ``suit`` (0 m, 1 p, 2 s);
         - the melds, sorted, :data:`MELD_CODE_BITS` bits each: ``1 + 2 * (34 * m + kind) + red``, with ``m`` 0-4
           for chi, pon, open kan, added kan, closed kan, ``kind`` that of its lowest tile, ``red`` 1 if it holds
-          a red five; 0 without melds.
+          a red five; 0 without melds;
+        - the counts of each suit's nine kinds and of the seven honors (bits 0-26, 27-53, 54-80, 81-101 of the
+          first).
 
-        >>> closed, melds = Hand.parse("1m 0p 123456789s 777z+").packed
-        >>> closed & 7, closed >> 3 * 13 & 7, closed >> PACKED_RED, melds == 1 + 2 * (34 + 33)
-        (1, 1, 2, True)
+        >>> closed, reds, melds, m, p, s, z = Hand.parse("1m 0p 123456789s 777z+").packed
+        >>> closed & 7, closed >> 3 * 13 & 7, reds, melds == 1 + 2 * (34 + 33), m, p == 1 << 3 * 4, s == closed >> 54
+        (1, 1, 2, True, 1, True, True)
         """
-        try:
-            return self._packed
-        except AttributeError:
-            value = _pack(self)
-            object.__setattr__(self, "_packed", value)
-            return value
+        value = self._packed
+        return pack_hand(self) if value is None else value
 
     def counts34(self) -> list[int]:
         """Counts of the closed tiles by kind."""

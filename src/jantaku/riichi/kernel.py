@@ -6,7 +6,8 @@ computes the same numbers without building any object until the winner is known:
 
 - The hand's closed tiles are one integer of 3-bit counts per kind (:data:`TILE_BITS`), so that a suit's nine
   counts (or the seven honors) are one small integer: the *block key*. The :class:`~jantaku.hand.Hand` computes
-  it on first use and keeps it (:attr:`~jantaku.hand.Hand.packed`), with a code of its sorted melds.
+  these on first use and keeps them (:attr:`~jantaku.hand.Hand.packed`), with its red fives and a code of its
+  sorted melds.
 - Per block key, a table (filled on first use, like the per-block tables of :mod:`jantaku.shapes`; keyed by
   one block's counts, never by a whole hand) holds the block's tile flags (:func:`tile_flags`) and each way to
   split it into runs, pungs and at most one pair, as one packed integer (:func:`block_value`): additive
@@ -43,7 +44,7 @@ from collections.abc import Callable
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
-from jantaku.hand import MELD_CODE_BITS, PACKED_RED, Hand
+from jantaku.hand import MELD_CODE_BITS, Hand, pack_hand
 from jantaku.rules import Ruleset, load_rules
 from jantaku.shapes.decompose import _block_readings
 from jantaku.tiles import KIND_OF_CODE, NUM_KINDS, TERMINALS_AND_HONORS, dora_from_indicator
@@ -109,11 +110,8 @@ WAIT_NAMES = {RYANMEN: "ryanmen", KANCHAN: "kanchan", PENCHAN: "penchan", TANKI:
 _FU_WAITS = KANCHAN | PENCHAN | TANKI
 
 TILE_BITS = 3
-"""Bits per kind in a hand's count integer (:attr:`~jantaku.hand.Hand.packed`); from bit :data:`S_RED`, one bit per
-suit for its red five (a hand holds at most one of each)."""
-S_RED = PACKED_RED
-assert S_RED == 34 * TILE_BITS
-M_COUNTS = (1 << S_RED) - 1
+"""Bits per kind in a hand's count integer (:attr:`~jantaku.hand.Hand.packed`)."""
+M_COUNTS = (1 << 34 * TILE_BITS) - 1
 M_SUIT = (1 << 9 * TILE_BITS) - 1
 
 _YAOCHU = frozenset(TERMINALS_AND_HONORS)
@@ -598,10 +596,7 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
 
         # tiles -> count integers (kept by the Hand; a Hand has 13 or 14 tiles, and 13 make no complete reading
         # below: they go to the reference)
-        try:
-            k_closed, meld_code = h._packed
-        except AttributeError:
-            k_closed, meld_code = h.packed
+        k_closed, reds, meld_code, b0, b1, b2, b3 = h._packed or pack_hand(h)
         if meld_code:
             meld_entry = _MELDS[meld_code]
             if meld_entry is None:  # pragma: no cover - Meld validates its tiles
@@ -616,8 +611,6 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
             kans = m_value = m_runs = k_melds = m_flags = red = 0
         if c.rinshan and not kans:
             return fallback(h, c, comp.rules)
-        reds = k_closed >> S_RED
-        k_closed &= M_COUNTS
         wcode = win._code
         wk = KIND_OF_CODE[wcode]
         # the winning tile among the closed tiles (a red five and a plain five are different tiles)
@@ -635,25 +628,25 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
         # winning tile's block, x y z for the others
         wkey = wk << 1 | tsumo
         if wk < 9:
-            w = _PLACED[(k_closed & M_SUIT) << 7 | wkey]
-            x = _B1[k_closed >> 27 & M_SUIT]
-            y = _B2[k_closed >> 54 & M_SUIT]
-            z = _B3[k_closed >> 81]
+            w = _PLACED[b0 << 7 | wkey]
+            x = _B1[b1]
+            y = _B2[b2]
+            z = _B3[b3]
         elif wk < 18:
-            w = _PLACED[(k_closed >> 27 & M_SUIT) << 7 | wkey]
-            x = _B0[k_closed & M_SUIT]
-            y = _B2[k_closed >> 54 & M_SUIT]
-            z = _B3[k_closed >> 81]
+            w = _PLACED[b1 << 7 | wkey]
+            x = _B0[b0]
+            y = _B2[b2]
+            z = _B3[b3]
         elif wk < 27:
-            w = _PLACED[(k_closed >> 54 & M_SUIT) << 7 | wkey]
-            x = _B0[k_closed & M_SUIT]
-            y = _B1[k_closed >> 27 & M_SUIT]
-            z = _B3[k_closed >> 81]
+            w = _PLACED[b2 << 7 | wkey]
+            x = _B0[b0]
+            y = _B1[b1]
+            z = _B3[b3]
         else:
-            w = _PLACED[(k_closed >> 81) << 7 | wkey]
-            x = _B0[k_closed & M_SUIT]
-            y = _B1[k_closed >> 27 & M_SUIT]
-            z = _B2[k_closed >> 54 & M_SUIT]
+            w = _PLACED[b3 << 7 | wkey]
+            x = _B0[b0]
+            y = _B1[b1]
+            z = _B2[b2]
         flags = w[0] | x[0] | y[0] | z[0] | m_flags
         sx, sy, sz = x[1], y[1], z[1]
         if sx is not None and sy is not None and sz is not None:
