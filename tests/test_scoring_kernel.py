@@ -195,6 +195,20 @@ def test_text_hands_and_preset_names():
     assert [name for name, _ in by_name.yaku] == ["menzen_tsumo", "riichi", "pinfu", "aka_dora"]
 
 
+def test_alternating_rule_sets_and_a_toml_file_read_on_every_call(tmp_path):
+    hand = Hand.parse("234m567p456s78999s")
+    cond = WinConditions(win=Tile("9s"), honba=1)  # pinfu ron, 30 fu (no kiriage under tenhou), honba paid
+    tenhou, mleague = load_rules("tenhou"), load_rules("mleague")
+    for rules in (tenhou, mleague, tenhou, "tenhou", mleague, "mleague"):
+        assert score_hand(hand, cond, rules) == score_reference(hand, cond, rules)
+    path = tmp_path / "house.toml"
+    spec = str(path)  # the same string object in both calls
+    path.write_text('base = "tenhou"\nhonba_points = 300\n')
+    assert score_hand(hand, cond, spec).payments[3] == -1800  # the dealer: 1500 + 300
+    path.write_text('base = "tenhou"\nhonba_points = 100\n')
+    assert score_hand(hand, cond, spec).payments[3] == -1600
+
+
 def test_reading_order_matches_the_references_sort():
     # the reference sorts decompositions by (pair, more closed pungs first, the closed pungs), then places the
     # winning tile (pair, pung, runs by start); _met_first compares packed readings the same way

@@ -461,6 +461,7 @@ class _Compiled:
         "pair_fu",
         "permissive",
         "renhou",
+        "rounded",
         "rounding",
         "rules",
         "ryuuiisou_needs_hatsu",
@@ -493,6 +494,8 @@ class _Compiled:
         self.double = rules.double_yakuman
         self.rounding = rules.payment_rounding
         self.yakuman_lists: dict[int, tuple[int, YakuList]] = {}
+        self.rounded: dict[int, tuple[int, int, int, int]] = {}
+        """Basic points -> :meth:`round_up` of them (a few dozen values)."""
         self.tile_yaku = tuple(_tile_yaku(f & 63, bool(f >> 6), self.open_tanyao) for f in range(128))
         """By the hand's tile flags (suits, honors, terminals or honors, simples) and menzen * 64: the yaku bits
         these decide (tanyao, honroutou, honitsu, chinitsu), and whether an all-honors, all-green, all-terminals
@@ -507,6 +510,19 @@ class _Compiled:
         )
         """Fu of a pair by kind, for each seat wind * 4 + round wind."""
         self.permissive = self.ippatsu and self.ura_dora and bool(self.honba_points) and self.max_dora == 5
+
+    def round_up(self, basic: int) -> tuple[int, int, int, int]:
+        """1, 2, 4 and 6 times ``basic`` points, each rounded up to the rule set's payment unit (kept in
+        :attr:`rounded`)."""
+        unit = self.rounding
+        value = (
+            -(-basic // unit) * unit,
+            -(-2 * basic // unit) * unit,
+            -(-4 * basic // unit) * unit,
+            -(-6 * basic // unit) * unit,
+        )
+        self.rounded[basic] = value
+        return value
 
     def yakuman_list(self, bits: int) -> tuple[int, YakuList]:
         """(multiplier total, (name, multiplier) pairs) of a yakuman bit set, as the reference lists them."""
@@ -568,10 +584,19 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
     Raises :class:`~jantaku.riichi.scoring.NoYakuError` with the reference's message.
     """
 
+    last_rules: object = None  # the rule set of the previous call, and its compiled form
+    last_comp: Any = None
+
     def score(hand: Hand | str, conditions: WinConditions, rules: Ruleset | str = "standard") -> ScoreResult | None:
-        comp = _COMPILED.get(id(rules))
-        if comp is None or comp.spec is not rules:
-            comp = _compiled(rules)
+        nonlocal last_rules, last_comp
+        if rules is last_rules:
+            comp = last_comp
+        else:
+            comp = _COMPILED.get(id(rules))
+            if comp is None or comp.spec is not rules:
+                comp = _compiled(rules)
+            if _COMPILED.get(id(rules)) is comp:  # not a TOML file, which is read on every call
+                last_rules, last_comp = rules, comp
         h = hand if type(hand) is Hand else _parse_hand(hand)
         c = conditions
         if not comp.ok or c.pao is not None:
@@ -875,32 +900,32 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
             yaku = list(names)
             if extra:  # as the reference appends them
                 if n_dora:
-                    yaku.append(("dora", n_dora))
+                    yaku.append(_DORA_ITEMS[n_dora] if n_dora < 64 else ("dora", n_dora))
                 if red:
-                    yaku.append(("aka_dora", red))
+                    yaku.append(_AKA_ITEMS[red])
                 if n_ura:
-                    yaku.append(("ura_dora", n_ura))
+                    yaku.append(_URA_ITEMS[n_ura] if n_ura < 64 else ("ura_dora", n_ura))
             basic = best_key >> 16
 
         # payments (no pao here): what the reference's payments() computes
-        unit = comp.rounding
+        one, two, four, six = comp.rounded.get(basic) or comp.round_up(basic)
         honba = c.honba * comp.honba_points
         winner = c.winner
         if tsumo:
             each = honba // 3
             if seat == 0:
-                pay = -(-2 * basic // unit) * unit + each
+                pay = two + each
                 deltas = [-pay, -pay, -pay, -pay]
                 paid = 3 * pay
             else:
-                child = -(-basic // unit) * unit + each
+                child = one + each
                 deltas = [-child, -child, -child, -child]
-                pay = -(-2 * basic // unit) * unit + each
+                pay = two + each
                 deltas[(winner - seat) % 4] = -pay
                 paid = 2 * child + pay
         else:
             deltas = [0, 0, 0, 0]
-            paid = -(-(6 if seat == 0 else 4) * basic // unit) * unit + honba
+            paid = (six if seat == 0 else four) + honba
             deltas[c.discarder] = -paid  # type: ignore[index]
         points = paid - honba
         deltas[winner] = paid + 1000 * c.deposits
@@ -944,6 +969,10 @@ _LIMITS = tuple(
 )
 """Basic points and limit from 5 han up, with kazoe yakuman."""
 _NO_KAZOE = (6000, "sanbaiman")
+_DORA_ITEMS = tuple(("dora", n) for n in range(64))
+_AKA_ITEMS = tuple(("aka_dora", n) for n in range(4))
+_URA_ITEMS = tuple(("ura_dora", n) for n in range(64))
+"""The yaku entries of n dora, red fives and ura dora (shared: tuples are immutable)."""
 
 LAZY_MESSAGE = object()
 """Marks a :class:`~jantaku.riichi.scoring.NoYakuError` whose message is written when read."""
