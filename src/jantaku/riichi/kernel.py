@@ -438,6 +438,10 @@ _DRAGON_PUNGS = tuple(bin(m >> 4).count("1") for m in range(128))
 _HONOR_YAKUMAN = tuple(m >> 4 == 7 or _WIND_PUNGS[m] >= 3 for m in range(128))
 """Honor pungs that may make a yakuman (three dragons, three or four winds)."""
 _WAIT_FU = tuple(2 if w & _FU_WAITS else 0 for w in range(32))
+_FU_ROUNDED = tuple(30 if fu == 20 else -(-fu // 10) * 10 for fu in range(512))
+"""Fu rounded up to tens; 20 is an open ron with no fu at all (a tsumo counts 22, a closed ron 30), paid as 30."""
+_POS_SHIFT = tuple(TILE_BITS * (kind % 9) for kind in range(34))
+"""A kind's shift in its block key."""
 
 # -- rule sets ------------------------------------------------------------------------------------------------
 
@@ -638,12 +642,6 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
             return fallback(h, c, comp.rules)
         wcode = win._code
         wk = KIND_OF_CODE[wcode]
-        # the winning tile among the closed tiles (a red five and a plain five are different tiles)
-        if wcode >= NUM_KINDS:
-            if not reds >> (wcode - NUM_KINDS) & 1:
-                return fallback(h, c, comp.rules)
-        elif (k_closed >> TILE_BITS * wk & 7) - (reds >> wk // 9 & 1 if wk in _FIVES else 0) <= 0:
-            return fallback(h, c, comp.rules)
         if reds:
             red += reds.bit_count()
         if red and not comp.all_red:
@@ -653,25 +651,32 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
         # winning tile's block, x y z for the others
         wkey = wk << 1 | tsumo
         if wk < 9:
-            w = _PLACED[b0 << 7 | wkey]
+            bw = b0
             x = _B1[b1]
             y = _B2[b2]
             z = _B3[b3]
         elif wk < 18:
-            w = _PLACED[b1 << 7 | wkey]
+            bw = b1
             x = _B0[b0]
             y = _B2[b2]
             z = _B3[b3]
         elif wk < 27:
-            w = _PLACED[b2 << 7 | wkey]
+            bw = b2
             x = _B0[b0]
             y = _B1[b1]
             z = _B3[b3]
         else:
-            w = _PLACED[b3 << 7 | wkey]
+            bw = b3
             x = _B0[b0]
             y = _B1[b1]
             z = _B2[b2]
+        # the winning tile among the closed tiles (a red five and a plain five are different tiles)
+        if wcode >= NUM_KINDS:
+            if not reds >> (wcode - NUM_KINDS) & 1:
+                return fallback(h, c, comp.rules)
+        elif (bw >> _POS_SHIFT[wk] & 7) - (reds >> wk // 9 & 1 if wk in _FIVES else 0) <= 0:
+            return fallback(h, c, comp.rules)
+        w = _PLACED[bw << 7 | wkey]
         flags = w[0] | x[0] | y[0] | z[0] | m_flags
         sx, sy, sz = x[1], y[1], z[1]
         if sx is not None and sy is not None and sz is not None:
@@ -842,9 +847,7 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
             if tsumo and bits & B_PINFU:
                 fu = 20
             else:
-                fu = -(-(base_fu + (lo >> S_FU & 255) + pair_fu[pair] + _WAIT_FU[wait]) // 10) * 10
-                if fu == 20 and not tsumo:
-                    fu = 30  # an open hand with no fu at all
+                fu = _FU_ROUNDED[base_fu + (lo >> S_FU & 255) + pair_fu[pair] + _WAIT_FU[wait]]
             han += extra
             if han >= 5:
                 basic, limit = _LIMITS[han] if han < 13 or comp.kazoe else _NO_KAZOE
