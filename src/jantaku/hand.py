@@ -69,7 +69,13 @@ _MELD_BASE = {
     for i, k in enumerate((MeldKind.CHI, MeldKind.PON, MeldKind.MINKAN, MeldKind.KAKAN, MeldKind.ANKAN))
 }
 """A meld's code without its kind and red five, by the meld kind's value."""
-_TILE_WEIGHT = tuple(1 << 3 * KIND_OF_CODE[code] for code in range(NUM_KINDS + 3))
+_RED_SHIFT = 3 * NUM_KINDS
+_COUNTS_MASK = (1 << _RED_SHIFT) - 1
+_TILE_WEIGHT = tuple(
+    (1 << 3 * KIND_OF_CODE[code]) | ((1 << _RED_SHIFT + code - NUM_KINDS) if code >= NUM_KINDS else 0)
+    for code in range(NUM_KINDS + 3)
+)
+"""What a tile adds to the closed count integer; a red five also sets its suit's bit above the counts."""
 _SUIT_MASK = (1 << 27) - 1
 
 
@@ -83,23 +89,23 @@ class _Packed:
 def pack_hand(hand: Hand) -> PackedHand:
     """Compute :attr:`Hand.packed` and keep it in the hand (for callers that found ``hand._packed`` None)."""
     weight = _TILE_WEIGHT
-    closed = reds = 0
+    closed = 0
     for t in hand.closed:
-        code = t._code
-        closed += weight[code]
-        if code >= NUM_KINDS:
-            reds |= 1 << code - NUM_KINDS
+        closed += weight[t._code]
+    reds = closed >> _RED_SHIFT
+    if reds:
+        closed &= _COUNTS_MASK
     melds = 0
     if hand.melds:
         codes = []
         for m in hand.melds:
-            tiles = m.tiles
+            tiles = m.tiles  # sorted, a red five just after the plain fives
             code = _MELD_BASE[m.kind._value_] + 2 * KIND_OF_CODE[tiles[0]._code]
-            for t in tiles:
-                if t._code >= NUM_KINDS:
-                    code += 1
+            if tiles[0]._code >= NUM_KINDS or tiles[1]._code >= NUM_KINDS or tiles[-1]._code >= NUM_KINDS:
+                code += 1
             codes.append(code)
-        codes.sort()
+        if len(codes) > 1:
+            codes.sort()
         for code in codes:
             melds = melds << MELD_CODE_BITS | code
     mask = _SUIT_MASK
