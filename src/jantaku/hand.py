@@ -84,6 +84,7 @@ class _Packed:
     pickling see only ``closed`` and ``melds``)."""
 
     __slots__ = ("_packed",)
+    _packed: PackedHand | None
 
 
 def pack_hand(hand: Hand) -> PackedHand:
