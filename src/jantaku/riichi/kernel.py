@@ -49,7 +49,8 @@ from jantaku.rules import Ruleset, load_rules
 from jantaku.shapes.decompose import _block_readings
 from jantaku.tiles import KIND_OF_CODE, NUM_KINDS, TERMINALS_AND_HONORS, dora_from_indicator
 
-from .yaku import YAKU, YAKUMAN
+from .points import han_fu_points
+from .yaku import YAKU, YAKUMAN, peikou_pairs
 
 if TYPE_CHECKING:
     from .conditions import WinConditions
@@ -136,18 +137,6 @@ _DORA_SHIFT = tuple(TILE_BITS * dora_from_indicator(KIND_OF_CODE[code]) for code
 _ITTSU0, _ITTSU1, _ITTSU2 = (0b1001001 << 7 * s for s in range(3))
 
 
-def _peikou(runs: tuple[int, ...]) -> int:
-    """Pure double sequences among sorted runs (the reference's count: disjoint adjacent equal pairs)."""
-    pairs = i = 0
-    while i + 1 < len(runs):
-        if runs[i] == runs[i + 1]:
-            pairs += 1
-            i += 2
-        else:
-            i += 1
-    return pairs
-
-
 def block_value(block: int, runs: tuple[int, ...], pungs: tuple[int, ...], pair: int) -> int:
     """The packed value of one block's split (closed tiles): positions within block ``block`` (0-2 suits, 3
     honors); every pung counts as concealed (the winning tile's place may change that).
@@ -174,7 +163,7 @@ def block_value(block: int, runs: tuple[int, ...], pungs: tuple[int, ...], pair:
         v += (1 << S_NPAIR) + ((kind + 1) << S_PAIR)
         if kind not in _YAOCHU:
             v += 1 << S_NOYAO
-    return v + (_peikou(tuple(sorted(runs))) << S_PEIKOU)
+    return v + (peikou_pairs(sorted(runs)) << S_PEIKOU)
 
 
 def _decode(key: int, n: int) -> bytes:
@@ -877,7 +866,7 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
                 han, names = yaku_table[(hand_bits | B_CHIITOITSU) << 1 | 1]
                 if han >= min_han:
                     han += extra
-                    basic, limit = basic_points(han, 25, comp.kazoe, kiriage)
+                    basic, limit = han_fu_points(han, 25, comp.kazoe, kiriage)
                     key = basic << 16 | han << 8 | 25
                     entry = (p, names, han, 25, limit, 0)
             if entry is not None:
@@ -990,28 +979,6 @@ def bind_result_types(score_result: type, no_yaku: type) -> None:
     this module)."""
     global _ScoreResult, _NoYakuError
     _ScoreResult, _NoYakuError = score_result, no_yaku
-
-
-def basic_points(han: int, fu: int, kazoe: bool, kiriage: bool) -> tuple[int, str | None]:
-    """Basic points and limit of ``han`` and ``fu`` (no yakuman), as :func:`~jantaku.riichi.points.basic_points`.
-
-    >>> basic_points(4, 30, False, True), basic_points(13, 40, True, False)
-    ((2000, 'mangan'), (8000, 'kazoe_yakuman'))
-    """
-    if han >= 5:
-        if han >= 13 and kazoe:
-            return 8000, "kazoe_yakuman"
-        if han >= 11:
-            return 6000, "sanbaiman"
-        if han >= 8:
-            return 4000, "baiman"
-        if han >= 6:
-            return 3000, "haneman"
-        return 2000, "mangan"
-    basic = fu << (han + 2)
-    if basic > 2000 or (kiriage and basic >= 1920):
-        return 2000, "mangan"
-    return basic, None
 
 
 def _met_first(p: int, q: int) -> bool:

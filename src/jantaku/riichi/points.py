@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from .conditions import WinConditions
 
-__all__ = ["FuItem", "basic_points", "compute_fu", "limit_name", "payments", "round_up"]
+__all__ = ["FuItem", "basic_points", "compute_fu", "han_fu_points", "limit_name", "payments", "round_up"]
 
 FuItem = tuple[str, int]
 _YAOCHU = frozenset((0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33))
@@ -87,20 +87,30 @@ def basic_points(han: int, fu: int, yakuman: int, rules: Ruleset) -> tuple[int, 
     """Basic points and the limit's name (``None`` below mangan)."""
     if yakuman:
         return 8000 * yakuman, "yakuman" if yakuman == 1 else f"{yakuman}x_yakuman"
-    if han >= 13 and rules.kazoe_yakuman:
-        return 8000, "kazoe_yakuman"
-    if han >= 11:
-        return 6000, "sanbaiman"
-    if han >= 8:
-        return 4000, "baiman"
-    if han >= 6:
-        return 3000, "haneman"
-    base = fu * 2 ** (han + 2)
-    if han >= 5 or base > 2000:
+    return han_fu_points(han, fu, rules.kazoe_yakuman, rules.kiriage)
+
+
+def han_fu_points(han: int, fu: int, kazoe: bool, kiriage: bool) -> tuple[int, str | None]:
+    """Basic points and the limit's name of ``han`` and ``fu`` without yakuman (the fast scorer calls it with the
+    rule set's two switches: 13 han counted as a yakuman, 4 han 30 fu and 3 han 60 fu rounded up to mangan).
+
+    >>> han_fu_points(4, 30, False, True), han_fu_points(13, 40, True, False), han_fu_points(13, 40, False, False)
+    ((2000, 'mangan'), (8000, 'kazoe_yakuman'), (6000, 'sanbaiman'))
+    """
+    if han >= 5:
+        if han >= 13 and kazoe:
+            return 8000, "kazoe_yakuman"
+        if han >= 11:
+            return 6000, "sanbaiman"
+        if han >= 8:
+            return 4000, "baiman"
+        if han >= 6:
+            return 3000, "haneman"
         return 2000, "mangan"
-    if rules.kiriage and base >= 1920:
+    basic = fu << (han + 2)
+    if basic > 2000 or (kiriage and basic >= 1920):
         return 2000, "mangan"
-    return base, None
+    return basic, None
 
 
 def limit_name(basic: int) -> str | None:

@@ -14,7 +14,7 @@ Each entry's ``check(r, h, c, rules)`` gets the :class:`~jantaku.riichi.reading.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -130,10 +130,13 @@ def _tanyao(r: Reading, h: HandFacts, c: WinConditions, rules: Ruleset) -> bool:
     return h.no_yaochu
 
 
-def _peikou_count(r: Reading) -> int:
-    runs = r.runs
-    pairs = 0
-    i = 0
+def peikou_pairs(runs: Sequence[int]) -> int:
+    """Pure double sequences among sorted runs: disjoint adjacent equal pairs (the fast scorer counts the same way).
+
+    >>> peikou_pairs((0, 0, 0, 9)), peikou_pairs((0, 0, 1, 1))
+    (1, 2)
+    """
+    pairs = i = 0
     while i + 1 < len(runs):
         if runs[i] == runs[i + 1]:
             pairs += 1
@@ -141,6 +144,10 @@ def _peikou_count(r: Reading) -> int:
         else:
             i += 1
     return pairs
+
+
+def _peikou_count(r: Reading) -> int:
+    return peikou_pairs(r.runs)
 
 
 def _iipeikou(r: Reading, h: HandFacts, c: WinConditions, rules: Ruleset) -> bool:
