@@ -297,21 +297,19 @@ class Kyoku:
         for seat, ids in enumerate(hands):
             for i in ids:
                 self.seats[seat].add(i)
-        self._emit(
-            {
-                "type": "start_kyoku",
-                "bakaze": _WIND_MJAI[self.round_wind],
-                "kyoku": self.kyoku_number,
-                "honba": self.honba,
-                "kyotaku": self.deposits,
-                "oya": self.dealer,
-                "dora_marker": self.mjai(self.dora_indicators()[0]) if self._dead_wall else None,
-                "scores": list(self.scores),
-                "tehais": [[self.mjai(i) for i in hands[s]] for s in range(4)],
-            }
-        )
-        if not self._dead_wall:
-            del self.events[-1]["dora_marker"]  # no dead wall, no dora (004 不设置王牌)
+        start: dict[str, Any] = {
+            "type": "start_kyoku",
+            "bakaze": _WIND_MJAI[self.round_wind],
+            "kyoku": self.kyoku_number,
+            "honba": self.honba,
+            "kyotaku": self.deposits,
+            "oya": self.dealer,
+        }
+        if self._dead_wall:  # without a dead wall there is no dora (004 不设置王牌)
+            start["dora_marker"] = self.mjai(self.dora_indicators()[0])
+        start["scores"] = list(self.scores)
+        start["tehais"] = [[self.mjai(i) for i in hands[s]] for s in range(4)]
+        self._emit(start)
         self._draw(self.dealer)
 
     def _draw(self, seat: int, rinshan: bool = False) -> None:
