@@ -84,7 +84,8 @@ def pao_claims(
         min_points: the smallest fan that carries pao (8).
     """
     names = [meld_name(code_of_meld(m)) for m, _ in called]
-    timed: list[tuple[int, PaoClaim, frozenset[int]]] = []
+    # (when the liability arose, the claim, its declared melds, whether it is a kong or combination fan)
+    timed: list[tuple[int, PaoClaim, frozenset[int], bool]] = []
     win_kind = win_tile.kind if win_tile is not None else None
     for fan in result.fans:
         if fan.points < min_points or fan.family == "incidental":
@@ -99,17 +100,18 @@ def pao_claims(
         if not exposed:
             continue
         k = min(len(exposed), 4)
+        kong_or_combination = fan.family == "combinations" or (fan.family == "shape" and fan.name.endswith("杠"))
         if fan.family in (*_WHOLE_HAND, "honors"):
             if discarder is None:
                 continue
-            timed.append((len(called), PaoClaim(fan.name, fan.points, discarder, k), frozenset(used)))
+            timed.append((len(called), PaoClaim(fan.name, fan.points, discarder, k), frozenset(used), False))
             continue
         if len(used) == len(related):  # complete before the win: the supplier of its last meld
             last = max(used)
             supplier = called[last][1]
             if supplier is None or called[last][0].kind is MeldKind.ANKAN:
                 continue
-            timed.append((last, PaoClaim(fan.name, fan.points, supplier, k), frozenset(used)))
+            timed.append((last, PaoClaim(fan.name, fan.points, supplier, k), frozenset(used), kong_or_combination))
             continue
         if discarder is None or win_kind is None:
             continue
@@ -121,21 +123,13 @@ def pao_claims(
             continue
         if fan.name == "双同顺" and all(m in closed and closed.count(m) == related.count(m) for m in hit):
             continue  # 004: 对于双同顺, 放铳未被副露的一组顺子不包付
-        timed.append((len(called), PaoClaim(fan.name, fan.points, discarder, k), frozenset(used)))
+        timed.append((len(called), PaoClaim(fan.name, fan.points, discarder, k), frozenset(used), kong_or_combination))
     timed.sort(key=lambda t: t[0])
     out: list[PaoClaim] = []
-    for n, (_, claim, melds) in enumerate(timed):
-        replaces = tuple(
-            c.fan
-            for _, c, m in timed[:n]
-            if m <= melds and c.fan != claim.fan and (claim.fan.endswith("杠") or _is_combination(claim, result))
-        )
+    for n, (_, claim, melds, replacing) in enumerate(timed):
+        replaces = tuple(c.fan for _, c, m, _ in timed[:n] if replacing and m <= melds and c.fan != claim.fan)
         out.append(PaoClaim(claim.fan, claim.points, claim.liable, claim.related, replaces) if replaces else claim)
     return out
-
-
-def _is_combination(claim: PaoClaim, result: JieluResult) -> bool:
-    return any(f.name == claim.fan and f.family == "combinations" for f in result.fans)
 
 
 def _kinds(meld: str) -> set[int]:
