@@ -6,9 +6,10 @@ Run it from the repository root (jantaku alone; no peer library plays 洁律)::
     python benchmarks/bench_jielu_games.py --games 200 --json jielu_games.json
 
 For each mode (``points``, ``original``) and line-up (four efficiency bots, four random bots) it plays ``--games``
-games of the ``jielu`` preset in one process and prints games per second and microseconds per action, with the
-same figure for the riichi ``tenhou`` preset (random bots) measured in the same run as the reference (the ratio
-says how much the wildcard legal-win checks cost). Then the statistics a rule designer asks for: wins per hand,
+games of the ``jielu`` preset in one process (``jantaku.sim.runner.play_game``) and prints games per second and
+microseconds per action (a discard, call, kan or win, as ``jantaku simulate`` counts them; passes are not), with
+the same figures for the riichi ``tenhou`` preset (random bots) measured in the same run as the reference (the
+ratio says how much the wildcard legal-win checks cost). Then the statistics a rule designer asks for: wins per hand,
 how early the first win comes (in the first go-around or not), the mean score S of a win, the share of wins that
 use wildcards and how many, the hands that end with an empty wall, and the most frequent fans.
 
@@ -25,22 +26,12 @@ import time
 from collections import Counter
 from typing import Any
 
-from jantaku.bots import PlayerView, make_bot
 from jantaku.rules import Ruleset, load_rules
+from jantaku.sim.runner import play_game
 from jantaku.table import Game
 
 ACTION_TYPES = ("dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "hora")
-
-
-def play(rules: Ruleset, seed: int, bot: str) -> tuple[Game, int]:
-    game = Game(rules, seed)
-    agents = [make_bot(bot, f"{seed}:{s}") for s in range(4)]
-    steps = 0
-    while not game.over:
-        seat = game.to_act()[0]
-        game.apply(agents[seat].act(PlayerView(game.kyoku, seat), game.legal_actions(seat)))
-        steps += 1
-    return game, steps
+"""The decisions counted as actions (as ``jantaku simulate`` counts them): passes are not counted."""
 
 
 def measure(rules: Ruleset, games: int, seed: int, bot: str) -> dict[str, Any]:
@@ -48,9 +39,9 @@ def measure(rules: Ruleset, games: int, seed: int, bot: str) -> dict[str, Any]:
     played = []
     steps = 0
     for g in range(games):
-        game, n = play(rules, seed + g, bot)
+        game = play_game(rules, seed + g, [bot] * 4)
         played.append(game)
-        steps += n
+        steps += sum(1 for e in game.events if e["type"] in ACTION_TYPES)
     seconds = time.perf_counter() - start
     out: dict[str, Any] = {
         "games_per_s": games / seconds,
