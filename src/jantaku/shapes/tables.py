@@ -29,7 +29,9 @@ are summed once to get the whole hand's counts for seven pairs and thirteen orph
 from __future__ import annotations
 
 import itertools
+import lzma
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -133,11 +135,14 @@ class TableSet:
         block_values: cache of packed block values (see :data:`INFO_SHIFT`), filled by :meth:`block_value`.
     """
 
-    def __init__(self) -> None:
-        suit_rows, suit_local = np.unique(_pack(distance_table(9, True)), return_inverse=True)
-        honor_rows, honor_local = np.unique(_pack(distance_table(7, False)), return_inverse=True)
-        self.suit_local = (suit_local.reshape(-1) + 1).astype(np.int16)
-        self.honor_local = (honor_local.reshape(-1) + 1).astype(np.int16)
+    def __init__(self, compute: bool = False) -> None:
+        shipped = None if compute else _read_shipped()
+        if shipped is None:
+            suit_rows, suit_local, honor_rows, honor_local = _compute_blocks()
+        else:
+            suit_rows, suit_local, honor_rows, honor_local = shipped
+        self.suit_local = suit_local
+        self.honor_local = honor_local
         suit_vec = _unpack(suit_rows)
         honor_vec = _unpack(honor_rows)
         mp_rows, mp_index = _combine_all(suit_vec, suit_vec)
@@ -194,6 +199,71 @@ class TableSet:
         return self.final[
             self.mps[self.mp[bv(b[0:9]) >> INFO_SHIFT][bv(b[9:18]) >> INFO_SHIFT]][bv(b[18:27]) >> INFO_SHIFT]
         ][bv(b[27:34]) >> INFO_SHIFT]
+
+
+SHIPPED_TABLES = Path(__file__).with_name("blocks.xz")
+"""The block tables of :func:`_compute_blocks`, shipped with the package (18 KB; built by
+``python tools/build_shape_tables.py``), so a process starts without the 0.3 s computation. A test checks that
+the file equals a fresh computation."""
+
+_SHIPPED_MAGIC = b"jantaku-blocks-1"
+
+
+def _compute_blocks() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct packed rows of the suit and honor distance tables, and per block index its row (from 1)."""
+    suit_rows, suit_local = np.unique(_pack(distance_table(9, True)), return_inverse=True)
+    honor_rows, honor_local = np.unique(_pack(distance_table(7, False)), return_inverse=True)
+    return (
+        suit_rows,
+        (suit_local.reshape(-1) + 1).astype(np.int16),
+        honor_rows,
+        (honor_local.reshape(-1) + 1).astype(np.int16),
+    )
+
+
+def encode_blocks(blocks: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> bytes:
+    """The shipped file's bytes for :func:`_compute_blocks`' result (row indices stored as one byte each)."""
+    suit_rows, suit_local, honor_rows, honor_local = blocks
+    header = np.array([len(suit_rows), len(honor_rows)], np.uint32).tobytes()
+    body = b"".join(
+        (
+            _SHIPPED_MAGIC,
+            header,
+            suit_rows.astype("<i8").tobytes(),
+            honor_rows.astype("<i8").tobytes(),
+            suit_local.astype(np.uint8).tobytes(),
+            honor_local.astype(np.uint8).tobytes(),
+        )
+    )
+    return lzma.compress(body, preset=9)
+
+
+def decode_blocks(data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Inverse of :func:`encode_blocks`; raises ValueError on a file that is not one."""
+    body = lzma.decompress(data)
+    magic = len(_SHIPPED_MAGIC)
+    if body[:magic] != _SHIPPED_MAGIC:
+        raise ValueError("not a jantaku block table file")
+    n_suit, n_honor = (int(x) for x in np.frombuffer(body, np.uint32, 2, magic))
+    at = magic + 8
+    suit_rows = np.frombuffer(body, "<i8", n_suit, at).astype(np.int64)
+    at += 8 * n_suit
+    honor_rows = np.frombuffer(body, "<i8", n_honor, at).astype(np.int64)
+    at += 8 * n_honor
+    suit_local = np.frombuffer(body, np.uint8, 5**9, at).astype(np.int16)
+    at += 5**9
+    honor_local = np.frombuffer(body, np.uint8, 5**7, at).astype(np.int16)
+    if at + 5**7 != len(body):
+        raise ValueError("a jantaku block table file of the wrong size")
+    return suit_rows, suit_local, honor_rows, honor_local
+
+
+def _read_shipped() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The shipped tables, or None (then they are computed) when the file is missing or unreadable."""
+    try:
+        return decode_blocks(SHIPPED_TABLES.read_bytes())
+    except (OSError, ValueError, lzma.LZMAError):
+        return None
 
 
 def _info_table(n_pos: int, yaochu: tuple[int, ...]) -> np.ndarray:
