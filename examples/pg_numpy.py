@@ -171,7 +171,7 @@ def train(games: int, rules: str, seed: int, block: int, lr: float, gamma: float
         # discounted return within each hand
         ret = 0.0
         update = np.zeros_like(policy.w)
-        for r, grad in zip(reversed(rewards), reversed(grads)):
+        for r, grad in zip(reversed(rewards), reversed(grads), strict=True):
             if grad is None:
                 ret = 0.0
                 continue

@@ -52,7 +52,7 @@ def observation_space(privileged: bool = False) -> spaces.Dict:
     )
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's conventional name
+class raw_env(AECEnv):
     """A whole game as a PettingZoo AEC environment.
 
     Args:

@@ -77,6 +77,11 @@ class Table:
         self._legal: dict[int, Action] = {}
 
     @property
+    def moves(self) -> int:
+        """Decisions applied so far in this game (every seat's, bots' included)."""
+        return self._moves
+
+    @property
     def over(self) -> bool:
         return self.game.over
 

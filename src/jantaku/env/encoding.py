@@ -66,8 +66,9 @@ of many games is built at once with :func:`encode_batch` (one scatter into one a
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -88,7 +89,7 @@ from jantaku.table.actions import (
     TSUMO,
     Action,
 )
-from jantaku.table.kyoku import CALLED, CHANKAN, DRAWN, RESPONSES
+from jantaku.table.kyoku import CALLED, CHANKAN, DRAWN, RESPONSES, Kyoku
 
 if TYPE_CHECKING:
     from jantaku.rules import Ruleset
@@ -363,6 +364,7 @@ SCALARS: tuple[tuple[str, ...], ...] = (
 )
 """The names of the scalars in the three scalar rows (planes 182-184), by column; unnamed columns are 0."""
 
+
 def score_scale(rules: Ruleset) -> float:
     """What scores are divided by in the observation (and in ``reward="score"``)."""
     return 1000.0 if rules.family == "jielu" else 100_000.0
@@ -380,8 +382,10 @@ def observation_bounds(privileged: bool = False) -> tuple[np.ndarray, np.ndarray
     return low, high
 
 
-_RED_KIND_OF_SUIT = (4, 13, 22)
-_SUCC = [(k // 9) * 9 + (k % 9 + 1) % 9 if k < 27 else (27 + (k - 27 + 1) % 4 if k < 31 else 31 + (k - 31 + 1) % 3) for k in range(34)]
+_SUCC = [
+    (k // 9) * 9 + (k % 9 + 1) % 9 if k < 27 else (27 + (k - 27 + 1) % 4 if k < 31 else 31 + (k - 31 + 1) % 3)
+    for k in range(34)
+]
 _MULTI = {"head_bump": 21, "double": 22, "all": 23}
 _PHASES = {DRAWN: 28, CALLED: 29, RESPONSES: 30, CHANKAN: 31}
 
@@ -412,195 +416,218 @@ def _rule_row(rules: Ruleset) -> list[tuple[int, float]]:
     out = [(j, float(v)) for j, v in enumerate(vals) if v]
     out.append((_MULTI.get(rules.multiple_ron, 23), 1.0))
     out += [(24, min(1.0, rules.min_han / 4)), (25, float(rules.kiriage)), (26, float(bool(rules.kazoe_yakuman)))]
-    out += [(27, float(np.clip(rules.starting_points / scale, -4, 4))), (28, float(np.clip(rules.return_points / scale, -4, 4)))]
+    out += [
+        (27, float(np.clip(rules.starting_points / scale, -4, 4))),
+        (28, float(np.clip(rules.return_points / scale, -4, 4))),
+    ]
     return [(j, v) for j, v in out if v]
 
 
 _RULE_ROWS: dict[int, list[tuple[int, float]]] = {}
+_CACHE: weakref.WeakKeyDictionary[Kyoku, list[list[Any]]] = weakref.WeakKeyDictionary()
+"""Per hand, per seat: ``[river key, river indices per viewer position, meld key, meld indices per position]``."""
 
 
-def _gather(game: Game, seat: int, privileged: bool, idx: list[int], val: list[float], base: int) -> None:
-    """Append the flat indices (offset by ``base``) and values of ``seat``'s observation of ``game``."""
+def _river_offsets(k: Kyoku, river: list[Any]) -> np.ndarray:
+    out: list[int] = []
+    ap = out.append
+    start = len(river) - RIVER_SLOTS if len(river) > RIVER_SLOTS else 0
+    for j, rt in enumerate(river[start:] if start else river):
+        t = rt.tile
+        ap(34 * j + (t >> 2))
+        if rt.tsumogiri:
+            ap(30 * 34 + j)
+        if rt.riichi:
+            ap(31 * 34 + j)
+        if rt.called_by is not None:
+            ap(32 * 34 + j)
+        if (t == 16 or t == 52 or t == 88) and k.tile(t).red:
+            ap(33 * 34 + j)
+    return np.array(out, np.int64)
+
+
+def _meld_offsets(melds: list[Any]) -> np.ndarray:
+    out: list[int] = []
+    ap = out.append
+    mcount = [0] * 34
+    for m in melds:
+        mk = m.kind
+        for t in m.tiles:
+            kd = t.kind
+            if mcount[kd] < 4:
+                ap(34 * mcount[kd] + kd)
+            mcount[kd] += 1
+            if t.red:
+                ap(7 * 34 + kd)
+        if mk.value != "chi":
+            kk = m.tiles[0].kind
+            ap(4 * 34 + kk)
+            if mk.is_kan:
+                ap(5 * 34 + kk)
+                if mk.value == "ankan":
+                    ap(6 * 34 + kk)
+    return np.array(out, np.int64)
+
+
+def _seat_parts(k: Kyoku, s: int, r: int) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """A seat's river and meld indices as seen from relative position ``r`` (``None`` when empty), rebuilt
+    only when the river or the melds changed."""
+    per_hand = _CACHE.get(k)
+    if per_hand is None:
+        per_hand = _CACHE[k] = [[None, [None] * 4, None, [None] * 4] for _ in range(4)]
+    c = per_hand[s]
+    st = k.seats[s]
+    river = st.river
+    rkey = (len(river), river[-1].called_by is not None) if river else 0
+    if rkey != c[0]:
+        c[0] = rkey
+        c[1] = [None] * 4
+    rv = c[1][r]
+    if rv is None and river:
+        rv = c[1][r] = _river_offsets(k, river) + (P_RIVERS + 34 * r) * 34
+    melds = st.melds
+    if not melds:
+        return rv, None
+    mkey = tuple(map(id, melds))
+    if mkey != c[2]:
+        c[2] = mkey
+        c[3] = [None] * 4
+    md = c[3][r]
+    if md is None:
+        md = c[3][r] = _meld_offsets(melds) + (P_MELDS + 8 * r) * 34
+    return rv, md
+
+
+def _hand(tiles: list[int], k: Kyoku, plane: int, red_plane: int, ones: list[int]) -> None:
+    seen = [0] * 34
+    ap = ones.append
+    for t in tiles:
+        kd = t >> 2
+        ap(plane + 34 * seen[kd] + kd)
+        seen[kd] += 1
+        if (t == 16 or t == 52 or t == 88) and k.tile(t).red:
+            ap(red_plane + kd)
+
+
+def _gather(
+    game: Game,
+    seat: int,
+    privileged: bool,
+    ones: list[int],
+    parts: list[np.ndarray],
+    idx: list[int],
+    val: list[float],
+    base: int,
+) -> None:
+    """Collect ``seat``'s observation of ``game`` as flat indices offset by ``base``: ``ones`` and ``parts``
+    (index arrays) are set to 1, ``idx`` to the values in ``val``."""
     k = game.kyoku
     rules = game.rules
     seats = k.seats
-    me = seats[seat]
-    ap = idx.append
-    vp = val.append
-    # my hand
-    counts = me.counts
-    for kind in range(34):
-        c = counts[kind]
-        if c:
-            b = base + kind
-            for i in range(c if c < 4 else 4):
-                ap(b + 34 * i)
-                vp(1.0)
-    for t in me.tiles:
-        if t == 16 or t == 52 or t == 88:
-            tile = k.tile(t)
-            if tile.red:
-                ap(base + P_RED * 34 + tile.kind)
-                vp(1.0)
+    ap = ones.append
+    _hand(seats[seat].tiles, k, base, base + P_RED * 34, ones)
     phase = k.phase
     if phase == DRAWN and k.actor == seat and k.drawn is not None:
         ap(base + P_DRAWN * 34 + (k.drawn >> 2))
-        vp(1.0)
     discarder = -1
     if phase == RESPONSES and k.last_discard is not None:
         discarder, tid = k.last_discard
         ap(base + P_OFFERED * 34 + (tid >> 2))
-        vp(1.0)
     elif phase == CHANKAN and k.kakan_tile is not None:
         discarder = k.actor
         ap(base + P_OFFERED * 34 + (k.kakan_tile >> 2))
-        vp(1.0)
     indicators = k.dora_indicators()
-    dora = {_SUCC[i >> 2] for i in indicators}
-    for d in dora:
-        ap(base + P_DORA * 34 + d)
-        vp(1.0)
     for n, i in enumerate(indicators[:5]):
+        ap(base + P_DORA * 34 + _SUCC[i >> 2])
         ap(base + (P_INDICATORS + n) * 34 + (i >> 2))
-        vp(1.0)
-    # every seat's melds and river
-    for r in range(4):
-        s = (seat + r) % 4
-        st = seats[s]
-        if st.melds:
-            mb = base + (P_MELDS + 8 * r) * 34
-            mcount = [0] * 34
-            for m in st.melds:
-                mk = m.kind
-                for t in m.tiles:
-                    mcount[t.kind] += 1
-                    if t.red:
-                        ap(mb + 7 * 34 + t.kind)
-                        vp(1.0)
-                if mk.value != "chi":
-                    kk = m.tiles[0].kind
-                    ap(mb + 4 * 34 + kk)
-                    vp(1.0)
-                    if mk.is_kan:
-                        ap(mb + 5 * 34 + kk)
-                        vp(1.0)
-                        if mk.value == "ankan":
-                            ap(mb + 6 * 34 + kk)
-                            vp(1.0)
-            for kind in range(34):
-                c = mcount[kind]
-                for i in range(c if c < 4 else 4):
-                    ap(mb + 34 * i + kind)
-                    vp(1.0)
-        river = st.river
-        if river:
-            rb = base + (P_RIVERS + 34 * r) * 34
-            start = len(river) - RIVER_SLOTS if len(river) > RIVER_SLOTS else 0
-            for j, rt in enumerate(river[start:] if start else river):
-                t = rt.tile
-                ap(rb + 34 * j + (t >> 2))
-                vp(1.0)
-                if rt.tsumogiri:
-                    ap(rb + 30 * 34 + j)
-                    vp(1.0)
-                if rt.riichi:
-                    ap(rb + 31 * 34 + j)
-                    vp(1.0)
-                if rt.called_by is not None:
-                    ap(rb + 32 * 34 + j)
-                    vp(1.0)
-                if (t == 16 or t == 52 or t == 88) and k.tile(t).red:
-                    ap(rb + 33 * 34 + j)
-                    vp(1.0)
-    # scalar rows
     s0 = base + P_SCALARS * 34
     s1 = s0 + 34
     scale = score_scale(rules)
     scores = k.scores
+    won = k.won
+    vp = idx.append
+    vv = val.append
     for r in range(4):
         s = (seat + r) % 4
+        river, melds = _seat_parts(k, s, r)
+        if river is not None:
+            parts.append(river + base if base else river)
+        if melds is not None:
+            parts.append(melds + base if base else melds)
         v = scores[s] / scale
         if v:
-            ap(s0 + r)
-            vp(-4.0 if v < -4 else (4.0 if v > 4 else v))
+            vp(s0 + r)
+            vv(-4.0 if v < -4 else (4.0 if v > 4 else v))
         st = seats[s]
         if st.riichi:
             ap(s0 + 16 + r)
-            vp(1.0)
-        if k.won[s]:
+        if won[s]:
             ap(s0 + 20 + r)
-            vp(1.0)
-        if st.is_closed:
+        if not st.melds or st.is_closed:
             ap(s1 + 4 + r)
-            vp(1.0)
         if st.kans:
-            ap(s1 + 8 + r)
-            vp(min(1.0, st.kans / 4))
+            vp(s1 + 8 + r)
+            vv(st.kans / 4 if st.kans < 4 else 1.0)
         if st.ippatsu:
             ap(s1 + 12 + r)
-            vp(1.0)
     ap(s0 + 4 + (k.round_wind & 3))
-    vp(1.0)
-    ap(s0 + 8 + k.seat_wind(seat))
-    vp(1.0)
-    ap(s0 + 12)
-    vp(k.kyoku_number / 4)
-    if k.honba:
-        ap(s0 + 13)
-        vp(min(1.0, k.honba / 10))
-    if k.deposits:
-        ap(s0 + 14)
-        vp(min(1.0, k.deposits / 10))
-    live = 70 if rules.dead_wall else 84
-    ap(s0 + 15)
-    vp(max(0.0, min(1.0, k.tiles_left / live)))
+    ap(s0 + 8 + (seat - k.dealer) % 4)
     ap(s0 + 24 + (k.dealer - seat) % 4)
-    vp(1.0)
+    vp(s0 + 12)
+    vv(k.kyoku_number / 4)
+    if k.honba:
+        vp(s0 + 13)
+        vv(k.honba / 10 if k.honba < 10 else 1.0)
+    if k.deposits:
+        vp(s0 + 14)
+        vv(k.deposits / 10 if k.deposits < 10 else 1.0)
+    left = k.tiles_left / (70 if rules.dead_wall else 84)
+    if left > 0:
+        vp(s0 + 15)
+        vv(left if left < 1 else 1.0)
+    over = game.result is not None
     p = _PHASES.get(phase)
-    if p is not None and not game.over and game.yame_choice is None:
+    if p is not None and not over and game.yame_choice is None:
         ap(s0 + p)
-        vp(1.0)
-    ap(s0 + 32)
-    vp(min(1.0, game.hands_played / 16))
+    if game.hands_played:
+        vp(s0 + 32)
+        vv(game.hands_played / 16 if game.hands_played < 16 else 1.0)
     if game.yame_choice is not None:
         ap(s0 + 33)
-        vp(1.0)
     if discarder >= 0:
         ap(s1 + (discarder - seat) % 4)
-        vp(1.0)
     if game.round_wind >= rules.rounds - 1 and game.dealer == (game.first_dealer + 3) % 4:
         ap(s1 + 16)
-        vp(1.0)
     if game.round_wind >= rules.rounds:
         ap(s1 + 17)
-        vp(1.0)
     if indicators:
-        ap(s1 + 18)
-        vp(min(1.0, len(indicators) / 5))
-    if game.over:
+        vp(s1 + 18)
+        vv(len(indicators) / 5 if len(indicators) < 5 else 1.0)
+    if over:
         ap(s1 + 19)
-        vp(1.0)
     row = _RULE_ROWS.get(id(rules))
     if row is None:
         row = _RULE_ROWS[id(rules)] = _rule_row(rules)
     s2 = s1 + 34
     for j, v in row:
-        ap(s2 + j)
-        vp(v)
+        vp(s2 + j)
+        vv(v)
     if privileged:
         for r in (1, 2, 3):
-            st = seats[(seat + r) % 4]
-            hb = base + (P_PRIVILEGED + 4 * (r - 1)) * 34
-            oc = st.counts
-            for kind in range(34):
-                c = oc[kind]
-                for i in range(c if c < 4 else 4):
-                    ap(hb + 34 * i + kind)
-                    vp(1.0)
-            for t in st.tiles:
-                if (t == 16 or t == 52 or t == 88) and k.tile(t).red:
-                    ap(base + (P_PRIVILEGED + 12 + r - 1) * 34 + (t >> 2))
-                    vp(1.0)
+            _hand(
+                seats[(seat + r) % 4].tiles,
+                k,
+                base + (P_PRIVILEGED + 4 * (r - 1)) * 34,
+                base + (P_PRIVILEGED + 12 + r - 1) * 34,
+                ones,
+            )
+
+
+def _scatter(flat: np.ndarray, ones: list[int], parts: list[np.ndarray], idx: list[int], val: list[float]) -> None:
+    flat[ones] = 1.0
+    if parts:
+        flat[np.concatenate(parts)] = 1.0
+    flat[idx] = val
 
 
 def encode(game: Game, seat: int, privileged: bool = False) -> np.ndarray:
@@ -612,20 +639,32 @@ def encode(game: Game, seat: int, privileged: bool = False) -> np.ndarray:
     >>> obs.shape, int(obs[0].sum() + obs[1].sum() + obs[2].sum() + obs[3].sum()) in (13, 14)
     ((185, 34), True)
     """
+    if not 0 <= seat <= 3:
+        raise JantakuError(f"seat must be 0-3, got {seat!r}")
     planes = OBS_PLANES_PRIVILEGED if privileged else OBS_PLANES
     out = np.zeros(planes * 34, np.float32)
+    ones: list[int] = []
+    parts: list[np.ndarray] = []
     idx: list[int] = []
     val: list[float] = []
-    _gather(game, seat, privileged, idx, val, 0)
-    out[idx] = val
+    _gather(game, seat, privileged, ones, parts, idx, val, 0)
+    _scatter(out, ones, parts, idx, val)
     return out.reshape(planes, 34)
 
 
 def encode_batch(
     games: Sequence[Game], seats: Sequence[int], privileged: bool = False, out: np.ndarray | None = None
 ) -> np.ndarray:
-    """The observations of many games at once, ``(len(games), OBS_PLANES, 34)``: one scatter of every
-    game's features into one array (``out``, zeroed first, if given)."""
+    """The observations of many games at once, ``(len(games), OBS_PLANES, 34)``: every game's features are
+    gathered as indices into one array and written with one scatter (into ``out``, zeroed first, if given).
+
+    >>> from jantaku.rules import load_rules
+    >>> from jantaku.table import Game
+    >>> games = [Game(load_rules("mu"), seed=s) for s in range(3)]
+    >>> batch = encode_batch(games, [0, 1, 2])
+    >>> batch.shape, bool((batch[1] == encode(games[1], 1)).all())
+    ((3, 185, 34), True)
+    """
     if len(games) != len(seats):
         raise JantakuError(f"encode_batch needs one seat per game, got {len(games)} games and {len(seats)} seats")
     planes = OBS_PLANES_PRIVILEGED if privileged else OBS_PLANES
@@ -636,11 +675,15 @@ def encode_batch(
         if out.shape != (len(games), planes, 34) or out.dtype != np.float32:
             raise JantakuError(f"out must be a float32 array of shape {(len(games), planes, 34)}, got {out.shape}")
         out.fill(0.0)
+    ones: list[int] = []
+    parts: list[np.ndarray] = []
     idx: list[int] = []
     val: list[float] = []
     for n, (g, s) in enumerate(zip(games, seats, strict=True)):
-        _gather(g, s, privileged, idx, val, n * size)
-    out.reshape(-1)[idx] = val
+        if not 0 <= s <= 3:
+            raise JantakuError(f"seat must be 0-3, got {s!r}")
+        _gather(g, s, privileged, ones, parts, idx, val, n * size)
+    _scatter(out.reshape(-1), ones, parts, idx, val)
     return out
 
 

@@ -26,12 +26,12 @@ from jantaku.rules import Ruleset
 
 from .aec import AGENTS, describe, observation_space
 from .core import ILLEGAL_MODES, REWARDS, Table, check_choice, resolve_rules
-from .encoding import ENCODING_VERSION, NUM_ACTIONS, encode, mask_of
+from .encoding import ENCODING_VERSION, NUM_ACTIONS, encode
 
 __all__ = ["parallel_env"]
 
 
-class parallel_env(ParallelEnv):  # noqa: N801 - PettingZoo's conventional name
+class parallel_env(ParallelEnv):
     """A whole game as a PettingZoo parallel environment (options as :class:`jantaku.env.aec.raw_env`)."""
 
     metadata = {  # noqa: RUF012 - PettingZoo reads it from the class
@@ -114,9 +114,9 @@ class parallel_env(ParallelEnv):  # noqa: N801 - PettingZoo's conventional name
             infos[a] = info
         return infos
 
-    def step(self, actions: dict[str, Any]) -> tuple[
-        dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]
-    ]:
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]:
         """Apply the actions of every seat asked now (a missing one is an error naming the agent)."""
         t = self.table
         if t is None or not self.agents:

@@ -118,9 +118,7 @@ class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         masks[rows, cols] = 1
         return {"observation": obs, "action_mask": masks}
 
-    def step(
-        self, actions: Any
-    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One action per game (an array of ``num_envs`` indices)."""
         if not self.tables:
             raise JantakuError("call reset() before step()")
