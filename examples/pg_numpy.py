@@ -134,12 +134,13 @@ class Policy:
         return int(legal[i]), grad
 
 
-def hand_figures(env: gym.Env, seat: int) -> tuple[int, int, int]:
-    """Hands played, hands the seat won and hands it dealt in, in the game just finished."""
+def hand_figures(env: gym.Env, seat: int) -> tuple[int, int, int, int]:
+    """Hands played, hands the seat won, hands it dealt in, and the other seats' wins, in the game just over."""
     results = env.unwrapped.table.game.results
     won = sum(1 for r in results if any(w.seat == seat for w in r.wins))
     dealt_in = sum(1 for r in results if any(w.from_seat == seat for w in r.wins))
-    return len(results), won, dealt_in
+    others = sum(1 for r in results for w in r.wins if w.seat != seat)
+    return len(results), won, dealt_in, others
 
 
 def train(games: int, rules: str, seed: int, block: int, lr: float, gamma: float) -> dict[str, object]:
@@ -148,7 +149,7 @@ def train(games: int, rules: str, seed: int, block: int, lr: float, gamma: float
     policy = Policy(rng)
     baseline = 0.0
     blocks: list[dict[str, float]] = []
-    totals = [0, 0, 0, 0.0, 0]
+    totals = [0, 0, 0, 0.0, 0, 0]
     start = time.perf_counter()
     steps = 0
     for g in range(games):
@@ -179,27 +180,30 @@ def train(games: int, rules: str, seed: int, block: int, lr: float, gamma: float
             update += (ret - baseline) * grad
             baseline += 0.001 * (ret - baseline)
         policy.w += lr * update
-        hands, won, dealt = hand_figures(env, 0)
+        hands, won, dealt, others = hand_figures(env, 0)
         totals[0] += hands
         totals[1] += won
         totals[2] += dealt
         totals[3] += final
         totals[4] += 1
+        totals[5] += others
         if (g + 1) % block == 0 or g + 1 == games:
             figures = {
                 "games": g + 1,
                 "win_rate": totals[1] / max(1, totals[0]),
+                "opponent_win_rate": totals[5] / 3 / max(1, totals[0]),
                 "deal_in_rate": totals[2] / max(1, totals[0]),
                 "mean_final": totals[3] / max(1, totals[4]),
                 "seconds": time.perf_counter() - start,
             }
             blocks.append(figures)
             print(
-                f"games {g + 1:5d}  win rate {figures['win_rate']:6.1%}  deal-in {figures['deal_in_rate']:6.1%}  "
+                f"games {g + 1:5d}  win rate {figures['win_rate']:6.1%} (each random bot "
+                f"{figures['opponent_win_rate']:.1%})  deal-in {figures['deal_in_rate']:6.1%}  "
                 f"mean final {figures['mean_final']:+7.1f}  ({figures['seconds']:.0f} s, {steps} steps)",
                 flush=True,
             )
-            totals = [0, 0, 0, 0.0, 0]
+            totals = [0, 0, 0, 0.0, 0, 0]
     weights = {name: round(float(x), 3) for name, x in zip(FEATURES, policy.w, strict=True)}
     return {"rules": rules, "blocks": blocks, "weights": weights, "steps": steps, "num_actions": NUM_ACTIONS}
 
