@@ -4,8 +4,6 @@ checked against the engine's state computed independently here."""
 import numpy as np
 import pytest
 
-pytest.importorskip("gymnasium")
-
 from jantaku.bots import EfficiencyBot, PlayerView
 from jantaku.env import encoding as enc
 from jantaku.env.aec import observation_space
@@ -68,7 +66,7 @@ def test_tsumogiri_and_hand_copy_of_one_tile():
 
 
 def test_unknown_engine_actions_are_named_and_the_tenpai_decision_is_reserved():
-    with pytest.raises(enc.UnknownActionError, match="'kita'.*version 1"):
+    with pytest.raises(enc.UnknownActionError, match=r"'kita'.*version 1"):
         enc.legal_indices([Action("kita", 0, Tile("4z"))])
     assert list(enc.legal_indices([Action("tenpai", 1)])) == [159]
     assert list(enc.legal_indices([Action("noten", 1)])) == [160]
@@ -172,9 +170,8 @@ def test_planes_match_the_engine_state_and_every_action_has_an_index(preset, see
 def test_encode_batch_equals_one_by_one_and_rejects_a_bad_out():
     games = []
     for seed in range(3):
-        for game, seat in _states("mleague", seed, 60 + 25 * seed):
-            pass
-        games.append((game, seat))
+        *_, last = _states("mleague", seed, 60 + 25 * seed)
+        games.append(last)
     batch = enc.encode_batch([g for g, _ in games], [2, 1, 3])
     for n, (g, _) in enumerate(games):
         np.testing.assert_array_equal(batch[n], enc.encode(g, [2, 1, 3][n]))

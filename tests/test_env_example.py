@@ -5,10 +5,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-pytest.importorskip("gymnasium")
-
 EXAMPLE = Path(__file__).parents[1] / "examples" / "pg_numpy.py"
 
 

@@ -1,15 +1,13 @@
 """The Gymnasium environment jantaku/Mahjong-v0 and the vector environment: Gymnasium's checker, options,
 opponents, rewards, a whole game through the action indices, batch encoding and autoreset."""
 
+import gymnasium as gym
 import numpy as np
 import pytest
-
-gym = pytest.importorskip("gymnasium")
-
-from env_helpers import ScriptedSeats
 from gymnasium.utils.env_checker import check_env
 
 import jantaku.env as je
+from env_helpers import ScriptedSeats
 from jantaku.env.encoding import encode
 from jantaku.errors import JantakuError
 from jantaku.table.actions import PASS
@@ -103,7 +101,7 @@ def test_vector_env_batch_encoding_autoreset_and_seeds():
         acts = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
         old = list(vec.tables)
         obs, rewards, term, trunc, info = vec.step(acts)
-        twin_obs, twin_rewards, *_ = twin.step(acts)
+        twin_obs, *_ = twin.step(acts)
         np.testing.assert_array_equal(obs["observation"], twin_obs["observation"])
         assert not trunc.any()
         for i in np.flatnonzero(term):

@@ -4,13 +4,10 @@ seat's mjai events, the parallel form's simultaneous answers, and clean errors."
 
 import numpy as np
 import pytest
-
-pytest.importorskip("pettingzoo")
-
-from env_helpers import ScriptedSeats
 from pettingzoo.test import api_test, parallel_api_test
 
 import jantaku.env as je
+from env_helpers import ScriptedSeats
 from jantaku.env.aec import AGENTS
 from jantaku.env.encoding import A_DAIMINKAN, A_PASS
 from jantaku.errors import JantakuError
@@ -116,7 +113,7 @@ def test_open_kans_and_score_rewards():
 
 
 def test_jielu_several_winners_and_play_on_after_a_win():
-    env, events, totals = _scripted_game("jielu", 3, privileged=True)
+    env, _, totals = _scripted_game("jielu", 3, privileged=True)
     game = env.table.game
     assert [totals[a] for a in AGENTS] == pytest.approx(game.result.final)
     hands = []
@@ -148,7 +145,7 @@ def test_parallel_asks_every_answering_seat_in_one_step():
             with pytest.raises(JantakuError, match=f"{asked[-1]} must act now"):
                 env.step({a: A_PASS for a in asked[:-1]})
         actions = {a: seats.choose(env.table.game, AGENTS.index(a), obs[a]["action_mask"]) for a in asked}
-        obs, rewards, terms, truncs, infos = env.step(actions)
+        obs, rewards, terms, _, infos = env.step(actions)
     assert several > 5
     assert all(terms.values()) and [rewards[a] for a in AGENTS] == env.table.final()
     assert [infos[a]["final"] for a in AGENTS] == env.table.final()
