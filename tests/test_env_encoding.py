@@ -10,7 +10,7 @@ from jantaku.env.aec import observation_space
 from jantaku.errors import JantakuError
 from jantaku.rules import load_rules
 from jantaku.table import Game
-from jantaku.table.actions import CHI, DISCARD, PON, RIICHI, Action
+from jantaku.table.actions import CHI, CONTINUE, DISCARD, KYUUSHU, PON, RIICHI, STOP, Action
 from jantaku.tiles import Tile
 
 
@@ -70,6 +70,7 @@ def test_unknown_engine_actions_are_named_and_the_tenpai_decision_is_reserved():
         enc.legal_indices([Action("kita", 0, Tile("4z"))])
     assert list(enc.legal_indices([Action("tenpai", 1)])) == [159]
     assert list(enc.legal_indices([Action("noten", 1)])) == [160]
+    assert sorted(enc.legal_indices([Action(STOP, 2), Action(CONTINUE, 2), Action(KYUUSHU, 2)])) == [156, 157, 158]
 
 
 def _reference(game, seat, privileged=False):

@@ -112,6 +112,11 @@ def test_open_kans_and_score_rewards():
     assert [totals[a] for a in AGENTS] == pytest.approx([(p - start) / 100_000 for p in game.result.scores])
 
 
+def test_nine_terminals_through_the_env():
+    env, _, _ = _scripted_game("standard", 3)
+    assert any(e["type"] == "ryukyoku" and e["reason"] == "nine_terminals" for e in env.table.game.events)
+
+
 def test_jielu_several_winners_and_play_on_after_a_win():
     env, _, totals = _scripted_game("jielu", 3, privileged=True)
     game = env.table.game
