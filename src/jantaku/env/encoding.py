@@ -424,26 +424,57 @@ def _rule_row(rules: Ruleset) -> list[tuple[int, float]]:
 
 
 _RULE_ROWS: dict[int, list[tuple[int, float]]] = {}
-_CACHE: weakref.WeakKeyDictionary[Kyoku, list[list[Any]]] = weakref.WeakKeyDictionary()
-"""Per hand, per seat: ``[river key, river indices per viewer position, meld key, meld indices per position]``."""
+_CACHE: weakref.WeakKeyDictionary[Kyoku, list[_SeatCache]] = weakref.WeakKeyDictionary()
+"""Per hand, per seat: the river's and the melds' indices, kept up to date as they grow."""
 
 
-def _river_offsets(k: Kyoku, river: list[Any]) -> np.ndarray:
-    out: list[int] = []
-    ap = out.append
-    start = len(river) - RIVER_SLOTS if len(river) > RIVER_SLOTS else 0
-    for j, rt in enumerate(river[start:] if start else river):
-        t = rt.tile
-        ap(34 * j + (t >> 2))
-        if rt.tsumogiri:
-            ap(30 * 34 + j)
-        if rt.riichi:
-            ap(31 * 34 + j)
-        if rt.called_by is not None:
-            ap(32 * 34 + j)
-        if (t == 16 or t == 52 or t == 88) and k.tile(t).red:
-            ap(33 * 34 + j)
-    return np.array(out, np.int64)
+class _SeatCache:
+    """One seat's river and meld indices (offsets from the seat's block, then shifted per viewer position).
+
+    A river only grows during a hand, and only its last tile can change (taken by a call), so an update
+    redoes the last tile and adds the new ones."""
+
+    __slots__ = ("last_len", "melds", "melds_key", "melds_shifted", "river", "river_key", "river_shifted", "flat")
+
+    def __init__(self) -> None:
+        self.river_key: object = 0
+        self.flat: list[int] = []
+        self.last_len = 0
+        self.river: np.ndarray | None = None
+        self.river_shifted: list[np.ndarray | None] = [None] * 4
+        self.melds_key: object = ()
+        self.melds: np.ndarray | None = None
+        self.melds_shifted: list[np.ndarray | None] = [None] * 4
+
+    def update_river(self, k: Kyoku, river: list[Any]) -> None:
+        n = len(river)
+        flat = self.flat
+        if n > RIVER_SLOTS:  # the slots move: rebuild the last 30
+            flat.clear()
+            first, start = 0, n - RIVER_SLOTS
+        else:
+            done = self.river_key[0] if isinstance(self.river_key, tuple) else 0
+            first = max(0, done - 1)
+            if done:
+                del flat[len(flat) - self.last_len :]
+            start = 0
+        ap = flat.append
+        for j in range(first, n - start):
+            rt = river[start + j]
+            before = len(flat)
+            t = rt.tile
+            ap(34 * j + (t >> 2))
+            if rt.tsumogiri:
+                ap(30 * 34 + j)
+            if rt.riichi:
+                ap(31 * 34 + j)
+            if rt.called_by is not None:
+                ap(32 * 34 + j)
+            if (t == 16 or t == 52 or t == 88) and k.tile(t).red:
+                ap(33 * 34 + j)
+            self.last_len = len(flat) - before
+        self.river = np.array(flat, np.int64)
+        self.river_shifted = [None] * 4
 
 
 def _meld_offsets(melds: list[Any]) -> np.ndarray:
@@ -470,31 +501,35 @@ def _meld_offsets(melds: list[Any]) -> np.ndarray:
 
 
 def _seat_parts(k: Kyoku, s: int, r: int) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """A seat's river and meld indices as seen from relative position ``r`` (``None`` when empty), rebuilt
-    only when the river or the melds changed."""
+    """A seat's river and meld indices as seen from relative position ``r`` (``None`` when empty)."""
     per_hand = _CACHE.get(k)
     if per_hand is None:
-        per_hand = _CACHE[k] = [[None, [None] * 4, None, [None] * 4] for _ in range(4)]
+        per_hand = _CACHE[k] = [_SeatCache() for _ in range(4)]
     c = per_hand[s]
     st = k.seats[s]
     river = st.river
-    rkey = (len(river), river[-1].called_by is not None) if river else 0
-    if rkey != c[0]:
-        c[0] = rkey
-        c[1] = [None] * 4
-    rv = c[1][r]
-    if rv is None and river:
-        rv = c[1][r] = _river_offsets(k, river) + (P_RIVERS + 34 * r) * 34
+    rv = None
+    if river:
+        rkey = (len(river), river[-1].called_by is not None)
+        if rkey != c.river_key:
+            c.update_river(k, river)
+            c.river_key = rkey
+        rv = c.river_shifted[r]
+        if rv is None:
+            assert c.river is not None
+            rv = c.river_shifted[r] = c.river + (P_RIVERS + 34 * r) * 34
     melds = st.melds
     if not melds:
         return rv, None
     mkey = tuple(map(id, melds))
-    if mkey != c[2]:
-        c[2] = mkey
-        c[3] = [None] * 4
-    md = c[3][r]
+    if mkey != c.melds_key:
+        c.melds_key = mkey
+        c.melds = _meld_offsets(melds)
+        c.melds_shifted = [None] * 4
+    md = c.melds_shifted[r]
     if md is None:
-        md = c[3][r] = _meld_offsets(melds) + (P_MELDS + 8 * r) * 34
+        assert c.melds is not None
+        md = c.melds_shifted[r] = c.melds + (P_MELDS + 8 * r) * 34
     return rv, md
 
 
