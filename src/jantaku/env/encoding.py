@@ -434,7 +434,7 @@ class _SeatCache:
     A river only grows during a hand, and only its last tile can change (taken by a call), so an update
     redoes the last tile and adds the new ones."""
 
-    __slots__ = ("last_len", "melds", "melds_key", "melds_shifted", "river", "river_key", "river_shifted", "flat")
+    __slots__ = ("flat", "last_len", "melds", "melds_key", "melds_shifted", "river", "river_key", "river_shifted")
 
     def __init__(self) -> None:
         self.river_key: object = 0
