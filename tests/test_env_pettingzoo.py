@@ -62,6 +62,19 @@ def test_seeded_reset_replays_exactly():
     env_b.reset(seed=11)
     env_b.reset()
     assert env_a.table.seed == env_b.table.seed != 11
+    # the parallel form too
+    logs = []
+    for _ in range(2):
+        par = je.parallel_env("meibi", mjai_events=False)
+        obs, _ = par.reset(seed=5)
+        rng = np.random.default_rng(5)
+        for _ in range(40):
+            acts = {
+                a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items() if o["action_mask"].any()
+            }
+            obs, *_ = par.step(acts)
+        logs.append(par.table.game.events)
+    assert logs[0] == logs[1] and len(logs[0]) > 40
 
 
 def _scripted_game(preset, seed, prefer=(), reward="rank", privileged=False):

@@ -21,7 +21,6 @@ when it is asked to act and at the end.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
@@ -98,12 +97,12 @@ class raw_env(AECEnv):
         self._seeds = np.random.default_rng()
         self.table: Table | None = None
 
-    @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo requires
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The same space object for every agent and every call (as PettingZoo's tests require)."""
         return self._obs_space
 
-    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        """``Discrete(161)``: the action indices of :mod:`jantaku.env.encoding`."""
         return self._act_space
 
     # -- episode -------------------------------------------------------------------------------------------
