@@ -243,15 +243,17 @@ def legal_indices(legal: Sequence[Action]) -> dict[int, Action]:
     """
     out: dict[int, Action] = {}
     for a in legal:
-        i = _index(a)
-        out[i] = a
-        if a.tsumogiri and a.kind in (DISCARD, RIICHI):
-            by_code = (A_DISCARD if a.kind == DISCARD else A_RIICHI) + a.tile.code  # type: ignore[union-attr]
-            out.setdefault(by_code, a)
-    # a tedashi of the same code wins the code index over the tsumogiri seen before it
-    for a in legal:
-        if a.kind in (DISCARD, RIICHI) and not a.tsumogiri:
-            out[(A_DISCARD if a.kind == DISCARD else A_RIICHI) + a.tile.code] = a  # type: ignore[union-attr]
+        kind = a.kind
+        if kind in (DISCARD, RIICHI):
+            first = A_DISCARD if kind == DISCARD else A_RIICHI
+            code = first + a.tile.code  # type: ignore[union-attr]
+            if a.tsumogiri:
+                out[A_TSUMOGIRI if kind == DISCARD else A_RIICHI_TSUMOGIRI] = a
+                out.setdefault(code, a)  # a tile from the hand of the same code takes the index over
+            else:
+                out[code] = a
+        else:
+            out[_index(a)] = a
     return out
 
 
@@ -423,7 +425,20 @@ def _rule_row(rules: Ruleset) -> list[tuple[int, float]]:
     return [(j, v) for j, v in out if v]
 
 
-_RULE_ROWS: dict[int, list[tuple[int, float]]] = {}
+_RULE_ROWS: dict[int, tuple[Ruleset, np.ndarray]] = {}
+"""The rule switches' row per rule set (the rule set is kept, so that its id cannot be reused)."""
+
+
+def _rule_template(rules: Ruleset) -> np.ndarray:
+    entry = _RULE_ROWS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        row = np.zeros(34, np.float32)
+        for j, v in _rule_row(rules):
+            row[j] = v
+        entry = _RULE_ROWS[id(rules)] = (rules, row)
+    return entry[1]
+
+
 _CACHE: weakref.WeakKeyDictionary[Kyoku, list[_SeatCache]] = weakref.WeakKeyDictionary()
 """Per hand, per seat: the river's and the melds' indices, kept up to date as they grow."""
 
@@ -640,13 +655,6 @@ def _gather(
         vv(len(indicators) / 5 if len(indicators) < 5 else 1.0)
     if over:
         ap(s1 + 19)
-    row = _RULE_ROWS.get(id(rules))
-    if row is None:
-        row = _RULE_ROWS[id(rules)] = _rule_row(rules)
-    s2 = s1 + 34
-    for j, v in row:
-        vp(s2 + j)
-        vv(v)
     if privileged:
         for r in (1, 2, 3):
             _hand(
@@ -684,7 +692,9 @@ def encode(game: Game, seat: int, privileged: bool = False) -> np.ndarray:
     val: list[float] = []
     _gather(game, seat, privileged, ones, parts, idx, val, 0)
     _scatter(out, ones, parts, idx, val)
-    return out.reshape(planes, 34)
+    out = out.reshape(planes, 34)
+    out[P_SCALARS + 2] = _rule_template(game.rules)
+    return out
 
 
 def encode_batch(
@@ -719,6 +729,8 @@ def encode_batch(
             raise JantakuError(f"seat must be 0-3, got {s!r}")
         _gather(g, s, privileged, ones, parts, idx, val, n * size)
     _scatter(out.reshape(-1), ones, parts, idx, val)
+    for n, g in enumerate(games):
+        out[n, P_SCALARS + 2] = _rule_template(g.rules)
     return out
 
 
