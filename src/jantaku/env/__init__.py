@@ -18,7 +18,13 @@ Needs the optional extra ``env`` (``pip install 'jantaku[env]'``: PettingZoo and
 
 from __future__ import annotations
 
-import gymnasium
+try:
+    import gymnasium
+    import pettingzoo  # noqa: F401 - checked here for a clear message
+except ImportError as exc:  # pragma: no cover - the extra is installed with the tests
+    raise ImportError(
+        f"jantaku.env needs the optional extra 'env' (PettingZoo and Gymnasium): pip install 'jantaku[env]' ({exc})"
+    ) from exc
 
 from .aec import env, raw_env
 from .encoding import ENCODING_VERSION, NUM_ACTIONS, UnknownActionError, action_name, encode, encode_batch
