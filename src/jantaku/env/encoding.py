@@ -30,7 +30,8 @@ planes     content
 =========  ======================================================================================
 
 Scores are divided by :func:`score_scale` (100,000 under riichi rules, 1,000 under 洁律, whose hands score
-far less) and clipped to ``[-4, 4]``; every other value lies in ``[0, 1]``.
+far less) and clipped to ``[-4, 4]``, as are the rule set's starting and return points in the switches'
+row; every other value lies in ``[0, 1]``.
 
 Actions: one :class:`gymnasium.spaces.Discrete` space of ``NUM_ACTIONS`` (161) indices. A tile "code" is
 0-33 for a plain tile of that kind and 34 / 35 / 36 for the red 5m / 5p / 5s (:attr:`jantaku.tiles.Tile.code`).
@@ -52,7 +53,8 @@ index      action
 153 / 154  tsumo / ron (a robbed kan included)
 155        pass (decline every call and win on offer)
 156        abortive draw by nine terminals (kyuushu kyuuhai)
-157 / 158  all-last dealer: stop the game here (agari-yame / tenpai-yame) / play on
+157 / 158  the all-last dealer, tenpai at a draw and first, where the rule set lets it choose: stop the
+           game here (tenpai-yame) / play on
 159 / 160  at an exhaustive draw: declare tenpai / stay silent (reserved for that decision; see below)
 =========  ======================================================================================
 
