@@ -1,0 +1,222 @@
+"""The PettingZoo AEC environment: four agents, one whole game per episode, under any rule set.
+
+Agents ``player_0`` .. ``player_3`` are the table seats 0-3 (seat 0 is not always the first dealer: the
+rule set's seating procedure decides, as in :class:`jantaku.table.Game`). The agent to act is the seat whose
+decision the engine waits for; when several seats may answer one discard they are asked one after the
+other, none of them seeing the others' answers (they are resolved together, as at the table). Under 洁律's
+points mode a seat that has won stays an agent of the episode but is not asked again in that hand.
+
+Observations are dicts ``{"observation": float32 (185, 34), "action_mask": int8 (161,)}`` from
+:mod:`jantaku.env.encoding` (``(200, 34)`` with ``privileged=True``, which adds the other hands for a
+centralised critic). An agent not asked to act has an all-zero mask. ``infos[agent]["mjai_events"]`` holds
+the mjai events that agent has seen since it last acted (others' draws and dealt hands hidden), updated
+when it is asked to act and at the end.
+
+>>> e = raw_env(rules="tenhou", mjai_events=False)
+>>> e.reset(seed=1)
+>>> obs, reward, terminated, truncated, info = e.last()
+>>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0, e.agent_selection in e.possible_agents
+((185, 34), True, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from jantaku.errors import JantakuError
+from jantaku.rules import Ruleset
+
+from .core import ILLEGAL_MODES, REWARDS, Table, check_choice, resolve_rules
+from .encoding import ENCODING_VERSION, NUM_ACTIONS, OBS_PLANES, OBS_PLANES_PRIVILEGED, encode, observation_bounds
+
+__all__ = ["AGENTS", "env", "observation_space", "raw_env"]
+
+AGENTS = ("player_0", "player_1", "player_2", "player_3")
+
+
+def observation_space(privileged: bool = False) -> spaces.Dict:
+    """The observation space of one agent (the same for every environment of this package)."""
+    low, high = observation_bounds(privileged)
+    planes = OBS_PLANES_PRIVILEGED if privileged else OBS_PLANES
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low, high, (planes, 34), np.float32),
+            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+        }
+    )
+
+
+class raw_env(AECEnv):
+    """A whole game as a PettingZoo AEC environment.
+
+    Args:
+        rules: a preset name (``jantaku rules`` lists them), a rule file path or a :class:`Ruleset`.
+        reward: ``"rank"`` (the final result in rank points at the end) or ``"score"`` (point changes, scaled).
+        privileged: add every closed hand to the observation (for centralised critics).
+        mjai_events: put the seat's new mjai events in its info (off is faster).
+        illegal_action: ``"fallback"`` or ``"raise"`` (see :data:`jantaku.env.core.ILLEGAL_MODES`).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns text) or ``"human"`` (prints it).
+    """
+
+    metadata = {  # noqa: RUF012 - PettingZoo reads it from the class
+        "name": "jantaku_mahjong_v0",
+        "render_modes": ["ansi", "human"],
+        "render_fps": 4,
+        "is_parallelizable": True,
+        "encoding_version": ENCODING_VERSION,
+    }
+
+    def __init__(
+        self,
+        rules: str | Ruleset = "standard",
+        *,
+        reward: str = "rank",
+        privileged: bool = False,
+        mjai_events: bool = True,
+        illegal_action: str = "fallback",
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.rules = resolve_rules(rules)
+        self.reward_mode = check_choice("reward", reward, REWARDS)
+        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
+        self.render_mode = render_mode
+        self.privileged = bool(privileged)
+        self.mjai_events = bool(mjai_events)
+        self.possible_agents = list(AGENTS)
+        self.agents: list[str] = []
+        self._obs_space = observation_space(self.privileged)
+        self._act_space = spaces.Discrete(NUM_ACTIONS)
+        self._seeds = np.random.default_rng()
+        self.table: Table | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The same space object for every agent and every call (as PettingZoo's tests require)."""
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """``Discrete(161)``: the action indices of :mod:`jantaku.env.encoding`."""
+        return self._act_space
+
+    # -- episode -------------------------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game. ``seed`` is the game's seed (``jantaku simulate`` plays the same deals with it);
+        without one the next seed comes from the generator the last seeded reset started."""
+        if seed is not None:
+            if not isinstance(seed, int | np.integer) or isinstance(seed, bool):
+                raise JantakuError(f"seed must be an integer, got {seed!r}")
+            self._seeds = np.random.default_rng(int(seed))
+            game_seed = int(seed)
+        else:
+            game_seed = int(self._seeds.integers(2**31))
+        self.table = Table(self.rules, game_seed, mjai=self.mjai_events)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._scores = self.table.scores()
+        self._select()
+
+    def _select(self) -> None:
+        t = self.table
+        assert t is not None
+        seat = t.acting()
+        if seat < 0:
+            return
+        self.agent_selection = AGENTS[seat]
+        info = self.infos[self.agent_selection]
+        info["mjai_events"] = t.new_events(seat)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        t = self.table
+        if t is None:
+            raise JantakuError("call reset() before observe()")
+        seat = AGENTS.index(agent)
+        return {"observation": encode(t.game, seat, self.privileged), "action_mask": t.mask(seat)}
+
+    def step(self, action: Any) -> None:
+        if self.table is None:
+            raise JantakuError("call reset() before step()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        t = self.table
+        seat = AGENTS.index(agent)
+        self._cumulative_rewards[agent] = 0.0
+        engine_action, illegal = t.decode(seat, action, self.illegal_action)
+        t.apply(engine_action)
+        self.infos[agent] = {"illegal_action": illegal} if illegal else {}
+        self._set_rewards()
+        if t.over:
+            self.terminations = dict.fromkeys(self.agents, True)
+            for a in self.agents:
+                s = AGENTS.index(a)
+                self.infos[a] = {"mjai_events": t.new_events(s), "final": t.final()[s], "rank": t.game.result.ranks[s]}  # type: ignore[union-attr]
+        else:
+            self._select()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _set_rewards(self) -> None:
+        t = self.table
+        assert t is not None
+        if self.reward_mode == "score":
+            now = t.scores()
+            self.rewards = {a: (now[i] - self._scores[i]) / t.scale for i, a in enumerate(AGENTS)}
+            self._scores = now
+        elif t.over:
+            final = t.final()
+            self.rewards = {a: float(final[i]) for i, a in enumerate(AGENTS)}
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+
+    def render(self) -> str | None:
+        """A text picture of the table (``ansi``), printed for ``human``."""
+        if self.render_mode is None:
+            return None
+        text = describe(self.table) if self.table is not None else "(no game: call reset())"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self.table = None
+
+
+def describe(t: Table) -> str:
+    """A few lines about the game in play: the hand, each seat's points, closed tiles, melds and river."""
+    from jantaku.tiles import format_tiles
+
+    g = t.game
+    k = g.kyoku
+    lines = [f"{g.rules.name} {g.round_name} honba {k.honba} deposits {k.deposits} tiles left {k.tiles_left}"]
+    for s in range(4):
+        st = k.seats[s]
+        hand = format_tiles(sorted(k.tile(i) for i in st.tiles))
+        melds = " ".join(m.notation() if hasattr(m, "notation") else repr(m) for m in st.melds)
+        river = format_tiles([k.tile(r.tile) for r in st.river])
+        flag = " riichi" if st.riichi else ""
+        lines.append(f"{AGENTS[s]} {k.scores[s]:>6}{flag}  {hand}  {melds}  | {river}")
+    if g.over:
+        lines.append(f"final {g.result.final}")  # type: ignore[union-attr]
+    return "\n".join(lines)
+
+
+def env(rules: str | Ruleset = "standard", **options: Any) -> AECEnv:
+    """The AEC environment with PettingZoo's usual wrappers (actions in range, calls in order)."""
+    e: AECEnv = raw_env(rules, **options)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)

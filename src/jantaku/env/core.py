@@ -1,0 +1,168 @@
+"""One game as the environments drive it: legal actions as indices, decoding, the seat's mjai events, rewards.
+
+:class:`Table` is shared by the PettingZoo, Gymnasium and vector environments; it holds no API of either
+ecosystem, only the engine's :class:`~jantaku.table.Game`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from jantaku.bots import PlayerView, make_bot
+from jantaku.errors import JantakuError
+from jantaku.records.mjai import player_view_event
+from jantaku.rules import Ruleset, load_rules
+from jantaku.table import Game
+from jantaku.table.actions import Action
+
+from .encoding import A_PASS, A_TSUMOGIRI, NUM_ACTIONS, legal_indices, mask_of, score_scale
+
+__all__ = ["ILLEGAL_MODES", "REWARDS", "Opponent", "Table", "make_opponent", "resolve_rules"]
+
+REWARDS = ("rank", "score")
+"""``rank``: the seat's final result in rank points (the rule set's settlement: uma, oka, its unit) when
+the game ends, 0 before; ``score``: every change of the seat's points, divided by the encoding's
+score scale (100,000 points under riichi rules, 1,000 under 洁律)."""
+
+ILLEGAL_MODES = ("fallback", "raise")
+"""What an index that is not legal now does: ``fallback`` plays pass when that is legal, else tsumogiri,
+else the lowest legal index, and says so in ``info["illegal_action"]``; ``raise`` raises
+:class:`~jantaku.table.kyoku.IllegalActionError`."""
+
+Opponent = Callable[[PlayerView, list[Action]], Action]
+
+
+def resolve_rules(rules: str | Ruleset) -> Ruleset:
+    """A preset name, a rule file path or a :class:`Ruleset`."""
+    if not isinstance(rules, str | Ruleset):
+        raise JantakuError(f"rules must be a preset name, a rule file path or a Ruleset, got {type(rules).__name__}")
+    return load_rules(rules)
+
+
+def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise JantakuError(f"{name} must be one of {', '.join(repr(c) for c in choices)}, got {value!r}")
+    return value  # type: ignore[return-value]
+
+
+def make_opponent(spec: str | Opponent | Any, seed: str) -> Opponent:
+    """An opponent from a bot name (``random``, ``efficiency``, ``mjai:COMMAND``), an object with
+    ``act(view, legal)``, or a callable ``(view, legal) -> Action``."""
+    if isinstance(spec, str):
+        return make_bot(spec, seed).act
+    act = getattr(spec, "act", None)
+    if callable(act):
+        return act  # type: ignore[no-any-return]
+    if callable(spec):
+        return spec  # type: ignore[no-any-return]
+    raise JantakuError(f"an opponent is a bot name, an agent with act(view, legal) or a callable, got {spec!r}")
+
+
+class Table:
+    """A :class:`Game` with the environments' bookkeeping."""
+
+    def __init__(self, rules: Ruleset, seed: int, *, mjai: bool = True) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.game = Game(rules, seed)
+        self.scale = score_scale(rules)
+        self.mjai = mjai
+        self._cursor = [0, 0, 0, 0]
+        self._legal_key: tuple[int, int] | None = None
+        self._moves = 0
+        self._legal: dict[int, Action] = {}
+
+    @property
+    def moves(self) -> int:
+        """Decisions applied so far in this game (every seat's, bots' included)."""
+        return self._moves
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    def to_act(self) -> list[int]:
+        return self.game.to_act()
+
+    def acting(self) -> int:
+        """The seat whose decision comes next (the first of several answering a discard), -1 at the end."""
+        seats = self.game.to_act()
+        return seats[0] if seats else -1
+
+    def legal(self, seat: int) -> dict[int, Action]:
+        """``{index: Action}`` for ``seat`` now (empty when it is not asked)."""
+        key = (self._moves, seat)
+        if key != self._legal_key:
+            self._legal = legal_indices(self.game.legal_actions(seat))
+            self._legal_key = key
+        return self._legal
+
+    def mask(self, seat: int) -> np.ndarray:
+        return mask_of(self.legal(seat))
+
+    def decode(self, seat: int, index: Any, illegal: str) -> tuple[Action, bool]:
+        """The engine action for ``index`` and whether it was illegal (and replaced by the fallback)."""
+        legal = self.legal(seat)
+        if not legal:
+            raise JantakuError(f"seat {seat} is not asked to act now")
+        try:
+            i = int(index)
+        except (TypeError, ValueError):
+            raise JantakuError(f"an action is an integer index 0-{NUM_ACTIONS - 1}, got {index!r}") from None
+        a = legal.get(i)
+        if a is not None:
+            return a, False
+        if illegal == "raise":
+            from jantaku.table.kyoku import IllegalActionError
+
+            from .encoding import action_name
+
+            what = action_name(i) if 0 <= i < NUM_ACTIONS else "out of range"
+            names = ", ".join(f"{j} ({action_name(j)})" for j in sorted(legal))
+            raise IllegalActionError(f"action {i} ({what}) is not legal for seat {seat} now; legal: {names}")
+        for j in (A_PASS, A_TSUMOGIRI):
+            if j in legal:
+                return legal[j], True
+        return legal[min(legal)], True
+
+    def apply(self, action: Action) -> None:
+        self.game.apply(action)
+        self._moves += 1
+
+    def scores(self) -> list[int]:
+        g = self.game
+        return list(g.result.scores if g.result is not None else g.kyoku.scores)
+
+    def final(self) -> list[float]:
+        assert self.game.result is not None
+        return list(self.game.result.final)
+
+    def new_events(self, seat: int) -> list[dict[str, Any]]:
+        """The mjai events ``seat`` has seen since it was last asked (others' draws and hands hidden)."""
+        if not self.mjai:
+            return []
+        events = self.game.events
+        start = self._cursor[seat]
+        self._cursor[seat] = len(events)
+        return [copy.deepcopy(player_view_event(e, seat)) for e in events[start:]]
+
+    def play_bots(self, bots: list[Opponent | None], until: int) -> None:
+        """Let the bots play until seat ``until`` must act or the game ends."""
+        g = self.game
+        guard = 0
+        while not g.over:
+            seats = g.to_act()
+            if until in seats:
+                return
+            seat = seats[0]
+            bot = bots[seat]
+            assert bot is not None
+            g.apply(bot(PlayerView(g.kyoku, seat), g.legal_actions(seat)))
+            self._moves += 1
+            guard += 1
+            if guard > 200_000:  # pragma: no cover - a bug guard
+                raise JantakuError(f"game {self.seed} did not end")

@@ -1,0 +1,166 @@
+"""The Gymnasium single-agent environment ``jantaku/Mahjong-v0``: one seat learns, bots play the other three.
+
+Each step is one decision of the learning seat; between its decisions the opponents (jantaku bots by name,
+agents with ``act(view, legal)``, or callables ``(view, legal) -> Action``) play. An episode is one whole
+game. Observations, the action space and the options are those of :mod:`jantaku.env.encoding` and
+:class:`jantaku.env.aec.raw_env`; the legal action mask is in the observation, in ``info["action_mask"]``
+and from :meth:`MahjongEnv.action_masks` (the name sb3-contrib's maskable algorithms call).
+
+>>> e = MahjongEnv(rules="standard", opponents="random", mjai_events=False)
+>>> obs, info = e.reset(seed=2)
+>>> obs, reward, terminated, truncated, info = e.step(int(info["action_mask"].argmax()))
+>>> reward, terminated, obs["observation"].shape
+(0.0, False, (185, 34))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from jantaku.errors import JantakuError
+from jantaku.rules import Ruleset
+
+from .aec import describe, observation_space
+from .core import ILLEGAL_MODES, REWARDS, Opponent, Table, check_choice, make_opponent, resolve_rules
+from .encoding import ENCODING_VERSION, NUM_ACTIONS, encode
+
+__all__ = ["MahjongEnv", "opponent_list"]
+
+
+def opponent_list(seat: int, opponents: Any) -> list[Any]:
+    """Per seat the opponent spec (``None`` at the learning seat): one spec for all three, three specs for
+    the other seats in seat order, or four with anything at the learning seat."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+        raise JantakuError(f"seat must be 0-3, got {seat!r}")
+    if isinstance(opponents, str) or callable(opponents) or callable(getattr(opponents, "act", None)):
+        specs = [opponents] * 3
+    elif isinstance(opponents, Sequence) and len(opponents) in (3, 4):
+        specs = list(opponents)
+        if len(specs) == 4:
+            specs = [x for s, x in enumerate(specs) if s != seat]
+    else:
+        raise JantakuError("opponents must be a bot name, an agent or callable, or a list of 3 (or 4) of them")
+    out: list[Any] = []
+    it = iter(specs)
+    for s in range(4):
+        out.append(None if s == seat else next(it))
+    return out
+
+
+class MahjongEnv(gym.Env[dict[str, np.ndarray], np.int64]):
+    """One seat of a whole game as a Gymnasium environment.
+
+    Args:
+        rules: a preset name, a rule file path or a :class:`Ruleset`.
+        seat: the learning seat, 0-3 (a table position; the first dealer is drawn by the rule set).
+        opponents: ``"random"`` (default), ``"efficiency"``, ``"mjai:COMMAND"``, an agent or a callable; or a
+            list of three (the other seats in order) or four (the learning seat's entry ignored).
+        reward: ``"rank"`` (the final result in rank points at the end) or ``"score"`` (point changes,
+            scaled as the observation's scores).
+        privileged, mjai_events, illegal_action, render_mode: as :class:`jantaku.env.aec.raw_env`.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4, "encoding_version": ENCODING_VERSION}  # noqa: RUF012
+
+    def __init__(
+        self,
+        rules: str | Ruleset = "standard",
+        seat: int = 0,
+        opponents: Any = "random",
+        *,
+        reward: str = "rank",
+        privileged: bool = False,
+        mjai_events: bool = True,
+        illegal_action: str = "fallback",
+        render_mode: str | None = None,
+    ) -> None:
+        self.rules = resolve_rules(rules)
+        self.seat = seat
+        self._opponent_specs = opponent_list(seat, opponents)
+        for s, spec in enumerate(self._opponent_specs):
+            if spec is not None:
+                make_opponent(spec, f"0:{s}")  # a bad name fails here, not at the first reset
+        self.reward_mode = check_choice("reward", reward, REWARDS)
+        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
+        self.render_mode = render_mode
+        self.privileged = bool(privileged)
+        self.mjai_events = bool(mjai_events)
+        self.observation_space = observation_space(self.privileged)
+        self.action_space = gym.spaces.Discrete(NUM_ACTIONS)
+        self.table: Table | None = None
+        self._bots: list[Opponent | None] = []
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Start a game: with ``seed`` that game's seed, without one a seed from the environment's generator."""
+        super().reset(seed=seed)
+        game_seed = int(seed) if seed is not None else int(self.np_random.integers(2**31))
+        self.table = Table(self.rules, game_seed, mjai=self.mjai_events)
+        self._bots = [
+            None if spec is None else make_opponent(spec, f"{game_seed}:{s}")
+            for s, spec in enumerate(self._opponent_specs)
+        ]
+        self.table.play_bots(self._bots, self.seat)
+        self._scores = self.table.scores()
+        return self._observe(), self._info(False)
+
+    def _observe(self) -> dict[str, np.ndarray]:
+        t = self.table
+        assert t is not None
+        return {"observation": encode(t.game, self.seat, self.privileged), "action_mask": t.mask(self.seat)}
+
+    def _info(self, illegal: bool) -> dict[str, Any]:
+        t = self.table
+        assert t is not None
+        info: dict[str, Any] = {"action_mask": t.mask(self.seat)}
+        if self.mjai_events:
+            info["mjai_events"] = t.new_events(self.seat)
+        if illegal:
+            info["illegal_action"] = True
+        if t.over:
+            info["final"] = t.final()[self.seat]
+            info["rank"] = t.game.result.ranks[self.seat]  # type: ignore[union-attr]
+        return info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal action mask now (``bool``)."""
+        if self.table is None:
+            raise JantakuError("call reset() first")
+        return self.table.mask(self.seat).astype(bool)
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        """Play the learning seat's action, then the opponents until the seat acts again or the game ends."""
+        t = self.table
+        if t is None:
+            raise JantakuError("call reset() before step()")
+        if t.over:
+            raise JantakuError("the game is over: call reset()")
+        engine_action, illegal = t.decode(self.seat, action, self.illegal_action)
+        t.apply(engine_action)
+        t.play_bots(self._bots, self.seat)
+        if self.reward_mode == "score":
+            now = t.scores()
+            reward = (now[self.seat] - self._scores[self.seat]) / t.scale
+            self._scores = now
+        else:
+            reward = float(t.final()[self.seat]) if t.over else 0.0
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), float(reward), t.over, False, self._info(illegal)
+
+    def render(self) -> str | None:
+        """A text picture of the table (``ansi``), printed for ``human``."""
+        if self.render_mode is None:
+            return None
+        text = describe(self.table) if self.table is not None else "(no game: call reset())"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text

@@ -1,0 +1,168 @@
+"""The PettingZoo parallel form: every step takes the actions of all the seats the engine waits for at once.
+
+After a draw or a call one seat acts; after a discard every seat that may call or ron answers in the same
+step, as at the table, and the engine resolves the answers together (win before pon or kan before chi).
+Each step returns an observation for every agent: the seats asked now have a non-zero ``action_mask``,
+the others an all-zero mask, and their actions (if given) are ignored. Rewards and options are those of
+:class:`jantaku.env.aec.raw_env`.
+
+>>> e = parallel_env(rules="mleague", mjai_events=False)
+>>> obs, infos = e.reset(seed=3)
+>>> sorted(obs) == e.agents, sum(int(o["action_mask"].any()) for o in obs.values())
+(True, 1)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from jantaku.errors import JantakuError
+from jantaku.rules import Ruleset
+
+from .aec import AGENTS, describe, observation_space
+from .core import ILLEGAL_MODES, REWARDS, Table, check_choice, resolve_rules
+from .encoding import ENCODING_VERSION, NUM_ACTIONS, encode
+
+__all__ = ["parallel_env"]
+
+
+class parallel_env(ParallelEnv):
+    """A whole game as a PettingZoo parallel environment (options as :class:`jantaku.env.aec.raw_env`)."""
+
+    metadata = {  # noqa: RUF012 - PettingZoo reads it from the class
+        "name": "jantaku_mahjong_v0",
+        "render_modes": ["ansi", "human"],
+        "render_fps": 4,
+        "encoding_version": ENCODING_VERSION,
+    }
+
+    def __init__(
+        self,
+        rules: str | Ruleset = "standard",
+        *,
+        reward: str = "rank",
+        privileged: bool = False,
+        mjai_events: bool = True,
+        illegal_action: str = "fallback",
+        render_mode: str | None = None,
+    ) -> None:
+        self.rules = resolve_rules(rules)
+        self.reward_mode = check_choice("reward", reward, REWARDS)
+        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
+        self.render_mode = render_mode
+        self.privileged = bool(privileged)
+        self.mjai_events = bool(mjai_events)
+        self.possible_agents = list(AGENTS)
+        self.agents: list[str] = []
+        self._obs_space = observation_space(self.privileged)
+        self._act_space = spaces.Discrete(NUM_ACTIONS)
+        self._seeds = np.random.default_rng()
+        self.table: Table | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The same space object for every agent and every call (as PettingZoo's tests require)."""
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """``Discrete(161)``: the action indices of :mod:`jantaku.env.encoding`."""
+        return self._act_space
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        """Start a new game (``seed`` as for the AEC form); the observations and infos of all four agents."""
+        if seed is not None:
+            if not isinstance(seed, int | np.integer) or isinstance(seed, bool):
+                raise JantakuError(f"seed must be an integer, got {seed!r}")
+            self._seeds = np.random.default_rng(int(seed))
+            game_seed = int(seed)
+        else:
+            game_seed = int(self._seeds.integers(2**31))
+        self.table = Table(self.rules, game_seed, mjai=self.mjai_events)
+        self.agents = list(self.possible_agents)
+        self._scores = self.table.scores()
+        return self._observe_all(), self._infos({})
+
+    def _observe_all(self) -> dict[str, Any]:
+        t = self.table
+        assert t is not None
+        asked = set(t.to_act())
+        out = {}
+        for s, a in enumerate(AGENTS):
+            mask = t.mask(s) if s in asked else np.zeros(NUM_ACTIONS, np.int8)
+            out[a] = {"observation": encode(t.game, s, self.privileged), "action_mask": mask}
+        return out
+
+    def _infos(self, illegal: dict[str, bool]) -> dict[str, dict[str, Any]]:
+        t = self.table
+        assert t is not None
+        infos: dict[str, dict[str, Any]] = {}
+        for s, a in enumerate(AGENTS):
+            info: dict[str, Any] = {"mjai_events": t.new_events(s)} if self.mjai_events else {}
+            if illegal.get(a):
+                info["illegal_action"] = True
+            if t.over:
+                info["final"] = t.final()[s]
+                info["rank"] = t.game.result.ranks[s]  # type: ignore[union-attr]
+            infos[a] = info
+        return infos
+
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]:
+        """Apply the actions of every seat asked now (a missing one is an error naming the agent)."""
+        t = self.table
+        if t is None or not self.agents:
+            raise JantakuError("call reset() before step() (the game is over or not started)")
+        if not isinstance(actions, dict):
+            raise JantakuError(f"actions must be a dict of agent name to action index, got {type(actions).__name__}")
+        asked = t.to_act()
+        chosen = []
+        illegal: dict[str, bool] = {}
+        for s in asked:
+            a = AGENTS[s]
+            if a not in actions:
+                raise JantakuError(f"{a} must act now (waiting for {', '.join(AGENTS[x] for x in asked)})")
+            engine_action, bad = t.decode(s, actions[a], self.illegal_action)
+            illegal[a] = bad
+            chosen.append(engine_action)
+        for engine_action in chosen:
+            t.apply(engine_action)
+        if self.reward_mode == "score":
+            now = t.scores()
+            rewards = {a: (now[i] - self._scores[i]) / t.scale for i, a in enumerate(AGENTS)}
+            self._scores = now
+        elif t.over:
+            final = t.final()
+            rewards = {a: float(final[i]) for i, a in enumerate(AGENTS)}
+        else:
+            rewards = dict.fromkeys(AGENTS, 0.0)
+        obs = self._observe_all()
+        infos = self._infos(illegal)
+        over = t.over
+        terminations = dict.fromkeys(AGENTS, over)
+        truncations = dict.fromkeys(AGENTS, False)
+        if over:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return obs, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        """A text picture of the table (``ansi``), printed for ``human``."""
+        if self.render_mode is None:
+            return None
+        text = describe(self.table) if self.table is not None else "(no game: call reset())"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self.table = None

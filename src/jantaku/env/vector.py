@@ -1,0 +1,161 @@
+"""A vector environment: many games of one learning seat against bots, stepped together, encoded in batch.
+
+:class:`VectorMahjongEnv` is a :class:`gymnasium.vector.VectorEnv` of ``num_envs`` games in one process. A
+step applies one action per game, lets each game's opponents play until its learning seat acts again, and
+then encodes all the observations with one :func:`~jantaku.env.encoding.encode_batch` scatter and the masks
+into one array. A finished game is replaced by a new one in the same step (Gymnasium's ``SAME_STEP``
+autoreset): its last observation and result are in ``info["final_obs"]`` / ``info["final_info"]``.
+
+>>> v = VectorMahjongEnv(3, rules="tenhou")
+>>> obs, info = v.reset(seed=5)
+>>> obs["observation"].shape, obs["action_mask"].shape
+((3, 185, 34), (3, 161))
+>>> obs, rewards, terminated, truncated, info = v.step(obs["action_mask"].argmax(axis=1))
+>>> rewards.shape, terminated.dtype
+((3,), dtype('bool'))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from jantaku.errors import JantakuError
+from jantaku.rules import Ruleset
+
+from .aec import observation_space
+from .core import ILLEGAL_MODES, REWARDS, Opponent, Table, check_choice, make_opponent, resolve_rules
+from .encoding import ENCODING_VERSION, NUM_ACTIONS, OBS_PLANES, OBS_PLANES_PRIVILEGED, encode, encode_batch
+from .gym_env import opponent_list
+
+__all__ = ["VectorMahjongEnv"]
+
+
+class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
+    """``num_envs`` games, each with one learning seat (options as :class:`jantaku.env.gym_env.MahjongEnv`;
+    no mjai events in the infos)."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "encoding_version": ENCODING_VERSION}  # noqa: RUF012
+
+    def __init__(
+        self,
+        num_envs: int,
+        rules: str | Ruleset = "standard",
+        seat: int = 0,
+        opponents: Any = "random",
+        *,
+        reward: str = "rank",
+        privileged: bool = False,
+        illegal_action: str = "fallback",
+    ) -> None:
+        if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
+            raise JantakuError(f"num_envs must be a positive integer, got {num_envs!r}")
+        self.num_envs = num_envs
+        self.rules = resolve_rules(rules)
+        self.seat = seat
+        self._specs = opponent_list(seat, opponents)
+        for s, spec in enumerate(self._specs):
+            if spec is not None:
+                make_opponent(spec, f"0:{s}")
+        self.reward_mode = check_choice("reward", reward, REWARDS)
+        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
+        self.privileged = bool(privileged)
+        self.single_observation_space = observation_space(self.privileged)
+        self.single_action_space = gym.spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._planes = OBS_PLANES_PRIVILEGED if self.privileged else OBS_PLANES
+        self._rng = np.random.default_rng()
+        self.tables: list[Table] = []
+        self._bots: list[list[Opponent | None]] = []
+        self._scores: list[list[int]] = []
+
+    def _new_game(self, i: int, seed: int) -> None:
+        table = Table(self.rules, seed, mjai=False)
+        bots = [None if spec is None else make_opponent(spec, f"{seed}:{s}") for s, spec in enumerate(self._specs)]
+        table.play_bots(bots, self.seat)
+        self.tables[i] = table
+        self._bots[i] = bots
+        self._scores[i] = table.scores()
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """New games everywhere: ``seed`` an int (games get ``seed``, ``seed + 1``, ...), a list of one seed per
+        game, or ``None`` (seeds from the generator the last seeded reset started)."""
+        if isinstance(seed, list):
+            if len(seed) != self.num_envs:
+                raise JantakuError(f"give one seed per game ({self.num_envs}), got {len(seed)}")
+            seeds = [int(s) for s in seed]
+            self._rng = np.random.default_rng(seeds[0])
+        elif seed is not None:
+            seeds = [int(seed) + i for i in range(self.num_envs)]
+            self._rng = np.random.default_rng(int(seed))
+        else:
+            seeds = [int(x) for x in self._rng.integers(2**31, size=self.num_envs)]
+        self.tables = [None] * self.num_envs  # type: ignore[list-item]
+        self._bots = [[] for _ in range(self.num_envs)]
+        self._scores = [[] for _ in range(self.num_envs)]
+        for i, s in enumerate(seeds):
+            self._new_game(i, s)
+        obs = self._observe()
+        return obs, {"action_mask": obs["action_mask"].copy()}
+
+    def _observe(self) -> dict[str, np.ndarray]:
+        games = [t.game for t in self.tables]
+        obs = encode_batch(games, [self.seat] * self.num_envs, self.privileged)
+        masks = np.zeros((self.num_envs, NUM_ACTIONS), np.int8)
+        rows: list[int] = []
+        cols: list[int] = []
+        for i, t in enumerate(self.tables):
+            legal = t.legal(self.seat)
+            rows.extend([i] * len(legal))
+            cols.extend(legal)
+        masks[rows, cols] = 1
+        return {"observation": obs, "action_mask": masks}
+
+    def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One action per game (an array of ``num_envs`` indices)."""
+        if not self.tables:
+            raise JantakuError("call reset() before step()")
+        acts = np.asarray(actions).reshape(-1)
+        if acts.shape[0] != self.num_envs:
+            raise JantakuError(f"give one action per game ({self.num_envs}), got {acts.shape[0]}")
+        rewards = np.zeros(self.num_envs, np.float64)
+        terminated = np.zeros(self.num_envs, bool)
+        illegal = np.zeros(self.num_envs, bool)
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        final_info = np.full(self.num_envs, None, dtype=object)
+        for i, t in enumerate(self.tables):
+            engine_action, illegal[i] = t.decode(self.seat, acts[i], self.illegal_action)
+            t.apply(engine_action)
+            t.play_bots(self._bots[i], self.seat)
+            if self.reward_mode == "score":
+                now = t.scores()
+                rewards[i] = (now[self.seat] - self._scores[i][self.seat]) / t.scale
+                self._scores[i] = now
+            elif t.over:
+                rewards[i] = t.final()[self.seat]
+            if t.over:
+                terminated[i] = True
+                final_obs[i] = {
+                    "observation": encode(t.game, self.seat, self.privileged),
+                    "action_mask": np.zeros(NUM_ACTIONS, np.int8),
+                }
+                final_info[i] = {"final": t.final()[self.seat], "rank": t.game.result.ranks[self.seat]}  # type: ignore[union-attr]
+                self._new_game(i, int(self._rng.integers(2**31)))
+        obs = self._observe()
+        info: dict[str, Any] = {"action_mask": obs["action_mask"].copy(), "illegal_action": illegal}
+        if terminated.any():
+            info["final_obs"] = final_obs
+            info["_final_obs"] = terminated.copy()
+            info["final_info"] = final_info
+            info["_final_info"] = terminated.copy()
+        return obs, rewards, terminated, np.zeros(self.num_envs, bool), info
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self.tables = []
