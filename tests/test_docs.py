@@ -144,9 +144,8 @@ class _Links(HTMLParser):
         for key, value in attrs:
             if key in ("id", "name") and value:
                 self.ids.add(value)
-            if (key == "href" and tag == "a") or (key == "src" and tag in ("img", "script")):
-                if value:
-                    self.links.append(value)
+            if value and ((key == "href" and tag == "a") or (key == "src" and tag in ("img", "script"))):
+                self.links.append(value)
 
 
 def _check_site_links(site: Path) -> list[str]:
@@ -253,9 +252,7 @@ def test_nothing_points_outside_the_repository():
     for line in _help_texts().splitlines():
         if FORBIDDEN.search(line):
             hits.append(f"--help: {line.strip()}")
-    assert hits == [], "name the rule document and article, or a file in the repository, instead:\n" + "\n".join(
-        hits
-    )
+    assert hits == [], "name the rule document and article, or a file in the repository, instead:\n" + "\n".join(hits)
 
 
 def test_the_check_catches_pointers():

@@ -2,19 +2,25 @@
 
 - Its Python examples run as doctests.
 - Every command of its ``sh`` blocks, of the documentation's ``sh`` blocks and of every ``--help`` epilog
-  runs on the files in the repository and exits 0 without a traceback. Each runs through ``bash`` in a
-  scratch folder holding links to ``examples/`` and ``tests/`` (so nothing is written into the clone), with a
-  ``jantaku`` on the PATH that is this checkout's code run by the test's interpreter. Changed on the way,
-  and only this: ``jantaku serve`` gets a free port and a scratch database, is started, must answer ``GET /``
-  with the play page, and is stopped; ``jantaku bot NAME`` with no input is fed ``examples/mjai/session.jsonl``
-  and must answer one JSON action per line, ending with its win; ``jantaku simulate`` plays at most 2 games
-  (a whole simulation is a benchmark, not a test); ``pip install ...`` is checked to name extras that
-  pyproject.toml declares, and ``python -m pytest`` (this very run) is not started again.
+  runs on the files in the repository and succeeds, in a scratch folder holding links to ``examples/`` and
+  ``tests/`` (so nothing is written into the clone). A plain ``jantaku ARGS`` (with ``< FILE`` or
+  ``echo '...' |`` as its input) runs in this process through ``jantaku.cli.main``, the entry point the
+  installed command calls, and must return 0; any other shell line runs through ``bash``, and must exit 0
+  without a traceback. The PATH's ``jantaku`` (as a simulation's ``mjai:jantaku bot ...`` starts it) is this
+  checkout's code run by the test's interpreter.
+  Changed on the way, and only this: ``jantaku serve`` gets a free port and a scratch database, is started,
+  must answer ``GET /`` with the play page, and is stopped; ``jantaku bot NAME`` with no input is fed
+  ``examples/mjai/session.jsonl`` and must answer one JSON action per line, ending with its win;
+  ``jantaku simulate`` plays at most 2 games (a whole simulation is a benchmark, not a test);
+  ``pip install ...`` is checked to name extras that pyproject.toml declares, and ``python -m pytest`` (this
+  very run) is not started again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import doctest
+import io
 import json
 import os
 import re
@@ -29,7 +35,7 @@ from pathlib import Path
 
 import pytest
 
-from jantaku.cli import build_parser
+from jantaku.cli import build_parser, main
 
 ROOT = Path(__file__).parents[1]
 README = ROOT / "README.md"
@@ -180,17 +186,61 @@ def run_command(cmd: str, work: Path, env: dict[str, str]) -> str:
             part += " --games 2"
         bot_alone = re.fullmatch(r"jantaku bot \w+( --\S+ \S+)*", part)
         stdin = SESSION.read_text(encoding="utf-8") if bot_alone else ""
-        proc = subprocess.run(
-            ["bash", "-c", part], cwd=work, env=env, input=stdin, capture_output=True, text=True, timeout=300
-        )
-        assert proc.returncode == 0, f"{part}: exit {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
-        assert "Traceback" not in proc.stderr, f"{part}:\n{proc.stderr}"
+        simple = _in_process(part, work)
+        if simple is not None:
+            argv, stdin_text = simple
+            out = _run_main(argv, stdin + stdin_text, work, env, part)
+        else:
+            proc = subprocess.run(
+                ["bash", "-c", part], cwd=work, env=env, input=stdin, capture_output=True, text=True, timeout=300
+            )
+            assert proc.returncode == 0, f"{part}: exit {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
+            assert "Traceback" not in proc.stderr, f"{part}:\n{proc.stderr}"
+            out = proc.stdout
         if bot_alone:
-            answers = [json.loads(line) for line in proc.stdout.splitlines()]
-            assert len(answers) == len(stdin.splitlines()), proc.stdout
-            assert answers[-1]["type"] == "hora", proc.stdout
-        outputs.append(proc.stdout)
+            answers = [json.loads(line) for line in out.splitlines()]
+            assert len(answers) == len(stdin.splitlines()), out
+            assert answers[-1]["type"] == "hora", out
+        outputs.append(out)
     return "".join(outputs)
+
+
+def _in_process(part: str, work: Path) -> tuple[list[str], str] | None:
+    """``jantaku ARGS``, ``jantaku ARGS < FILE`` or ``echo 'TEXT' | jantaku ARGS`` as (ARGS, input); else None."""
+    stdin = ""
+    m = re.fullmatch(r"echo '([^']*)' \| (jantaku .*)", part)
+    if m:
+        stdin, part = m.group(1) + "\n", m.group(2)
+    m = re.fullmatch(r"(jantaku [^<>|&;$`]*?) < (\S+)", part)
+    if m:
+        part, stdin = m.group(1), (work / m.group(2)).read_text(encoding="utf-8")
+    if not part.startswith("jantaku ") or re.search(r"[<>|&;$`]", part):
+        return None
+    return shlex.split(part)[1:], stdin
+
+
+def _run_main(argv: list[str], stdin: str, work: Path, env: dict[str, str], part: str) -> str:
+    """Run ``jantaku.cli.main(argv)`` in ``work`` with ``stdin`` as its input; it must return 0.
+
+    The PATH is the scratch folder's, so that an mjai bot named ``mjai:jantaku bot ...`` is this checkout's.
+    """
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin, Path.cwd(), os.environ.get("PATH", "")
+    sys.stdin = io.StringIO(stdin)
+    os.environ["PATH"] = env["PATH"]
+    os.chdir(work)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(argv)
+            except SystemExit as e:  # --help
+                code = e.code or 0
+    finally:
+        sys.stdin = saved[0]
+        os.chdir(saved[1])
+        os.environ["PATH"] = saved[2]
+    assert code == 0, f"{part}: status {code}\n{out.getvalue()[-2000:]}\n{err.getvalue()[-2000:]}"
+    return out.getvalue()
 
 
 README_COMMANDS = sh_commands(README.read_text(encoding="utf-8"))
@@ -227,7 +277,9 @@ def test_docs_commands(workdir):
 
 def test_comment_and_epilog_parsing():
     assert _strip_comment("jantaku rules mleague   # every parameter") == "jantaku rules mleague   "
-    assert _strip_comment("echo '# not a comment' | jantaku bot random") == "echo '# not a comment' | jantaku bot random"
+    assert (
+        _strip_comment("echo '# not a comment' | jantaku bot random") == "echo '# not a comment' | jantaku bot random"
+    )
     assert sh_commands("text\n```sh\njantaku x  # c\n\n# only a comment\n```\n```python\nnot this\n```\n") == [
         "jantaku x"
     ]
