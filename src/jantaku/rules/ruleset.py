@@ -3,8 +3,8 @@
 Each field is documented once, here, with its default and the rule document and article it comes from: the
 code before an article names the document (000 μ 2021, 001 M-League 2023-08-11, 002 the general online rules,
 003 眉笔 league, 004 洁律麻将; see :mod:`jantaku.rules.sources`) and ``decision`` marks a value the project
-chose where the documents are silent. Presets are TOML files that set some of these fields (see
-:mod:`jantaku.rules.presets`); a field a preset does not set keeps the default below, which is the general
+chose where the documents are silent. Presets are TOML files that set some of these fields (the
+``presets`` folder beside this module); a field a preset does not set keeps the default below, which is the general
 online rule set's value (002).
 
 >>> from jantaku.rules import load_rules

@@ -62,7 +62,7 @@ DOCUMENTS: dict[str, RuleDocument] = {
             "General online rules (Tenhou / Mahjong Soul style), simplified edition (日本麻雀規則·簡版)",
             "the online rooms' common rules, as summarised by the document's author",
             "undated",
-            ("standard", "tenhou"),
+            ("standard", "tenhou", "mahjongsoul"),
             "The rules most online play follows; cited by section (3.3: chapter 3, section 3).",
         ),
         RuleDocument(
