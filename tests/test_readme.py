@@ -285,3 +285,10 @@ def test_comment_and_epilog_parsing():
     ]
     with pytest.raises(AssertionError, match="no extra 'nope'"):
         check_pip("pip install -e '.[nope]'")
+
+
+def test_readme_rule_file_is_the_example_file():
+    """The README's rule file is ``examples/rules/my_league.toml`` (its comments aside), which the commands use."""
+    [block] = re.findall(r"^```toml\n(.*?)^```", README.read_text(encoding="utf-8"), re.S | re.M)
+    example = (ROOT / "examples" / "rules" / "my_league.toml").read_text(encoding="utf-8")
+    assert block.splitlines() == [line for line in example.splitlines() if not line.startswith("#")]
