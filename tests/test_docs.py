@@ -100,6 +100,14 @@ def test_every_parameter_cites_known_documents():
         assert source_codes(source) or "decision" in source or "Tenhou" in source, f"{f.name}: {source!r}"
 
 
+def test_rules_command_names_the_documents(capsys):
+    assert main(["rules", "mleague"]) == 0
+    out = capsys.readouterr().out
+    assert "# follows: M-League official rules, 2023-08-11\n" in out
+    assert "[M-League 2023 6章2条6; 眉笔 6章2条6; μ 2021 silent (project decision)]" in out  # tie_break
+    assert not re.search(r"\b00\d\b", out), "document codes are printed as the documents' names"
+
+
 def test_describe_source():
     assert describe_source("000 Art 65; 003 decision") == "μ 2021 Art 65; 眉笔 project decision"
     assert describe_source("real log 2010060416gm-0061-0000-2d91fbe3") == "real log 2010060416gm-0061-0000-2d91fbe3"

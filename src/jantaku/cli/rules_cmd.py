@@ -12,7 +12,7 @@ from pathlib import Path
 
 from jantaku.errors import JantakuError
 from jantaku.rules import diff_rules, load_rules, preset_names
-from jantaku.rules.reference import format_value, preset_page, reference_index, reference_pages
+from jantaku.rules.reference import format_value, preset_documents, preset_page, reference_index, reference_pages
 from jantaku.rules.ruleset import Ruleset
 from jantaku.rules.sources import describe_source
 
@@ -95,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     rules = load_rules(args.name)
     print(f"# {rules.name}: {rules.title}")
+    if args.name in preset_names():
+        print(f"# follows: {preset_documents(args.name)}")
     for f in dataclasses.fields(Ruleset):
         if f.name in ("name", "title"):
             continue

@@ -28,6 +28,7 @@ from .sources import DOCUMENTS, describe_source
 __all__ = [
     "format_value",
     "parameter_page",
+    "preset_documents",
     "preset_notes",
     "preset_page",
     "reference_index",
@@ -107,6 +108,15 @@ def _documents_of(name: str) -> list[str]:
         base = tomllib.loads(_preset_text(name)).get("base")
         name = base if isinstance(base, str) and base in preset_names() else ""
     return []
+
+
+def preset_documents(name: str) -> str:
+    """The titles of the rule documents a preset follows (its own, else its base preset's).
+
+    >>> preset_documents("tenhou")
+    'General online rules (Tenhou / Mahjong Soul style), simplified edition (日本麻雀規則·簡版)'
+    """
+    return _documents_md(name)
 
 
 def _documents_md(name: str) -> str:
