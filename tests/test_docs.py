@@ -218,13 +218,24 @@ def test_link_checker_finds_broken_links(tmp_path):
     assert _check_site_links(tmp_path) == ["a.html: b.html#y (no such anchor)", "a.html: c.png"]
 
 
-@pytest.mark.parametrize("page", sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md")))
+_EXAMPLE_PAGES = sorted(
+    p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md") if ">>> " in p.read_text(encoding="utf-8")
+)
+
+
+def test_guide_pages_have_examples():
+    assert {
+        f"docs/guide/{name}.md" for name in ("scoring", "rule-files", "playing", "records", "bots", "jielu")
+    } <= set(_EXAMPLE_PAGES)
+
+
+@pytest.mark.parametrize("page", _EXAMPLE_PAGES)
 def test_doc_page_examples(page, monkeypatch):
     monkeypatch.chdir(ROOT)  # the examples read examples/ from the repository's root
     result = doctest.testfile(
         str(ROOT / page), module_relative=False, optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
     )
-    assert result.failed == 0
+    assert result.attempted > 0 and result.failed == 0
 
 
 # -- nothing points outside the repository --------------------------------------------------------------------
