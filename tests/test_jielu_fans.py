@@ -1,6 +1,6 @@
 """Every fan of 洁律麻将: a hand that has it and a near miss that does not, with the document's definition.
 
-The definitions are quoted from the seed (shared/seeds/004_9a1d00db090e3819.txt, 番种定义); RULES.md section 2
+The definitions are quoted from the 洁律麻将 document (番种定义); docs/rules/sources.md (洁律)
 reads them precisely (同 逢 连 步, "equal steps" >= 1, alternating suits, the number fans' "exactly these
 numbers, equally spaced from three on"). The hands are scored without wildcards (``max_wildcards=0``), so
 each fan is seen in the reading the optimiser chose for the plain hand.

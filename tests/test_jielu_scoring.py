@@ -284,7 +284,7 @@ def test_riichi_only_circumstances_are_errors():
 
 def test_the_shipped_table_is_the_proposal_and_marked_so():
     text = FANS_TOML.read_text(encoding="utf-8")
-    assert "PROPOSAL" in text and "RULES.md" in text
+    assert "PROPOSAL" in text and "docs/rules/sources.md" in text
     t = default_fan_table()
     assert (t.points["混一色"], t.points["清一色"], t.points["自摸和"], t.full, t.cap) == (6, 12, 1, 32, 24)
     assert len(t.points) == 19 + 5 + 9 + 6 + 6 + 4  # combinations, suits, numbers, honors, shape, incidental

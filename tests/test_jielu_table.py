@@ -1,6 +1,6 @@
-"""洁律 table play in the one engine: scenarios from constructed walls, checked against the seed's 基本规则
-(shared/seeds/004_9a1d00db090e3819.txt) and RULES.md section 2, and the same situations under a riichi preset
-where the rule differs (so each test shows the switch, not an accident of the wall).
+"""洁律 table play in the one engine: scenarios from constructed walls, checked against the 洁律麻将 document's
+基本规则 and docs/rules/sources.md (洁律; "RULES.md 2" below means that section), and the same situations under a
+riichi preset where the rule differs (so each test shows the switch, not an accident of the wall).
 
 Seat 0 deals unless a test says otherwise; draws are in the raw order they happen (see scenario_walls.py).
 """

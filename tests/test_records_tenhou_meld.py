@@ -1,6 +1,6 @@
 """Tenhou mjlog meld codes (jantaku.records.tenhou_meld) and the golden corpus of real wins.
 
-Every code in CODES is a real one, taken from the Tenhou games under /work/shared/realdata/tenhou-mjlog
+Every code in CODES is a real one, taken from the real Tenhou games of tests/data/records/tenhou-mjlog
 (mjx-houou and fastmaj); tools/extract_wins.py replays those games and checks that each decoded call takes
 the last discard of the seat its source bits name, from tiles the caller holds.
 """

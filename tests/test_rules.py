@@ -151,7 +151,7 @@ def test_cli_rules(capsys):
     for f in dataclasses.fields(Ruleset):
         if f.name not in ("name", "title"):
             assert f"\n{f.name} = " in out
-    assert "kiriage = true" in out and "[001 6章4条2; 003 6章6条]" in out
+    assert "kiriage = true" in out and "[M-League 2023 6章4条2; 眉笔 6章6条]" in out
     assert main(["rules", "--diff", "mu", "mleague"]) == 0
     out = capsys.readouterr().out
     assert "kiriage" in out and "rounds" not in out

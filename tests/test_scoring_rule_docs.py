@@ -1,8 +1,8 @@
 """Scoring cases from the rule documents, per preset, each quoting the article it checks.
 
-tests/data/rule_docs/cases.jsonl: at least 15 hands per riichi preset covering every place RULES.md section 1
-says the presets' scoring differs, the yaku each seed lists, and the documents' own worked examples
-(M-League's "1300·2600的1400·2700", the pao example 16000 / 32300+8000 / 8000). meibi_score_table.json is
+tests/data/rule_docs/cases.jsonl: at least 15 hands per riichi preset covering every place the rule documents page
+(docs/rules/sources.md) says the presets' scoring differs, the yaku each seed lists, and the documents' own worked
+examples (M-League's "1300·2600的1400·2700", the pao example 16000 / 32300+8000 / 8000). meibi_score_table.json is
 every cell of 眉笔's printed score table (003 6章4条), with the kiriage cells corrected by 6章6条.
 """
 

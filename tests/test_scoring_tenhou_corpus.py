@@ -1,6 +1,6 @@
 """Every win recorded in the real Tenhou games scores exactly as Tenhou recorded it, under the `tenhou` preset.
 
-The corpus (tests/data/wins/tenhou_wins.jsonl, built by tools/extract_wins.py from shared/realdata) holds each
+The corpus (tests/data/wins/tenhou_wins.jsonl, built by tools/extract_wins.py from the real records) holds each
 win's hand, melds, conditions and Tenhou's own han, fu, points, yaku ids and per-seat deltas.
 """
 

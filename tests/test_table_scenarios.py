@@ -1,6 +1,6 @@
 """Table scenarios: hands built tile by tile (tests/scenario_walls.py) and played by script, checked against
-the seed documents in shared/seeds/ (000 μ, 001 M-League, 002 general/Tenhou, 003 眉笔) and the decisions of
-shared/spec/RULES.md section 1.
+the rule documents (000 μ 2021, 001 M-League 2023-08-11, 002 the general online rules / Tenhou, 003 眉笔) and
+the project's decisions where they are silent (docs/rules/sources.md; "RULES.md" below means that page).
 
 Seats are absolute; unless a test says otherwise seat 0 deals, so seats 0-3 are East, South, West, North and
 play goes 0 -> 1 -> 2 -> 3. "Draws" are the raw order of live draws as they happen.

@@ -7,6 +7,8 @@
 (Meld.parse('777z+'), Meld.parse('1111s*'))
 """
 
+from importlib.metadata import PackageNotFoundError, version
+
 from jantaku.errors import HandError, JantakuError, TileError
 from jantaku.hand import Hand
 from jantaku.meld import Meld, MeldKind
@@ -28,7 +30,11 @@ from jantaku.shapes import (
 )
 from jantaku.tiles import Tile, format_tiles, parse_tiles
 
-__version__ = "0.1.0"
+try:
+    __version__ = version("jantaku")
+    """The installed package's version (its metadata, set from ``pyproject.toml``: the one place it is written)."""
+except PackageNotFoundError:  # pragma: no cover - running from a source tree that was never installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "Decomposition",

@@ -16,7 +16,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Replay Tenhou mjlog (plain or gzipped), tenhou.net/6 JSON, mjx or mjai records through the "
         "table engine. With --check, print one line per difference (file, hand, what, expected vs got) and a "
         "summary, and exit 1 if anything differs.",
-        epilog="example:\n  jantaku replay ../shared/realdata/tenhou-mjlog ../shared/realdata/tenhou6-json --check",
+        epilog="examples (from a clone of the repository):\n  jantaku replay examples/records --check\n"
+        "  jantaku replay tests/data/records --check      (every real game of the test corpus)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("paths", nargs="+", help="record files or folders (searched recursively)")

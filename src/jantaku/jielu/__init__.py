@@ -1,7 +1,7 @@
 """洁律麻将 (jielu): additive fans, wildcards, several winners - the scoring half.
 
-The seed (``shared/seeds/004_9a1d00db090e3819.txt``) defines the fans; its point table did not survive, so the
-values in ``fans.toml`` are this project's proposal (RULES.md section 2). Modules, one job each:
+The 洁律麻将 rules document defines the fans; its point table did not survive, so the values in ``fans.toml``
+are this project's proposal (the reasons: docs/rules/sources.md). Modules, one job each:
 
 - :mod:`~jantaku.jielu.fantable`: the fan table file (points, combination definitions, the 32/24 rule);
 - :mod:`~jantaku.jielu.melds`: compact meld codes and content masks;

@@ -1,6 +1,7 @@
 """The value of one completed hand: its four melds and its pair, read one way.
 
-Step 1-2 of RULES.md section 2 for a fixed reading: the best assignment of the melds to combination fans
+Step 1-2 of the 洁律 scoring (docs/rules/sources.md) for a fixed reading: the best assignment of the melds to
+combination fans
 (exact, :mod:`jantaku.jielu.combos`), plus every suit, number, honor and shape fan; then the 32/24 rule - a fan
 worth 32 makes the value 32, else the sum capped at 24. Incidental fans are added by :func:`with_incidental`,
 because a hand completed with wildcards does not count them.

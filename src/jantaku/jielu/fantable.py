@@ -1,10 +1,10 @@
 """The fan table: every fan's points and the combination fans' definitions, read from a TOML file.
 
-The shipped file is ``jantaku/jielu/fans.toml``. Its fan names and definitions are the seed's; its point values
-are this project's proposal (RULES.md section 2), kept in that one file so that they can be replaced. The
-whole-hand, honor, shape and incidental fans are defined in code (:mod:`jantaku.jielu.wholehand`) and take only
-their points from the file; the combination fans are defined entirely by the file's fields, so a table may add,
-drop or redefine them (see :mod:`jantaku.jielu.combos`).
+The shipped file is ``jantaku/jielu/fans.toml``. Its fan names and definitions are the 洁律麻将 document's; its
+point values are this project's proposal (docs/rules/sources.md), kept in that one file so that they can be
+replaced. The whole-hand, honor, shape and incidental fans are defined in code (:mod:`jantaku.jielu.wholehand`)
+and take only their points from the file; the combination fans are defined entirely by the file's fields, so a
+table may add, drop or redefine them (see :mod:`jantaku.jielu.combos`).
 
 >>> t = default_fan_table()
 >>> t.points["清一色"], t.points["四同顺"], t.full, t.cap
@@ -182,6 +182,6 @@ def load_fan_table(path: str | Path) -> FanTable:
 
 @cache
 def default_fan_table() -> FanTable:
-    """The shipped table (``jantaku/jielu/fans.toml``): the project's proposed values, RULES.md section 2."""
+    """The shipped table (``jantaku/jielu/fans.toml``): the project's proposed values (docs/rules/sources.md)."""
     text = (resources.files("jantaku.jielu") / "fans.toml").read_text(encoding="utf-8")
     return fan_table_from_mapping(tomllib.loads(text), "fans.toml")

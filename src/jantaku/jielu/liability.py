@@ -1,6 +1,6 @@
 """Who is liable for a big fan under 洁律's original payment mode (包付), from the hand's history.
 
-The seed (004, 原版计分方式 and 包付规则细节解释; RULES.md section 2, step 5) says:
+The 洁律麻将 document (原版计分方式 and 包付规则细节解释; docs/rules/sources.md, 洁律 step 5) says:
 
 - only fans of 8 points or more carry pao; with k (1-4) of the fan's related melds exposed, the liable player
   first pays k/4 of 3x(F-4) (:func:`~jantaku.jielu.payments.original_payments` does the arithmetic);

@@ -1,6 +1,6 @@
 """The two payment modes of 洁律, as pure functions of the hands' scores.
 
-积分制 (``points``, the default; RULES.md section 2 step 4): the hand goes on after a win, until three players
+积分制 (``points``, the default; docs/rules/sources.md, 洁律 step 4): the hand goes on after a win, until three players
 have won or nobody can draw. The first winner scores 3x its S, the second 2x, the third 1x; each player who has
 not won scores 1x the best value of its hand completed with one extra wildcard (0 if even that cannot win).
 Nobody pays anybody: every figure is a gain.
@@ -20,7 +20,8 @@ the winner's total is shared by the three.
 >>> original_payments(0, 12, [PaoClaim("三连刻", 12, liable=2, related=2)])   # seat 2 pays 2/4 of 3 x 8 first
 (24, -4, -16, -4)
 
-Assumptions where the document is silent (RULES.md records the rules; these are this module's readings):
+Assumptions where the document is silent (docs/rules/sources.md records the rules; these are this module's
+readings):
 
 - Pao is paid out of the winner's total 3x(S-4), never on top of it: the liable players pay in the order their
   liability arose, each its share, until the total is paid (付完为止); what is left is split equally by the three
@@ -114,7 +115,7 @@ class PaoClaim:
     Attributes:
         fan: the fan's name.
         points: the fan's points F.
-        liable: the seat that made it complete (RULES.md: the discarder for suit and number fans; for shape and
+        liable: the seat that made it complete (sources.md: the discarder for suit and number fans; for shape and
             combination fans the one who supplied the last related meld, or the discarder if the winning tile
             belongs to it).
         related: k, the number of the fan's related melds that were exposed (1-4).

@@ -1,6 +1,6 @@
 """Scoring a 洁律 hand: the best reading, the fans counted, the wildcards used and the score S.
 
-RULES.md section 2, steps 1-3: the decomposition (four melds and a pair; no special hands) and the assignment of
+docs/rules/sources.md, 洁律 steps 1-3: the decomposition (four melds and a pair; no special hands) and the assignment of
 melds to combination fans that give the highest score; whole-hand, honor and shape fans add; a fan worth 32 makes
 the value 32, otherwise the sum capped at 24; any of the player's closed tiles may be treated as wildcards (each
 standing for any tile, no kind five times, no pair or meld made only of wildcards), each halving the value

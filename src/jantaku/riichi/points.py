@@ -2,7 +2,7 @@
 
 Sources: fu 000 Art 56, 001 6章3条, 002 3.1, 003 6章3条; points 000 Art 57-59, 001 6章4-6条, 002 3.2-3.3,
 003 6章4-6条; pao 000 Art 67, 001 8章, 002 3.3, 003 8章. Basic points = fu x 2^(han+2); a non-dealer's ron
-is 4x basic, a dealer's 6x; tsumo 1/1/2 or 2/2/2; every payment rounds up to 100 (RULES.md).
+is 4x basic, a dealer's 6x; tsumo 1/1/2 or 2/2/2; every payment rounds up to 100 (a decision: docs/rules/sources.md).
 
 >>> from jantaku.rules import load_rules
 >>> basic_points(4, 30, 0, load_rules("standard")), basic_points(4, 30, 0, load_rules("mleague"))

@@ -1,10 +1,11 @@
 """The rule set: one frozen object holding every parameter a game or a score depends on.
 
-Each field is documented once, here, with its default and the seed article it comes from (article numbers
-refer to the documents in ``shared/seeds/``: 000 μ, 001 M-League, 002 the general online rules, 003 眉笔,
-004 洁律; RULES.md is the decision record beside them). Presets are TOML files that set some of these
-fields (see :mod:`jantaku.rules.presets`); a field a preset does not set keeps the default below, which is
-the general online rule set's value (002).
+Each field is documented once, here, with its default and the rule document and article it comes from: the
+code before an article names the document (000 μ 2021, 001 M-League 2023-08-11, 002 the general online rules,
+003 眉笔 league, 004 洁律麻将; see :mod:`jantaku.rules.sources`) and ``decision`` marks a value the project
+chose where the documents are silent. Presets are TOML files that set some of these fields (the
+``presets`` folder beside this module); a field a preset does not set keeps the default below, which is the general
+online rule set's value (002).
 
 >>> from jantaku.rules import load_rules
 >>> r = load_rules("mleague")
@@ -51,7 +52,7 @@ class Ruleset:
     family: str = _p(
         "riichi",
         "Which scoring family: riichi (yaku, fu, han) or jielu (additive fans).",
-        "RULES.md",
+        "decision",
         ("riichi", "jielu"),
     )
 
@@ -62,19 +63,19 @@ class Ruleset:
     rank_points: tuple[int, int, int, int] = _p(
         (40000, 10000, -10000, -20000),
         "Points added by final rank, 1st to 4th, including the oka to first.",
-        "001 6章2条3; 002 3.4; 003 6章2条3; μ: RULES.md",
+        "001 6章2条3; 002 3.4; 003 6章2条3; μ: decision",
     )
     tie_break: str = _p(
         "seat_order",
         "Equal final points: split the rank points equally, or rank by seat order from the first dealer.",
-        "001 6章2条6; 003 6章2条6; 000 silent (RULES.md)",
+        "001 6章2条6; 003 6章2条6; 000 silent (decision)",
         ("split", "seat_order"),
     )
     final_rounding: str = _p(
         "none",
         "Final scores: exact, or Tenhou's: every player but first rounded to whole thousands (500 and less "
         "dropped, 600 and more rounded up) before rank points, first place getting minus the others' sum.",
-        "Tenhou (its logs' owari values); the seeds are silent",
+        "Tenhou (its logs' owari values); the documents are silent",
         ("none", "tenhou"),
     )
     tie_split_unit: int = _p(
@@ -91,7 +92,7 @@ class Ruleset:
         "001 6章2条5; 003 6章2条5-6; 000 Art 43",
         ("nobody", "first", "first_if_decided"),
     )
-    bust: bool = _p(True, "A player's points below zero end the game.", "002 1.2; 001 (play on): RULES.md")
+    bust: bool = _p(True, "A player's points below zero end the game.", "002 1.2; 001 (play on): decision")
     west_round: bool = _p(
         True, "If nobody reaches `west_round_target` after the last hand, play on into West.", "002 1.2; 003 6章2条7"
     )
@@ -99,26 +100,26 @@ class Ruleset:
     agari_yame: bool = _p(
         True,
         "All-last: the game ends when the dealer wins or is tenpai while first with at least `return_points`.",
-        "002 (Tenhou); 000/001/003: no (RULES.md)",
+        "002 (Tenhou); 000/001/003: no (decision)",
     )
     tenpai_yame: str = _p(
         "never",
         "All-last, the dealer tenpai at an exhaustive draw while first with at least `return_points`: the game "
         "goes on, ends, or the dealer chooses (Tenhou asks: its logs show both).",
-        "Tenhou logs (shared/realdata); 000/001/003: no stop",
+        "real Tenhou logs; 000/001/003: no stop",
         ("never", "auto", "choice"),
     )
     dealer_repeats: bool = _p(
         True,
         "The dealer deals again after winning or being tenpai at a draw (renchan); False: the deal always passes "
         "on, so a game of `rounds` = 1 is four hands, each player dealing once.",
-        "002 1.2; 004 (RULES.md 2: a game is 4 hands)",
+        "002 1.2; 004 (decision: a game is 4 hands)",
     )
     final_unit: int = _p(
         1000,
         "Points per unit of the final score: final = (points - return_points + rank points) / final_unit "
         "(1000: the usual rank points 'pt'; 1: raw points, as 洁律 keeps them).",
-        "001 6章2条; RULES.md 2",
+        "001 6章2条; decision",
     )
     time_limit_minutes: float = _p(
         0.0, "End the game after the hand in which this much time has passed (0: no limit).", "000 Art 24(2)"
@@ -134,7 +135,7 @@ class Ruleset:
         "closed_now_open_after_discard",
         "When a kan's new indicator turns: at once for every kan, or at once for a closed kan and after the "
         "replacement tile's discard for an open or added kan (Tenhou).",
-        "001 2章6条; 002 (Tenhou): RULES.md",
+        "001 2章6条; 002 (Tenhou): decision",
         ("immediate", "closed_now_open_after_discard"),
     )
     ura_dora: bool = _p(True, "A riichi winner reveals ura dora (under every indicator, kan ones too).", "001 2章6条3")
@@ -147,7 +148,7 @@ class Ruleset:
 
     # -- scoring --------------------------------------------------------------------------------------------
     min_han: int = _p(1, "Han from yaku (dora excluded) needed to win.", "000 Art 62; 001 1章3条")
-    open_tanyao: bool = _p(True, "Tanyao counts in an open hand (kuitan).", "000 Art 51(2); RULES.md")
+    open_tanyao: bool = _p(True, "Tanyao counts in an open hand (kuitan).", "000 Art 51(2); decision")
     kiriage: bool = _p(False, "4 han 30 fu and 3 han 60 fu are rounded up to mangan.", "001 6章4条2; 003 6章6条")
     kazoe_yakuman: bool = _p(
         True, "13 han or more without a yakuman scores a yakuman (else sanbaiman).", "002 3.2; 003 6章6条2; 001 6章6条2"
@@ -158,7 +159,7 @@ class Ruleset:
     double_yakuman: frozenset[str] = _p(
         frozenset(),
         "Yakuman patterns scored as double yakuman.",
-        "RULES.md (all presets: none)",
+        "decision (all presets: none)",
         DOUBLE_YAKUMAN_PATTERNS,
     )
     double_wind_pair_fu: int = _p(
@@ -167,12 +168,12 @@ class Ruleset:
     renhou: str = _p(
         "none",
         "Winning by ron before one's first draw: not a yaku, a mangan, or a yakuman.",
-        "none of the seeds has it (RULES.md)",
+        "none of the documents has it (decision)",
         ("none", "mangan", "yakuman"),
     )
     ryuuiisou_needs_hatsu: bool = _p(False, "All-green needs the green dragon.", "001 9章5条6; 003 9章5条6")
     honba_points: int = _p(300, "Points per honba stick on a win (100 per payer on tsumo).", "002 3.3; 001 3章13条")
-    payment_rounding: int = _p(100, "Payments round up to this.", "002 3.3 (000 Art 58 'tens' is a slip: RULES.md)")
+    payment_rounding: int = _p(100, "Payments round up to this.", "002 3.3 (000 Art 58 'tens' is a slip: decision)")
     pao: frozenset[str] = _p(
         frozenset({"daisangen", "daisuushii"}),
         "Yakuman for which the player who fed the completing meld is liable.",
@@ -191,13 +192,13 @@ class Ruleset:
         "double",
         "Several rons on one discard: only the first from the discarder wins (head bump), two may win "
         "(three abort the hand if `triple_ron` is an abortive draw), or all win.",
-        "000 Art 65; 001 5章1条3; 002 3.3; 003 RULES.md",
+        "000 Art 65; 001 5章1条3; 002 3.3; 003 decision",
         ("head_bump", "double", "all"),
     )
     abortive_draws: frozenset[str] = _p(
         frozenset(ABORTIVE_DRAWS),
         "Abortive draws in play (nine terminals is the player's choice).",
-        "002 1.2; 001 3章11条 (none); 003 RULES.md",
+        "002 1.2; 001 3章11条 (none); 003 decision",
         ABORTIVE_DRAWS,
     )
     nagashi_mangan: bool = _p(True, "Nagashi mangan at an exhaustive draw, paid as a mangan tsumo.", "002 1.2")
@@ -207,9 +208,9 @@ class Ruleset:
     noten_payment: int = _p(
         3000, "Points the noten players pay the tenpai players at an exhaustive draw.", "000 Art 71"
     )
-    formal_tenpai: bool = _p(True, "A tenpai hand with no yaku counts as tenpai at a draw.", "RULES.md")
+    formal_tenpai: bool = _p(True, "A tenpai hand with no yaku counts as tenpai at a draw.", "decision")
     karaten_is_noten: bool = _p(
-        False, "A wait whose every tile is in the player's own hand and melds is not tenpai.", "003 (RULES.md)"
+        False, "A wait whose every tile is in the player's own hand and melds is not tenpai.", "003 (decision)"
     )
     honba_on_dealer_win: bool = _p(True, "The honba counter grows when the dealer wins.", "002 3.3; 001 3章13条")
     honba_on_draw: bool = _p(True, "The honba counter grows at every draw (exhaustive or abortive).", "002 3.3")
@@ -222,7 +223,7 @@ class Ruleset:
     chankan_closed_kan: str = _p(
         "kokushi",
         "Robbing a closed kan: never, or only for thirteen orphans.",
-        "002; 000/001 never (RULES.md)",
+        "002; 000/001 never (decision)",
         ("never", "kokushi"),
     )
     kan_after_riichi: str = _p(
@@ -232,7 +233,7 @@ class Ruleset:
         ("none", "closed_unchanged"),
     )
     riichi_min_wall: int = _p(
-        4, "Tiles that must remain in the live wall for a riichi declaration.", "002 (Tenhou); 000: 1 (RULES.md)"
+        4, "Tiles that must remain in the live wall for a riichi declaration.", "002 (Tenhou); 000: 1 (decision)"
     )
     riichi_min_points: int = _p(1000, "Points a player needs to declare riichi.", "002 (Tenhou); 000 (none)")
     seating: str = _p(
@@ -247,7 +248,7 @@ class Ruleset:
         "002; 000 Art 68; 001 7章",
     )
     chombo_pt: float = _p(0.0, "Chombo: rank points deducted from the final score (μ/M-League: 20).", "000 Art 68")
-    chombo_adds_honba: bool = _p(True, "The replayed hand after a chombo counts one more honba.", "003 RULES.md")
+    chombo_adds_honba: bool = _p(True, "The replayed hand after a chombo counts one more honba.", "003 decision")
 
     # -- the table without riichi's machinery (洁律) ------------------------------------------------------------
     dead_wall: bool = _p(
@@ -272,7 +273,7 @@ class Ruleset:
     jielu_mode: str = _p(
         "points",
         "洁律 payment mode: 积分制 (up to three winners, x3/x2/x1) or the original (one winner, 3x(S-4)).",
-        "004; RULES.md 2",
+        "004; decision",
         ("points", "original"),
     )
 

@@ -1085,7 +1085,7 @@ class Kyoku:
         else:
             self._finish_kan(seat)
 
-    # -- 洁律 wins (RULES.md 2; 004) ---------------------------------------------------------------------------
+    # -- 洁律 wins (004; docs/rules/sources.md) --------------------------------------------------------------
 
     def _jielu_may_win(self, seat: int, tile: int, tsumo: bool, chankan: bool = False) -> bool:
         """The 洁律 legal-win check: some choice of wildcards makes the hand worth 1 point or more (the win's
@@ -1171,7 +1171,7 @@ class Kyoku:
 
     def _jielu_end(self, reason: str) -> None:
         """The end of a 洁律 hand: under the points mode each player who has not won scores its hand completed
-        with one extra wildcard, 1x (004 未和牌时补充一张万能牌; RULES.md 2 step 4)."""
+        with one extra wildcard, 1x (004 未和牌时补充一张万能牌; docs/rules/sources.md, 洁律 step 4)."""
         completions: dict[int, JieluResult] = {}
         deltas = [0, 0, 0, 0]
         if self._play_on:

@@ -1,0 +1,173 @@
+"""The package people install: the wheel built from this checkout works in a fresh virtual environment, away
+from the repository.
+
+The wheel is built once (``pip wheel --no-deps`` from a copy of the project's files, so the checkout gets no
+``build/`` folder) and installed without its dependencies into a new virtual environment that sees the
+already installed ones (``--system-site-packages``), so nothing is downloaded beyond the build backend that
+pip's isolated build always fetches. Every command runs from a scratch folder with no ``PYTHONPATH``, and must
+use the installed package: its presets, the 洁律 fan table and the web pages come from inside the wheel.
+The version is the one written in ``pyproject.toml``, and the CHANGELOG's newest entry is that version.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import tomllib
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import jantaku
+
+ROOT = Path(__file__).parents[1]
+VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+
+
+def test_version_comes_from_the_metadata():
+    assert jantaku.__version__ == importlib.metadata.version("jantaku")
+
+
+def test_changelog_names_this_version():
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    newest = re.search(r"^## (\S+)", text, re.M)
+    assert newest and newest.group(1) == VERSION, "add a CHANGELOG.md entry for the version in pyproject.toml"
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    work = tmp_path_factory.mktemp("build")
+    project = work / "project"
+    project.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, project / name)
+    shutil.copytree(ROOT / "src", project / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(project), "--no-deps", "-w", str(work / "dist"), "-q"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    [built] = (work / "dist").glob("jantaku-*.whl")
+    return built
+
+
+def test_wheel_holds_the_data_files(wheel):
+    assert wheel.name == f"jantaku-{VERSION}-py3-none-any.whl"
+    names = set(zipfile.ZipFile(wheel).namelist())
+    presets = {Path(n).stem for n in names if n.startswith("jantaku/rules/presets/") and n.endswith(".toml")}
+    assert presets == {p.stem for p in (ROOT / "src" / "jantaku" / "rules" / "presets").glob("*.toml")}
+    static = {p.name for p in (ROOT / "src" / "jantaku" / "web" / "static").iterdir() if p.is_file()}
+    assert {f"jantaku/web/static/{n}" for n in static} <= names
+    assert {"jantaku/jielu/fans.toml", "jantaku/py.typed", "jantaku/cli/__main__.py"} <= names
+    assert not any("__pycache__" in n or n.startswith("tests/") for n in names)
+
+
+@pytest.fixture(scope="module")
+def venv(wheel, tmp_path_factory):
+    """A fresh virtual environment with the wheel installed; returns (bin folder, environment, scratch folder)."""
+    base = tmp_path_factory.mktemp("venv")
+    env_dir = base / "env"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(env_dir)], check=True, timeout=300)
+    bindir = env_dir / ("Scripts" if os.name == "nt" else "bin")
+    proc = subprocess.run(
+        [str(bindir / "python"), "-m", "pip", "install", "--no-deps", "--no-index", "-q", str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    env["PATH"] = f"{bindir}{os.pathsep}{env.get('PATH', '')}"
+    scratch = base / "elsewhere"
+    scratch.mkdir()
+    return bindir, env, scratch
+
+
+def _run(venv, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    bindir, env, scratch = venv
+    return subprocess.run(
+        [str(bindir / args[0]), *args[1:]],
+        cwd=scratch,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_installed_package_is_the_wheel(venv):
+    bindir = venv[0]
+    code = "import jantaku, json; print(json.dumps([jantaku.__file__, jantaku.__version__]))"
+    proc = _run(venv, "python", "-c", code)
+    assert proc.returncode == 0, proc.stderr
+    where, version = json.loads(proc.stdout)
+    assert Path(where).resolve().is_relative_to(bindir.parent.resolve()), where
+    assert version == VERSION
+    proc = _run(venv, "jantaku", "--version")
+    assert proc.stdout.strip() == f"jantaku {VERSION}"
+
+
+def test_jantaku_score_and_rules_from_the_wheel(venv):
+    proc = _run(venv, "jantaku", "score", "234m567p456s78999s", "--win", "9s", "--tsumo", "--riichi", "--dora", "3m")
+    assert proc.returncode == 0, proc.stderr
+    assert "4 han 20 fu: 7800 points (2600 all)" in proc.stdout  # the dealer (seat E by default)
+    proc = _run(venv, "jantaku", "score", "123m456m789m123p11z", "--win", "1z", "--tsumo", "--rules", "jielu", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["score"] == 14  # the fan table inside the wheel
+    proc = _run(venv, "jantaku", "rules")
+    assert proc.returncode == 0 and all(name in proc.stdout for name in ("mleague", "mu", "jielu"))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_jantaku_serve_from_the_wheel(venv):
+    bindir, env, scratch = venv
+    port = _free_port()
+    proc = subprocess.Popen(
+        [str(bindir / "jantaku"), "serve", "--port", str(port), "--db", str(scratch / "games.sqlite3")],
+        cwd=scratch,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+                    page = r.read().decode("utf-8")
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(f"jantaku serve did not answer: {proc.stdout.read()}") from None
+                time.sleep(0.3)
+        assert "<html" in page.lower()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/presets", timeout=5) as r:
+            assert "mleague" in json.loads(r.read())["presets"]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/static/style.css", timeout=5) as r:
+            assert r.status == 200 and r.read()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            proc.kill()
+            proc.wait()
+    assert (scratch / "games.sqlite3").exists()
