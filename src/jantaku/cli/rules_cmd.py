@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 
 from jantaku.rules import diff_rules, load_rules, preset_names
+from jantaku.rules.loader import preset_sources
 from jantaku.rules.ruleset import Ruleset
 
 
@@ -43,9 +44,15 @@ def run(args: argparse.Namespace) -> int:
             return 0
         w0 = max(len(r[0]) for r in rows)
         w1 = max(len(a.name), *(len(r[1]) for r in rows))
-        print(f"{'parameter':<{w0}}  {a.name:<{w1}}  {b.name}")
+        w2 = max(len(b.name), *(len(r[2]) for r in rows))
+        src_a, src_b = preset_sources(a.name), preset_sources(b.name)
+        fields = {f.name: f for f in dataclasses.fields(Ruleset)}
+        print(f"{'parameter':<{w0}}  {a.name:<{w1}}  {b.name:<{w2}}  source")
         for k, va, vb in rows:
-            print(f"{k:<{w0}}  {va:<{w1}}  {vb}")
+            # the source of the difference: what each preset file says of its value, else the parameter's own
+            said = [f"{r.name}: {s[k]}" for r, s in ((a, src_a), (b, src_b)) if s.get(k)]
+            source = "; ".join(said) or str(fields[k].metadata.get("source", ""))
+            print(f"{k:<{w0}}  {va:<{w1}}  {vb:<{w2}}  {source}")
         return 0
     if not args.name:
         for name in preset_names():

@@ -388,7 +388,8 @@ def _finish(
     if c.pao is not None:
         liable_for = [(name, mult) for name, mult in yaku if yakuman and name in rules.pao]
         if liable_for:
-            pao_basic = min(basic, 8000 * sum(mult for _, mult in liable_for))
+            # pao_scope: the liable yakuman only (001 8章1条), or the whole hand (Tenhou)
+            pao_basic = basic if rules.pao_scope == "hand" else min(basic, 8000 * sum(m for _, m in liable_for))
     deltas, points = payments(basic, c, rules, pao_basic)
     return ScoreResult(
         han=han,
