@@ -167,12 +167,16 @@ _MAHJONGSOUL_ROOM = re.compile(r"^(銅|銀|金|玉|王座)の間")
 def is_mahjongsoul(game: dict[str, Any]) -> bool:
     """Whether a tenhou.net/6 log is a converted Mahjong Soul game (by its ``ref`` or its room's name).
 
-    >>> is_mahjongsoul({"ref": "231014-3f6f5904-aae2-4bf4-b36f-26df5bcd6c6d"}), is_mahjongsoul({"rule": {"disp": "般南喰赤"}})
+    >>> is_mahjongsoul({"ref": "231014-3f6f5904-aae2-4bf4-b36f-26df5bcd6c6d"})
+    True
+    >>> is_mahjongsoul({"rule": {"disp": "玉の間南喰赤"}}), is_mahjongsoul({"rule": {"disp": "般南喰赤"}})
     (True, False)
     """
     rule = game.get("rule")
     disp = str(rule.get("disp") or "") if isinstance(rule, dict) else ""
     return bool(_MAHJONGSOUL_REF.match(str(game.get("ref") or "")) or _MAHJONGSOUL_ROOM.match(disp))
+
+
 _MAX_REPLAYS = 20000
 _TSUMOGIRI = 60
 
