@@ -234,6 +234,12 @@ def _check_against_rules(hand: Hand, c: WinConditions, rules: Ruleset) -> None:
         raise ConditionError(f"the winning tile {c.win} is not among the closed tiles of {hand}")
     if c.chankan and any(t.kind == c.win.kind for m in hand.melds for t in m.tiles):
         raise ConditionError("a robbed kan's tile cannot also be in the winner's melds")
+    if c.chankan and sum(t.kind == c.win.kind for t in hand.closed) > 1:
+        # the kan being robbed holds the other three copies (a pon plus the added tile; or a closed kan)
+        raise ConditionError(
+            f"a robbed kan's tile {c.win} cannot also be among the winner's other closed tiles: the kan holds "
+            "the other three copies"
+        )
 
 
 def _facts(hand: Hand, c: WinConditions) -> HandFacts:
