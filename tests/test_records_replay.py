@@ -114,15 +114,16 @@ def _summary(out: str) -> tuple[int, int, int]:
 
 
 def test_cli_replay_check(capsys):
-    """Every hand matches, but one log is cut in the middle of its 8th hand: a check that checked less than the
-    files hold is not a pass (exit 2, and the note says what was not checked)."""
+    """Every hand matches, but one log is cut in the middle of its 8th hand and another before its end: a check
+    that checked less than the files hold is not a pass (exit 2, and the note says what was not checked)."""
     code = main(["replay", str(DATA / "tenhou-mjlog" / "mjx-houou"), str(DATA / "mjx-walls"), "--check"])
     out = capsys.readouterr().out
     assert code == 2, out[-2000:]
     _files, hands, matched = _summary(out)
     assert hands == matched > 500
     assert "not checked:" in out and "hand 8: the log ends in the middle of the hand (truncated)" in out
-    assert "1 not checked" in out
+    # and its twin that stops after hand 7 without Tenhou's end of game (owari)
+    assert "no-game-end.mjlog: the record stops after" in out and "2 not checked" in out
 
 
 def test_cli_replay_check_all_matched_exits_0(capsys):

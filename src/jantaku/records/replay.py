@@ -357,6 +357,12 @@ def replay_record(record: GameRecord, rules: Ruleset | str | None = None) -> Rep
             report.matched += 1
         if n + 1 < len(hands) and game.kyoku.phase != ENDED and not game.over and game.hand_index != n + 1:
             game.resync(**_start_state(hands[n + 1][0], n + 1))
+    if end is None and len(hands) >= 2 and not game.over and not report.skipped:
+        # a game record (more than one hand) that stops while the game goes on: its end was cut off
+        report.skipped.append(
+            f"{record.source}: the record stops after {_hand_name(hands[-1][0])} while the game goes on (no end of "
+            "game): the game's end and its final settlement were not checked"
+        )
     if end is not None and len(report.mismatches) == 0:
         if not game.over:
             report.mismatches.append(Mismatch(record.source, "end", "game over", True, False))
