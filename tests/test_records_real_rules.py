@@ -345,3 +345,9 @@ def test_replay_help_documents_the_exit_status(capsys):
         main(["replay", "--help"])
     out = capsys.readouterr().out
     assert "exit status:" in out and "0  every hand" in out and "2  the check is not whole" in out
+
+
+def test_rules_show_prints_the_presets_own_source(capsys):
+    assert main(["rules", "mahjongsoul"]) == 0
+    out = capsys.readouterr().out
+    assert "pao_scope = yakuman" in out and "mahjongsoul: RiichiEnv RULES.md" in out

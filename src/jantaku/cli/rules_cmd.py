@@ -59,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{name:<10} {load_rules(name).title}")
         return 0
     rules = load_rules(args.name)
+    said = preset_sources(rules.name)
     print(f"# {rules.name}: {rules.title}")
     for f in dataclasses.fields(Ruleset):
         if f.name in ("name", "title"):
@@ -67,4 +68,6 @@ def run(args: argparse.Namespace) -> int:
         src = f.metadata.get("source", "")
         print(f"{f.name} = {_fmt(getattr(rules, f.name))}")
         print(f"    {doc} [{src}]")
+        if said.get(f.name):
+            print(f"    {rules.name}: {said[f.name]}")
     return 0
