@@ -1,6 +1,6 @@
 """The committed copy of the real Tenhou corpus replays point for point through the engine.
 
-tests/data/records holds the mjlog games (112), the mjx hands with their full walls (416 hands) and the
+tests/data/records holds the mjlog games (130), the mjx hands with their full walls (416 hands) and the
 tenhou.net/6 files. Every hand must match: the engine's own draws, calls, kan dora, riichi sticks, the end of
 the hand, han/fu/points, every seat's deltas, the next hand's round/dealer/honba/deposits and the final scores.
 """
@@ -23,13 +23,15 @@ MJX = sorted((DATA / "mjx-walls").glob("*.json"))
 
 
 def test_corpus_is_there():
-    assert len(MJLOG) == 112
+    assert len(MJLOG) == 130  # mjx-houou 35, fastmaj 77, tenhou-python-bot 18
     assert len(MJX) >= 80
 
 
 @pytest.mark.parametrize("chunk", range(4))
 def test_every_mjlog_hand_matches(chunk):
-    hands = matched = 0
+    """Every hand, and every game's final settlement: the final points Tenhou printed (owari) are read back
+    into a settlement (uma and rounding) and the engine's final scores give exactly those points."""
+    hands = matched = finals = 0
     failures = []
     for path in MJLOG[chunk::4]:
         for rec in read_mjlog(path):
@@ -37,8 +39,12 @@ def test_every_mjlog_hand_matches(chunk):
             hands += report.hands
             matched += report.matched
             failures.extend(str(m) for m in report.mismatches)
+            if rec.final is not None:
+                assert report.settlement is not None and report.final_checked, rec.source
+                finals += 1
     assert not failures, "\n".join(failures[:10])
     assert matched == hands > 200
+    assert finals >= 30
 
 
 def test_mjx_walls_replay_from_the_wall_itself():
@@ -101,14 +107,35 @@ def test_a_broken_hand_is_named_not_fatal(text, message):
     assert rec.hands() == []
 
 
+def _summary(out: str) -> tuple[int, int, int]:
+    last = next(line for line in out.splitlines() if " files, " in line)
+    files, hands, matched = (int(w) for w in last.replace(",", "").split()[::2][:3])
+    return files, hands, matched
+
+
 def test_cli_replay_check(capsys):
+    """Every hand matches, but one log is cut in the middle of its 8th hand and another before its end: a check
+    that checked less than the files hold is not a pass (exit 2, and the note says what was not checked)."""
     code = main(["replay", str(DATA / "tenhou-mjlog" / "mjx-houou"), str(DATA / "mjx-walls"), "--check"])
     out = capsys.readouterr().out
-    assert code == 0, out[-2000:]
-    last = out.strip().splitlines()[-1]
-    _files, hands, matched = (int(w) for w in last.replace(",", "").split()[::2][:3])
+    assert code == 2, out[-2000:]
+    _files, hands, matched = _summary(out)
     assert hands == matched > 500
-    assert "note:" in out and "truncated" in out
+    assert "not checked:" in out and "hand 8: the log ends in the middle of the hand (truncated)" in out
+    # and its twin that stops after hand 7 without Tenhou's end of game (owari)
+    assert "no-game-end.mjlog: the record stops after" in out and "2 not checked" in out
+
+
+def test_cli_replay_check_all_matched_exits_0(capsys):
+    """The 18 tenhou-python-bot games and the 5 Mahjong Soul games: every hand and every final settlement."""
+    paths = [str(DATA / "tenhou-mjlog" / "tenhou-python-bot"), str(DATA / "tenhou6-json" / "mahjongsoul")]
+    code = main(["replay", *paths, "--check"])
+    out = capsys.readouterr().out
+    assert code == 0, out[-2000:]
+    files, hands, matched = _summary(out)
+    assert files == 23 and hands == matched == 214
+    assert "final points: 23 matched" in out
+    assert "return 25,000, rank points +15/+5/-5/-15, rounding none (exact, to 0.1): 5 record(s)" in out
 
 
 def test_cli_replay_reports_a_difference_and_exits_1(tmp_path, capsys):
@@ -153,7 +180,7 @@ def test_every_tenhou6_hand_matches_except_the_self_contradicting_ones():
             unverifiable += report.unverifiable
             failures.extend(str(m) for m in report.mismatches)
     assert not failures, "\n".join(failures[:10])
-    assert unverifiable == 2 and matched == hands - 2 and hands >= 350
+    assert unverifiable == 2 and matched == hands - 2 and hands >= 390
 
 
 def test_a_broken_tag_costs_only_its_hand(tmp_path, capsys):
@@ -171,6 +198,7 @@ def test_a_broken_tag_costs_only_its_hand(tmp_path, capsys):
     assert len(rec.problems) == 1 and "hand 3: bad <N> tag, hand skipped" in rec.problems[0]
     report = replay_record(rec)
     assert report.hands == len(inits) - 1 and report.matched == report.hands and not report.mismatches
-    assert main(["replay", str(path), "--check"]) == 0
+    assert main(["replay", str(path), "--check"]) == 2  # every replayed hand matched, but one was skipped
     out = capsys.readouterr().out
     assert "note:" in out and "broken.mjlog: hand 3: bad <N> tag" in out
+    assert "not checked:" in out and "hand skipped" in out

@@ -15,7 +15,7 @@ from jantaku.records.tenhou6 import read_tenhou6, write_tenhou6
 from jantaku.rules import load_rules
 from jantaku.sim.runner import play_game
 
-PRESETS = ["tenhou", "standard", "mu", "mleague", "meibi"]
+PRESETS = ["tenhou", "standard", "mu", "mleague", "meibi", "mahjongsoul"]
 BOTS = ["efficiency", "random", "efficiency", "efficiency"]
 
 

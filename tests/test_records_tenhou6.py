@@ -79,11 +79,14 @@ def check_record(rec: GameRecord, game: dict[str, Any]) -> None:
     assert [e["type"] for e in ev].count("end_game") <= 1
     if ev[-1]["type"] == "end_game":
         assert len(ev[-1]["scores"]) == 4
-    for hand, kyoku in zip(hands, game["log"], strict=True):
-        _check_hand(hand, kyoku, f"{rec.source} {hand[0]['bakaze']}{hand[0]['kyoku']}-{hand[0]['honba']}")
+    for k, (hand, kyoku) in enumerate(zip(hands, game["log"], strict=True)):
+        # the one correction the reader makes to a result: a Mahjong Soul conversion's stick for a riichi
+        # declaration won on (it never stood); the reader says so in its problems
+        fixed = any(f"log[{k}] " in p and "never stood" in p for p in rec.problems)
+        _check_hand(hand, kyoku, f"{rec.source} {hand[0]['bakaze']}{hand[0]['kyoku']}-{hand[0]['honba']}", fixed)
 
 
-def _check_hand(hand: list[dict[str, Any]], kyoku: list[Any], where: str) -> None:
+def _check_hand(hand: list[dict[str, Any]], kyoku: list[Any], where: str, stick_fixed: bool = False) -> None:
     start = hand[0]
     (round_no, honba, kyotaku), scores = kyoku[0], kyoku[1]
     assert (start["bakaze"], start["kyoku"], start["oya"]) == ("ESWN"[round_no // 4], round_no % 4 + 1, round_no % 4)
@@ -168,7 +171,10 @@ def _check_hand(hand: list[dict[str, Any]], kyoku: list[Any], where: str) -> Non
     result = kyoku[16]
     if result[0] == "和了":
         horas = [e for e in hand if e["type"] == "hora"]
-        assert [e["deltas"] for e in horas] == result[1::2], f"{where}: hora deltas"
+        want = [list(d) for d in result[1::2]]
+        if stick_fixed:
+            want[0][result[2][0]] -= 1000
+        assert [e["deltas"] for e in horas] == want, f"{where}: hora deltas"
         for e, info in zip(horas, result[2::2], strict=True):
             assert (e["actor"], e["target"]) == (info[0], info[1])
             assert e["ura_markers"] == ([_mjai(c) for c in kyoku[3]] if riichi[e["actor"]] else [])
@@ -218,6 +224,18 @@ def _same_record(a: GameRecord, b: GameRecord) -> None:
     assert (b.red_fives, b.open_tanyao, b.hanchan, b.final) == (a.red_fives, a.open_tanyao, a.hanchan, a.final)
 
 
+def _without_zero_han(kyoku: list[Any]) -> list[Any]:
+    """The kyoku without zero-han yaku entries (``裏ドラ(0飜)``, which Mahjong Soul conversions write for every
+    riichi win): tenhou.net/6 as jantaku writes it leaves them out (see the module docs)."""
+    if not kyoku or not isinstance(kyoku[-1], list) or not kyoku[-1] or kyoku[-1][0] != "和了":
+        return kyoku
+    result = [
+        x if not isinstance(x, list) or len(x) < 4 else [y for y in x if not str(y).endswith("(0飜)")]
+        for x in kyoku[-1]
+    ]
+    return [*kyoku[:-1], result]
+
+
 def _round_trip_file(path: Path) -> tuple[int, int]:
     """Round trip every record of ``path``; returns (kyokus, kyokus written back as the very same JSON)."""
     kyokus = same = 0
@@ -226,7 +244,7 @@ def _round_trip_file(path: Path) -> tuple[int, int]:
         _same_record(rec, again)
         for mine, theirs in zip(written["log"], game["log"], strict=True):
             kyokus += 1
-            same += mine == theirs
+            same += mine == _without_zero_han(theirs)
     return kyokus, same
 
 
@@ -244,8 +262,9 @@ def test_real_logs_round_trip() -> None:
         kyokus += k
         same += s
     assert kyokus >= 300
-    # only confusing_nakis_2 (ura without a riichi winner, a bare win info) and confusing_nakis_7 (a zero-han
-    # yaku entry) differ in their JSON; their events still round trip
+    # only confusing_nakis_2 (ura without a riichi winner, a bare win info) and the Mahjong Soul hand whose
+    # winner's deltas counted a riichi stick that never stood (riichi_sengen_ron, corrected by the reader)
+    # differ in their JSON (zero-han yaku entries aside); their events still round trip
     assert kyokus - same <= 2
 
 

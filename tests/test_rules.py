@@ -10,7 +10,7 @@ from jantaku.rules import RulesError, Ruleset, diff_rules, load_rules, preset_na
 
 
 def test_presets():
-    assert preset_names() == ["jielu", "jielu_original", "meibi", "mleague", "mu", "standard", "tenhou"]
+    assert preset_names() == ["jielu", "jielu_original", "mahjongsoul", "meibi", "mleague", "mu", "standard", "tenhou"]
     for name in preset_names():
         r = load_rules(name)
         assert r.name == name and r.title

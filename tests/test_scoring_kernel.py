@@ -83,7 +83,7 @@ def _compare(hands, rules) -> tuple[int, int]:
     return fast_count, len(hands)
 
 
-RIICHI_PRESETS = ["tenhou", "mleague", "mu", "standard", "meibi"]
+RIICHI_PRESETS = ["tenhou", "mleague", "mu", "standard", "meibi", "mahjongsoul"]
 
 
 def _plain(t: Tile) -> Tile:

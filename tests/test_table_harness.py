@@ -17,7 +17,7 @@ from jantaku.rules import load_rules
 from jantaku.table.harness import HarnessError, check_game
 
 GAMES = int(os.environ.get("JANTAKU_HARNESS_GAMES", "2000"))
-PRESETS = ["tenhou", "standard", "mu", "mleague", "meibi"]
+PRESETS = ["tenhou", "standard", "mu", "mleague", "meibi", "mahjongsoul"]
 
 
 def _run(args):

@@ -13,6 +13,7 @@ from pathlib import Path
 from jantaku.errors import JantakuError
 from jantaku.rules import diff_rules, load_rules, preset_names
 from jantaku.rules.reference import format_value, preset_documents, preset_page, reference_index, reference_pages
+from jantaku.rules.loader import preset_sources
 from jantaku.rules.ruleset import Ruleset
 from jantaku.rules.sources import describe_source
 
@@ -85,15 +86,22 @@ def run(args: argparse.Namespace) -> int:
             return 0
         w0 = max(len(r[0]) for r in rows)
         w1 = max(len(a.name), *(len(r[1]) for r in rows))
-        print(f"{'parameter':<{w0}}  {a.name:<{w1}}  {b.name}")
+        w2 = max(len(b.name), *(len(r[2]) for r in rows))
+        src_a, src_b = preset_sources(a.name), preset_sources(b.name)
+        fields = {f.name: f for f in dataclasses.fields(Ruleset)}
+        print(f"{'parameter':<{w0}}  {a.name:<{w1}}  {b.name:<{w2}}  source")
         for k, va, vb in rows:
-            print(f"{k:<{w0}}  {va:<{w1}}  {vb}")
+            # the source of the difference: what each preset file says of its value, else the parameter's own
+            said = [f"{r.name}: {s[k]}" for r, s in ((a, src_a), (b, src_b)) if s.get(k)]
+            source = "; ".join(said) or describe_source(str(fields[k].metadata.get("source", "")))
+            print(f"{k:<{w0}}  {va:<{w1}}  {vb:<{w2}}  {source}")
         return 0
     if not args.name:
         for name in preset_names():
             print(f"{name:<10} {load_rules(name).title}")
         return 0
     rules = load_rules(args.name)
+    said = preset_sources(rules.name)
     print(f"# {rules.name}: {rules.title}")
     if args.name in preset_names():
         print(f"# follows: {preset_documents(args.name)}")
@@ -104,4 +112,6 @@ def run(args: argparse.Namespace) -> int:
         src = f.metadata.get("source", "")
         print(f"{f.name} = {format_value(getattr(rules, f.name))}")
         print(f"    {doc} [{describe_source(src)}]")
+        if said.get(f.name):
+            print(f"    {rules.name}: {said[f.name]}")
     return 0

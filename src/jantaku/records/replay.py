@@ -19,7 +19,7 @@ from typing import Any
 from jantaku.errors import JantakuError
 from jantaku.rules import Ruleset, load_rules
 from jantaku.table.actions import ANKAN, CONTINUE, DISCARD, KAKAN, KYUUSHU, PASS, RIICHI, RON, STOP, TSUMO, Action
-from jantaku.table.game import Game
+from jantaku.table.game import Game, half_up_thousands, settle, tenhou_thousands
 from jantaku.table.kyoku import CHANKAN, DRAWN, ENDED, RESPONSES, Kyoku
 from jantaku.table.wall import LIVE_START, Wall
 from jantaku.tiles import RED_IDS136
@@ -27,7 +27,15 @@ from jantaku.tiles import RED_IDS136
 from .errors import RecordError
 from .record import GameRecord
 
-__all__ = ["Mismatch", "ReplayReport", "replay_record", "rules_for_record", "wall_from_hand"]
+__all__ = [
+    "Mismatch",
+    "ReplayReport",
+    "Settlement",
+    "infer_settlement",
+    "replay_record",
+    "rules_for_record",
+    "wall_from_hand",
+]
 
 _HONORS = {"E": 27, "S": 28, "W": 29, "N": 30, "P": 31, "F": 32, "C": 33}
 _COMPARED = ("tsumo", "dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "dora", "reach", "reach_accepted")
@@ -60,6 +68,117 @@ class ReplayReport:
     """Hands the record itself shows to be inconsistent (reported in ``notes``)."""
     notes: list[str] = field(default_factory=list)
     """What the record itself lacks (a truncated last hand, ...): reported, not counted as differences."""
+    skipped: list[str] = field(default_factory=list)
+    """What the record holds that the replay did not check (no hand at all, a hand cut off or dropped by the
+    reader): a check that checked less than the file holds is not a pass."""
+    settlement: str | None = None
+    """The final settlement read back from the record's own final points (see :func:`infer_settlement`)."""
+    final_checked: bool = False
+    """The record's final points were compared with the engine's (a difference is in ``mismatches``)."""
+
+    @property
+    def complete(self) -> bool:
+        """Every hand of the record was replayed and verified (none skipped, none unverifiable)."""
+        return self.hands > 0 and not self.skipped and self.unverifiable == 0
+
+
+_ROUNDING_NAMES = {
+    "none": "none (exact, to 0.1)",
+    "tenhou": "tenhou (to thousands, five down six up)",
+    "half_up": "half_up (to thousands, half up)",
+}
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """How a game's final points were computed: the zero line, the rank points (uma with any oka to first)
+    and the rounding (a :class:`~jantaku.rules.Ruleset`'s ``return_points``, ``rank_points`` and
+    ``final_rounding``)."""
+
+    return_points: int
+    rank_points: tuple[int, int, int, int]
+    rounding: str
+
+    def changes(self) -> dict[str, Any]:
+        """The rule parameters this settlement sets."""
+        return {
+            "return_points": self.return_points,
+            "rank_points": list(self.rank_points),
+            "final_rounding": self.rounding,
+        }
+
+    def __str__(self) -> str:
+        uma = "/".join(f"{p // 1000:+d}" for p in self.rank_points)
+        return f"return {self.return_points:,}, rank points {uma}, rounding {_ROUNDING_NAMES[self.rounding]}"
+
+
+def _to_thousands(rounding: str, diff: int) -> float:
+    if rounding == "tenhou":
+        return float(tenhou_thousands(diff))
+    if rounding == "half_up":
+        return float(half_up_thousands(diff))
+    return diff / 1000
+
+
+def infer_settlement(scores: list[int], final: list[float], first_dealer: int, rules: Ruleset) -> Settlement | None:
+    """The settlement that turns a record's final scores into its final points, or ``None`` if none does.
+
+    Tried in order: the rule set's own rounding, then Tenhou's five-down/six-up, half up and none; the rule
+    set's zero line, then the starting points (no oka) and 30,000. For each, the rank points are read back
+    from the players below first (first place too when nothing is rounded); they must be whole thousands,
+    never rise with the place, and add up to the oka (4 x (zero line - starting points)); those that give all
+    four final points exactly (as :func:`~jantaku.table.game.settle` computes them) fit. Of several, the rule
+    set's own settlement wins, then uma in multiples of 5 and symmetric (Tenhou's 10-20 and 5-10, Mahjong
+    Soul's 5-15), then the order above: a rounding can hide an odd uma (+41/+10/-10/-21 under five-down
+    six-up fits a game that was settled +40/+10/-10/-20 half up).
+
+    Without rounding, a zero line and rank points that differ by the same amount give the same final points;
+    the rule set's own zero line is then the one named.
+
+    >>> from jantaku.rules import load_rules
+    >>> str(infer_settlement([38200, 29700, 22900, 9200], [48.2, 9.7, -17.1, -40.8], 0, load_rules("tenhou")))
+    'return 30,000, rank points +40/+10/-10/-20, rounding none (exact, to 0.1)'
+    >>> str(infer_settlement([38600, 29400, 22500, 9500], [48.0, 9.0, -17.0, -40.0], 0, load_rules("tenhou")))
+    'return 30,000, rank points +40/+10/-10/-20, rounding tenhou (to thousands, five down six up)'
+    >>> str(infer_settlement([43600, 31000, 15000, 10400], [33.6, 11.0, -15.0, -29.6], 0, load_rules("mahjongsoul")))
+    'return 25,000, rank points +15/+5/-5/-15, rounding none (exact, to 0.1)'
+    >>> infer_settlement([43600, 31000, 15000, 10400], [33.6, 11.0, -15.0, -29.7], 0, load_rules("tenhou")) is None
+    True
+    """
+    if len(scores) != 4 or len(final) != 4:
+        return None
+    want = [round(float(x), 1) for x in final]
+    order = sorted(range(4), key=lambda s: (-scores[s], (s - first_dealer) % 4))
+    roundings = [rules.final_rounding, *(r for r in ("tenhou", "half_up", "none") if r != rules.final_rounding)]
+    zero_lines = list(dict.fromkeys((rules.return_points, rules.starting_points, 30000)))
+    fits: list[Settlement] = []
+    for rounding in roundings:
+        for ret in zero_lines:
+            oka = 4 * (ret - rules.starting_points)
+            rank = [0, 0, 0, 0]
+            for place, s in enumerate(order):
+                rank[place] = round((want[s] - _to_thousands(rounding, scores[s] - ret)) * 1000)
+            if rounding != "none":
+                rank[0] = oka - sum(rank[1:])
+            if any(r % 1000 for r in rank) or sum(rank) != oka or rank != sorted(rank, reverse=True):
+                continue
+            candidate = Settlement(ret, (rank[0], rank[1], rank[2], rank[3]), rounding)
+            got = settle(rules.replace(**candidate.changes()), list(scores), 0, first_dealer).final
+            if [round(x, 1) for x in got] == want:
+                fits.append(candidate)
+    if not fits:
+        return None
+
+    def plausible(c: Settlement) -> tuple[bool, bool, bool]:
+        uma = [c.rank_points[0] - 4 * (c.return_points - rules.starting_points), *c.rank_points[1:]]
+        return (
+            c.rank_points == rules.rank_points and c.return_points == rules.return_points,
+            all(u % 5000 == 0 for u in uma),
+            uma[0] == -uma[3] and uma[1] == -uma[2],
+        )
+
+    # several may fit (a rounding that hides an odd uma): the rule set's own, then round and symmetric umas
+    return max(fits, key=lambda c: (plausible(c), -fits.index(c)))
 
 
 def _kind(name: str) -> int:
@@ -159,8 +278,32 @@ def replay_record(record: GameRecord, rules: Ruleset | str | None = None) -> Rep
     report = ReplayReport(record.source, dora_timing_known=record.dora_timing_known)
     report.notes.extend(record.problems)
     hands = record.hands()
+    report.skipped.extend(_skipped(record, hands))
     if not hands:
         return report
+    end = next((e for e in record.events if e["type"] == "end_game"), None)
+    first = hands[0][0]
+    first_dealer = (first["oya"] - (first["kyoku"] - 1)) % 4  # a record may start in the middle of a game
+    if record.final is not None and end is not None:
+        # read back from the record's own numbers, the rule set's settlement preferred (not a reader's guess)
+        own = load_rules(rules or record.rule_name)
+        found = infer_settlement(
+            list(end["scores"]), record.final, first_dealer, rs.replace(rank_points=own.rank_points)
+        )
+        if found is None:
+            report.mismatches.append(
+                Mismatch(
+                    record.source,
+                    "end",
+                    "settlement",
+                    f"a settlement (zero line, rank points, rounding) giving the record's final points {record.final}"
+                    f" from its final scores {end['scores']}",
+                    "none fits",
+                )
+            )
+        else:
+            rs = rs.replace(**found.changes())
+            report.settlement = str(found)
     walls: list[Wall] = []
     wall_errors: dict[int, str] = {}
     for n, h in enumerate(hands):
@@ -178,8 +321,6 @@ def replay_record(record: GameRecord, rules: Ruleset | str | None = None) -> Rep
         # past the record's last hand (the engine plays on where the record ended) any wall will do
         return walls[i] if i < len(walls) else Wall.from_seed(f"{record.source}:{i}")
 
-    first = hands[0][0]
-    first_dealer = (first["oya"] - (first["kyoku"] - 1)) % 4  # a record may start in the middle of a game
     game = Game(rs, seed=0, names=names, first_dealer=first_dealer, walls=wall_for)
     game.resync(**_start_state(hands[0][0], 0))
     for n, hand in enumerate(hands):
@@ -216,7 +357,12 @@ def replay_record(record: GameRecord, rules: Ruleset | str | None = None) -> Rep
             report.matched += 1
         if n + 1 < len(hands) and game.kyoku.phase != ENDED and not game.over and game.hand_index != n + 1:
             game.resync(**_start_state(hands[n + 1][0], n + 1))
-    end = next((e for e in record.events if e["type"] == "end_game"), None)
+    if end is None and len(hands) >= 2 and not game.over and not report.skipped:
+        # a game record (more than one hand) that stops while the game goes on: its end was cut off
+        report.skipped.append(
+            f"{record.source}: the record stops after {_hand_name(hands[-1][0])} while the game goes on (no end of "
+            "game): the game's end and its final settlement were not checked"
+        )
     if end is not None and len(report.mismatches) == 0:
         if not game.over:
             report.mismatches.append(Mismatch(record.source, "end", "game over", True, False))
@@ -225,11 +371,29 @@ def replay_record(record: GameRecord, rules: Ruleset | str | None = None) -> Rep
                 report.mismatches.append(
                     Mismatch(record.source, "end", "final scores", end["scores"], game.result.scores)
                 )
-            if record.final is not None and [round(x, 1) for x in game.result.final] != record.final:
-                report.mismatches.append(
-                    Mismatch(record.source, "end", "final points", record.final, game.result.final)
-                )
+            if record.final is not None:
+                report.final_checked = True
+                if [round(x, 1) for x in game.result.final] != [round(x, 1) for x in record.final]:
+                    report.mismatches.append(
+                        Mismatch(record.source, "end", "final points", record.final, game.result.final)
+                    )
     return report
+
+
+def _skipped(record: GameRecord, hands: list[list[dict[str, Any]]]) -> list[str]:
+    """What the record holds that a replay of ``hands`` does not check. A record that is one unfinished hand
+    and nothing else (an mjx position, recorded in the middle of a hand by design) is a position, not a cut
+    game: it counts as nothing checked, not as something skipped."""
+    out = [p for p in record.problems if "truncated" in p or "skipped" in p]
+    starts = sum(1 for e in record.events if e["type"] == "start_kyoku")
+    if not hands and not (starts == 1 and not out):
+        out.append(f"{record.source}: no complete hand to check")
+    if hands and starts > len(hands) and not any("truncated" in p for p in out):
+        out.append(f"{record.source}: {starts - len(hands)} hand(s) cut off before their end (truncated)")
+    dropped = [_hand_name(h[0]) for h in hands if h[0].get("resync")]
+    if dropped and not any("skipped" in p for p in out):
+        out.extend(f"{record.source}: a hand before {name} was dropped by the reader" for name in dropped)
+    return out
 
 
 def _hand_name(start: dict[str, Any]) -> str:

@@ -158,6 +158,25 @@ _SCORE_TEXT = re.compile(r"^(?:(\d+)符)?(?:(\d+)飜)?(満貫|跳満|倍満|三�
 _YAKU_TEXT = re.compile(r"^(.+)\((?:(\d+)飜|(役満))\)$")
 _CLOSED_KAN = re.compile(r"^(?:\d\d)*[ka](?:\d\d)+$")
 _TENHOU_LOBBY = re.compile(r"^[般上特鳳若銀琥孔]")
+# a Mahjong Soul game converted to tenhou.net/6: its ``ref`` is the game's uuid after the date
+# (``231014-<uuid>``), its ``rule.disp`` names a room (銅の間東喰赤, 玉の間南喰赤, 王座の間...)
+_MAHJONGSOUL_REF = re.compile(r"^\d{6}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+_MAHJONGSOUL_ROOM = re.compile(r"^(銅|銀|金|玉|王座)の間")
+
+
+def is_mahjongsoul(game: dict[str, Any]) -> bool:
+    """Whether a tenhou.net/6 log is a converted Mahjong Soul game (by its ``ref`` or its room's name).
+
+    >>> is_mahjongsoul({"ref": "231014-3f6f5904-aae2-4bf4-b36f-26df5bcd6c6d"})
+    True
+    >>> is_mahjongsoul({"rule": {"disp": "玉の間南喰赤"}}), is_mahjongsoul({"rule": {"disp": "般南喰赤"}})
+    (True, False)
+    """
+    rule = game.get("rule")
+    disp = str(rule.get("disp") or "") if isinstance(rule, dict) else ""
+    return bool(_MAHJONGSOUL_REF.match(str(game.get("ref") or "")) or _MAHJONGSOUL_ROOM.match(disp))
+
+
 _MAX_REPLAYS = 20000
 _TSUMOGIRI = 60
 
@@ -234,6 +253,8 @@ def _read_game(game: Any, src: str) -> GameRecord:
         raise RecordError(f"{src}: 'name' must list 4 players")
     disp = str(rule.get("disp") or "")
     rec = GameRecord(source=src, dora_timing_known=False)
+    if is_mahjongsoul(game):
+        rec.rule_name = "mahjongsoul"
     rec.red_fives = _red_fives(rule, log)
     rec.open_tanyao = "喰" in disp if _TENHOU_LOBBY.match(disp) else True
     rec.hanchan = _hanchan(disp, log)
@@ -748,6 +769,14 @@ class _Play:
                 )
             tile = self.last_action[2]
             if self.last_action[0] == "dahai":
+                if self.reach_pending is not None and sum(sum(w.deltas) for w in ky.wins) == 1000 * (self.sticks + 1):
+                    # Mahjong Soul conversions give the winner the stick of a riichi declaration whose tile was
+                    # won on, although it never stood (the game's own final points show it was not paid)
+                    first.deltas[first.who] -= 1000
+                    ky.problems.append(
+                        f"{ky.where}: the winner's deltas counted the riichi stick of the declaration tile won on, "
+                        "which never stood; taken out"
+                    )
                 self.reach_pending = None  # the riichi discard was won on: no stick
             dealer_won = any(w.who == ky.oya for w in ky.wins)
         for w in ky.wins:

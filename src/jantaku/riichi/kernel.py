@@ -631,6 +631,8 @@ def make_scorer(fallback: Callable[[Hand, WinConditions, Ruleset], ScoreResult |
             return fallback(h, c, comp.rules)
         wcode = win._code
         wk = KIND_OF_CODE[wcode]
+        if c.chankan and (k_closed >> TILE_BITS * wk & 7) > 1:
+            return fallback(h, c, comp.rules)  # a robbed kan's tile held twice: the reference refuses it
         if reds:
             red += reds.bit_count()
         if red and not comp.all_red:

@@ -126,7 +126,8 @@ def payments(
 ) -> tuple[list[int], int]:
     """Per-seat point changes of a win (honba and deposits included) and the points before them.
 
-    ``pao_basic`` is the part of ``basic`` for which ``c.pao`` is liable (a yakuman's 8000 per unit).
+    ``pao_basic`` is the part of ``basic`` for which ``c.pao`` is liable (a yakuman's 8000 per unit, or all of
+    ``basic`` under ``pao_scope = "hand"``).
     Tsumo: the liable player pays that part alone (a dealer's 6x, else 4x) and the rest is shared as usual;
     ron: the liable player and the discarder pay half each of that part. Honba: on tsumo the liable player
     pays them all; on ron as the rule set's ``pao_honba`` says.

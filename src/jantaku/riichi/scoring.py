@@ -234,6 +234,12 @@ def _check_against_rules(hand: Hand, c: WinConditions, rules: Ruleset) -> None:
         raise ConditionError(f"the winning tile {c.win} is not among the closed tiles of {hand}")
     if c.chankan and any(t.kind == c.win.kind for m in hand.melds for t in m.tiles):
         raise ConditionError("a robbed kan's tile cannot also be in the winner's melds")
+    if c.chankan and sum(t.kind == c.win.kind for t in hand.closed) > 1:
+        # the kan being robbed holds the other three copies (a pon plus the added tile; or a closed kan)
+        raise ConditionError(
+            f"a robbed kan's tile {c.win} cannot also be among the winner's other closed tiles: the kan holds "
+            "the other three copies"
+        )
 
 
 def _facts(hand: Hand, c: WinConditions) -> HandFacts:
@@ -388,7 +394,8 @@ def _finish(
     if c.pao is not None:
         liable_for = [(name, mult) for name, mult in yaku if yakuman and name in rules.pao]
         if liable_for:
-            pao_basic = min(basic, 8000 * sum(mult for _, mult in liable_for))
+            # pao_scope: the liable yakuman only (001 8章1条), or the whole hand (Tenhou)
+            pao_basic = basic if rules.pao_scope == "hand" else min(basic, 8000 * sum(m for _, m in liable_for))
     deltas, points = payments(basic, c, rules, pao_basic)
     return ScoreResult(
         han=han,

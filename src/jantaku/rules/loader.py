@@ -23,7 +23,7 @@ from typing import Any
 
 from .ruleset import PARAMETER_CHOICES, RulesError, Ruleset, field_type, is_set_type, is_tuple_type, tuple_arity
 
-__all__ = ["coerce_value", "diff_rules", "load_rules", "preset_names", "rules_from_mapping"]
+__all__ = ["coerce_value", "diff_rules", "load_rules", "preset_names", "preset_sources", "rules_from_mapping"]
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Ruleset)}
 
@@ -135,6 +135,35 @@ def load_rules(spec: str | Path | Ruleset) -> Ruleset:
         data.setdefault("name", path.stem)
         return rules_from_mapping(data, source=text)
     return _load_preset(text)
+
+
+@cache
+def preset_sources(name: str) -> dict[str, str]:
+    """The source a preset file gives for each value it sets: the comment after ``key = value`` (its base's
+    comments for the keys it does not set itself). Unknown names (a user's file, a custom rule set) give {}.
+
+    >>> preset_sources("mahjongsoul")["return_points"].startswith("records' sc")
+    True
+    """
+    if name not in preset_names():
+        return {}
+    text = (resources.files("jantaku.rules") / "presets" / f"{name}.toml").read_text(encoding="utf-8")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:  # pragma: no cover - presets are checked by the tests
+        return {}
+    base = data.get("base")
+    out = dict(preset_sources(base)) if isinstance(base, str) and base != name else {}
+    for line in text.splitlines():
+        key, sep, rest = line.partition("=")
+        key = key.strip()
+        if not sep or key not in _FIELDS or line[:1].isspace():
+            continue
+        out.pop(key, None)
+        value_part, hash_, comment = rest.partition("#")
+        if hash_ and comment.strip() and value_part.count('"') % 2 == 0:
+            out[key] = comment.strip()
+    return out
 
 
 def diff_rules(a: Ruleset, b: Ruleset) -> list[tuple[str, Any, Any]]:

@@ -73,10 +73,14 @@ class Ruleset:
     )
     final_rounding: str = _p(
         "none",
-        "Final scores: exact, or Tenhou's: every player but first rounded to whole thousands (500 and less "
-        "dropped, 600 and more rounded up) before rank points, first place getting minus the others' sum.",
-        "Tenhou (its logs' owari values); the documents are silent",
-        ("none", "tenhou"),
+        "Final scores: `none` exact (to 0.1, as points move in hundreds: newer Tenhou games print 48.2, -35.3; "
+        "Mahjong Soul's 43,600 -> +33.6); `tenhou` Tenhou's five-down/six-up: every player but first has the "
+        "distance from `return_points` rounded to whole thousands (500 and less dropped, 600 and more rounded "
+        "up, on its magnitude) before rank points, first place getting minus the others' sum; `half_up` the "
+        "same with 500 rounded up (+1,500 gives +2, -1,500 gives -2), as some older Tenhou games settle.",
+        "Tenhou (its logs' owari values, older games half up, newer ones exact); Mahjong Soul (exact); "
+        "the documents are silent",
+        ("none", "tenhou", "half_up"),
     )
     tie_split_unit: int = _p(
         5000,
@@ -186,6 +190,18 @@ class Ruleset:
         "001 8章1条2; 003 8章1条2; Tenhou: the liable player (real log 2010060416gm-0061-0000-2d91fbe3)",
         ("liable", "discarder"),
     )
+    pao_scope: str = _p(
+        "yakuman",
+        "What pao covers when the liable yakuman comes with other yakuman: `yakuman` only the liable "
+        "yakuman's value (tsumo: the liable player pays it alone, the rest is shared as a normal tsumo; ron: "
+        "liable player and discarder halve it, the discarder pays the rest), or `hand` the whole hand (tsumo: "
+        "the liable player pays everything, honba included; ron: liable player and discarder halve the whole "
+        "hand).",
+        "001 8章1条 (the liable yakuman); Tenhou: the whole hand (a real game: daisangen by pao plus "
+        "tsuuiisou, tsumo, 3 honba: the liable player paid 64,000 + 900, the others nothing); Mahjong Soul: "
+        "the liable yakuman only",
+        ("yakuman", "hand"),
+    )
 
     # -- the table ------------------------------------------------------------------------------------------
     multiple_ron: str = _p(
@@ -203,7 +219,11 @@ class Ruleset:
     )
     nagashi_mangan: bool = _p(True, "Nagashi mangan at an exhaustive draw, paid as a mangan tsumo.", "002 1.2")
     nagashi_renchan: bool = _p(
-        True, "Nagashi mangan is treated like tenpai for the dealer's repeat (else only real tenpai counts).", "003"
+        False,
+        "Nagashi mangan is treated like tenpai for the dealer's repeat (else only real tenpai counts: a noten "
+        "dealer who makes nagashi passes the deal, and the honba counter goes up as at any draw).",
+        "002 1.2 流局滿貫 then 流程: 莊家聽牌時連莊…莊家不聽牌時輪莊; 003 3章11条4 '流局满贯不影响连庄结算'; Tenhou "
+        "(a real game: a noten dealer's nagashi passed the deal)",
     )
     noten_payment: int = _p(
         3000, "Points the noten players pay the tenpai players at an exhaustive draw.", "000 Art 71"

@@ -28,7 +28,7 @@ from .kyoku import ENDED, HandResult, IllegalActionError, Kyoku
 from .seating import Seating, draw_seating
 from .wall import Wall
 
-__all__ = ["Game", "GameResult", "settle", "tenhou_thousands"]
+__all__ = ["Game", "GameResult", "half_up_thousands", "settle", "tenhou_thousands"]
 
 _ROUND = "ESWN"
 
@@ -52,6 +52,17 @@ def tenhou_thousands(diff: int) -> int:
     (18, 5, -26, -22)
     """
     thousands = (abs(diff) + 400) // 1000
+    return thousands if diff >= 0 else -thousands
+
+
+def half_up_thousands(diff: int) -> int:
+    """Half-up rounding of a final score's distance from the zero line to whole thousands, on its magnitude
+    (as some older Tenhou games settle): 500 and more rounded up.
+
+    >>> half_up_thousands(1500), half_up_thousands(1400), half_up_thousands(-1500), half_up_thousands(-25400)
+    (2, 1, -2, -25)
+    """
+    thousands = (abs(diff) + 500) // 1000
     return thousands if diff >= 0 else -thousands
 
 
@@ -113,11 +124,12 @@ def settle(
         points[s] += deposit_pts[s]
         value = (scores[s] - rules.return_points + rank_pts[s] + deposit_pts[s]) / rules.final_unit - pen[s]
         final.append(round(value, 1))
-    if rules.final_rounding == "tenhou":
+    if rules.final_rounding in ("tenhou", "half_up"):
+        to_thousands = tenhou_thousands if rules.final_rounding == "tenhou" else half_up_thousands
         top = order[0]
         for s in range(4):
             if s != top:
-                final[s] = float(tenhou_thousands(points[s] - rules.return_points) + rank_pts[s] // 1000) - pen[s]
+                final[s] = float(to_thousands(points[s] - rules.return_points) + rank_pts[s] // 1000) - pen[s]
         final[top] = -sum(final[s] for s in range(4) if s != top)
     return GameResult(points, ranks, final, deposit_pts, pen)
 
