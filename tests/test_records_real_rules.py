@@ -350,4 +350,4 @@ def test_replay_help_documents_the_exit_status(capsys):
 def test_rules_show_prints_the_presets_own_source(capsys):
     assert main(["rules", "mahjongsoul"]) == 0
     out = capsys.readouterr().out
-    assert "pao_scope = yakuman" in out and "mahjongsoul: RiichiEnv RULES.md" in out
+    assert "pao_scope = yakuman" in out and "mahjongsoul: RiichiEnv rule table" in out

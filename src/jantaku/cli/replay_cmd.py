@@ -31,7 +31,7 @@ summary names; a record that no settlement fits is a difference.
 
 examples (from a clone of the repository):
   jantaku replay examples/records --check
-  jantaku replay tests/data/records --check      (every real game of the test corpus)"""
+  jantaku replay tests/data/records/tenhou6-json/mahjongsoul --check   (5 Mahjong Soul games)"""
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

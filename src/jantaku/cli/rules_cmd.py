@@ -12,8 +12,8 @@ from pathlib import Path
 
 from jantaku.errors import JantakuError
 from jantaku.rules import diff_rules, load_rules, preset_names
-from jantaku.rules.reference import format_value, preset_documents, preset_page, reference_index, reference_pages
 from jantaku.rules.loader import preset_sources
+from jantaku.rules.reference import format_value, preset_documents, preset_page, reference_index, reference_pages
 from jantaku.rules.ruleset import Ruleset
 from jantaku.rules.sources import describe_source
 
