@@ -83,5 +83,5 @@ def _read_json_records(raw: bytes, name: str) -> list[GameRecord]:
     if isinstance(obj, dict) and "type" in obj:
         from .mjai import read_mjai
 
-        return [read_mjai(text, name=name)]
+        return [read_mjai(text, name=name, strict=True)]
     raise RecordError(f"{name}: not a game record jantaku knows (mjlog, tenhou.net/6, mjx, mjai)")

@@ -107,7 +107,9 @@ def _lines(source: str | Path | Iterable[str] | Iterable[dict[str, Any]] | TextI
 
 
 def read_mjai(
-    source: str | Path | Iterable[str] | Iterable[dict[str, Any]] | TextIO, name: str | None = None
+    source: str | Path | Iterable[str] | Iterable[dict[str, Any]] | TextIO,
+    name: str | None = None,
+    strict: bool = False,
 ) -> GameRecord:
     """Read an mjai log: a file path, JSON-lines text, an open text file, or a list of lines or event dicts.
 
@@ -119,9 +121,10 @@ def read_mjai(
     messages (default: the path). Raises
     :class:`~jantaku.records.errors.RecordError` naming the line for malformed input: not JSON, or an event
     without a field the replay reads or with a value of the wrong type or range
-    (:func:`~jantaku.records.record.event_problem`; fields a log may leave out, and a player's view with its
-    hidden tiles ``?``, are fine here: :meth:`GameRecord.check` asks for everything a replay reads, and
-    :func:`~jantaku.records.load.read_records` does). A ``start_game`` without ``names`` gets four empty ones.
+    (:func:`~jantaku.records.record.event_problem`). Unless ``strict``, fields a log may leave out and a
+    player's view with its hidden tiles ``?`` are fine; ``strict`` (as :func:`~jantaku.records.load.read_records`
+    reads) asks for everything a replay reads, as :meth:`GameRecord.check` does, and names the line. A
+    ``start_game`` without ``names`` gets four empty ones.
 
     >>> rec = read_mjai('{"type":"start_game"}\\n{"type":"end_game","scores":[25000,25000,25000,25000]}')
     >>> [e["type"] for e in rec.events], rec.source
@@ -146,11 +149,13 @@ def read_mjai(
         for e in batch:
             if not isinstance(e, dict) or not isinstance(e.get("type"), str):
                 raise RecordError(f"{name}: line {n}: an mjai event is a JSON object with a 'type', got {excerpt(e)}")
-            problem = event_problem(e, strict=False)
-            if problem is not None:
-                raise RecordError(f"{name}: line {n}: {problem}")
             if e["type"] == "start_game" and "names" not in e:
                 e = {**e, "names": ["", "", "", ""]}
+            problem = event_problem(e, strict=strict)
+            if problem is None and e["type"] == "start_game":
+                problem = _rules_problem(e.get("rules"))
+            if problem is not None:
+                raise RecordError(f"{name}: line {n}: {problem}")
             events.append(e)
             if len(events) > MAX_EVENTS:
                 raise RecordError(f"{name}: line {n}: more than {MAX_EVENTS} events, more than a record holds")
@@ -167,14 +172,26 @@ def read_mjai(
     return rec
 
 
+def _rules_problem(rules_name: Any) -> str | None:
+    """Why a ``start_game``'s ``rules`` is not a rule set's name (a record does not make jantaku read a file)."""
+    if rules_name is None:
+        return None
+    if (
+        not isinstance(rules_name, str)
+        or rules_name.endswith(".toml")
+        or "/" in rules_name
+        or "\\" in rules_name
+        or len(rules_name) > 100
+    ):
+        return f"start_game: rules must name a rule set, got {excerpt(rules_name)}"
+    return None
+
+
 def _rule_hints(rec: GameRecord) -> None:
     start = next((e for e in rec.events if e["type"] == "start_game"), None)
     rules_name = start.get("rules") if start else None
     starts = [e for e in rec.events if e["type"] == "start_kyoku"]
     if isinstance(rules_name, str) and rules_name:
-        if rules_name.endswith(".toml") or "/" in rules_name or "\\" in rules_name or len(rules_name) > 100:
-            # a record names the rule set it was played under; it does not make jantaku read a file
-            raise RecordError(f"{rec.source}: start_game: rules must name a rule set, got {excerpt(rules_name)}")
         rec.rule_name = rules_name
         try:
             from jantaku.rules import load_rules
