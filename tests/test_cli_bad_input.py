@@ -73,7 +73,7 @@ BAD_LINES: list[tuple[bytes, str]] = [
     (b'{"hand": "\xff\xfe", "win": "9s"}', "not UTF-8 text (byte 0xff"),
     (b'{"hand": "1m", "win": NaN}', "NaN is not JSON"),
     (b"[1, 2]", "a request is a JSON object, got list"),
-    (b"{oops", "not valid JSON"),
+    (b"{oops", "not JSON: Expecting property name"),
     (json.dumps({"hand": "123m456p789s11z344z", "win": "4z", "rules": "jielu", "honba": 10**21}).encode(), "honba"),
     (json.dumps({"hand": "123m456p789s1134z", "extra_wildcards": 5, "rules": "jielu"}).encode(), "0-1"),
 ]

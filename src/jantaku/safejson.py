@@ -28,7 +28,7 @@ jantaku.safejson.JSONLimitError: NaN is not JSON
 >>> loads('{"a": 1,}')
 Traceback (most recent call last):
 ...
-jantaku.safejson.JSONLimitError: not valid JSON: Expecting property name enclosed in double quotes at line 1 column 9
+jantaku.safejson.JSONLimitError: not JSON: Expecting property name enclosed in double quotes at line 1 column 9
 """
 
 from __future__ import annotations
@@ -122,6 +122,6 @@ def loads(
     try:
         return json.loads(text, parse_int=parse_int, parse_float=parse_float, parse_constant=parse_constant)
     except json.JSONDecodeError as e:
-        raise JSONLimitError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        raise JSONLimitError(f"not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
     except RecursionError:  # pragma: no cover - the depth check comes first
         raise JSONLimitError(f"JSON nested deeper than {max_depth} levels") from None

@@ -140,9 +140,7 @@ def read_mjai(
             try:
                 obj = safejson.loads(line)
             except JantakuError as e:
-                raise RecordError(
-                    f"{name}: line {n} is not valid JSON ({str(e).removeprefix('not valid JSON: ')})"
-                ) from None
+                raise RecordError(f"{name}: line {n} is not valid JSON ({str(e).removeprefix('not JSON: ')})") from None
         else:
             raise RecordError(f"{name}: item {n} is a {type(line).__name__}, not a line of text or an event")
         batch = obj if isinstance(obj, list) else [obj]

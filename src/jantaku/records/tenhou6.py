@@ -187,15 +187,13 @@ def _load(source: str | Path | dict | list) -> tuple[list[Any], str]:
         data = safejson.loads(text)
     except JantakuError as whole:
         if len(lines) < 2 or not _parses(lines[0][1]):
-            raise RecordError(f"{name}: {whole}") from None
+            raise RecordError(f"{name}: not valid JSON ({str(whole).removeprefix('not JSON: ')})") from None
         games = []  # one object per line
         for n, ln in lines:
             try:
                 games.append(safejson.loads(ln))
             except JantakuError as e:
-                raise RecordError(
-                    f"{name}: line {n} is not valid JSON ({str(e).removeprefix('not valid JSON: ')})"
-                ) from None
+                raise RecordError(f"{name}: line {n} is not valid JSON ({str(e).removeprefix('not JSON: ')})") from None
         return games, name
     if isinstance(data, list):
         return data, name
