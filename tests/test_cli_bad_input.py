@@ -398,3 +398,19 @@ def test_cli_batch_of_mutated_inputs_never_tracebacks(tmp_path):
 
 def test_named_errors_are_jantaku_errors():
     assert issubclass(RecordError, JantakuError) and issubclass(RulesError, JantakuError)
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["--games", "0"], "--games must be 1-10000000, got 0"),
+        (["--games", "1", "--workers", "0"], "--workers must be 1-256, got 0"),
+        (["--games", "1", "--workers", "-3"], "--workers must be 1-256, got -3"),
+        (["--games", "1", "--out", "/proc/no/such/folder"], "cannot make the folder"),
+        (["--games", "1", "--bots", ","], "give one bot for every seat or one for all, got 0"),
+    ],
+)
+def test_simulate_refuses_bad_numbers_and_folders_before_playing(capsys, argv, expected):
+    assert main(["simulate", "--quiet", *argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and expected in err and err.count("\n") == 1
