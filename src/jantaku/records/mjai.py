@@ -36,7 +36,7 @@ from jantaku import safejson
 from jantaku.errors import JantakuError, excerpt
 
 from .errors import RecordError, read_text_file
-from .record import MAX_EVENTS, GameRecord, event_problem
+from .record import MAX_EVENTS, GameRecord, event_problem, has_dead_wall
 
 __all__ = ["PRIVATE_KEYS", "player_view_event", "player_view_events", "read_mjai", "write_mjai"]
 
@@ -133,6 +133,7 @@ def read_mjai(
     lines, found_name = _lines(source)
     name = name or found_name
     events: list[dict[str, Any]] = []
+    dead_wall = True  # until start_game names a rule set without one
     for n, line in lines:
         if isinstance(line, dict):
             obj: Any = line
@@ -149,9 +150,12 @@ def read_mjai(
                 raise RecordError(f"{name}: line {n}: an mjai event is a JSON object with a 'type', got {excerpt(e)}")
             if e["type"] == "start_game" and "names" not in e:
                 e = {**e, "names": ["", "", "", ""]}
-            problem = event_problem(e, strict=strict)
-            if problem is None and e["type"] == "start_game":
+            problem = None
+            if e["type"] == "start_game":
                 problem = _rules_problem(e.get("rules"))
+                if problem is None and isinstance(e.get("rules"), str):
+                    dead_wall = has_dead_wall(e["rules"])
+            problem = problem or event_problem(e, strict=strict, dead_wall=dead_wall)
             if problem is not None:
                 raise RecordError(f"{name}: line {n}: {problem}")
             events.append(e)

@@ -57,7 +57,7 @@ from jantaku.errors import excerpt
 
 from .errors import RecordError
 
-__all__ = ["MAX_POINTS", "GameRecord", "check_events", "event_problem", "rotate_seats"]
+__all__ = ["MAX_POINTS", "GameRecord", "check_events", "event_problem", "has_dead_wall", "rotate_seats"]
 
 MAX_POINTS = 10_000_000
 """Scores and deltas in a record lie within -MAX_POINTS..MAX_POINTS (real ones are a few ten thousands)."""
@@ -92,9 +92,10 @@ def _die(d: Any) -> bool:
 class _Check:
     """The checks of one event; ``strict`` asks for every field a replay reads and no hidden tile (``?``)."""
 
-    def __init__(self, event: dict[str, Any], strict: bool) -> None:
+    def __init__(self, event: dict[str, Any], strict: bool, dead_wall: bool = True) -> None:
         self.e = event
         self.strict = strict
+        self.dead_wall = dead_wall
 
     def get(self, key: str, required: bool = True) -> Any:
         """The field's value; a missing (or null) one is an error when strict and required, else ``_MISSING``."""
@@ -151,7 +152,7 @@ class _Check:
     # -- by event type -----------------------------------------------------------------------------------
 
     def start_game(self) -> None:
-        names = self.get("names", required=False)
+        names = self.get("names")
         if names is not _MISSING and not (
             isinstance(names, list) and len(names) == 4 and all(isinstance(n, str) for n in names)
         ):
@@ -165,7 +166,7 @@ class _Check:
         self.int("honba", 0, MAX_COUNT)
         self.int("kyotaku", 0, MAX_COUNT)
         self.seat("oya")
-        self.tile("dora_marker")
+        self.tile("dora_marker", required=self.dead_wall)  # a game without a dead wall (洁律) has no dora
         self.four_ints("scores", required=True)
         tehais = self.get("tehais")
         if tehais is not _MISSING:
@@ -252,7 +253,7 @@ class _Check:
         self.seat("actor", required=False)
 
     def end_game(self) -> None:
-        self.four_ints("scores")
+        self.four_ints("scores", required=True)
 
 
 _CHECKED = frozenset(
@@ -276,12 +277,13 @@ _CHECKED = frozenset(
 )
 
 
-def event_problem(event: Any, strict: bool = True) -> str | None:
+def event_problem(event: Any, strict: bool = True, dead_wall: bool = True) -> str | None:
     """What is wrong with one mjai event (a missing field, a wrong type, a value out of range), or ``None``.
 
     ``strict`` (for a replay): every field the replay reads must be there and no tile hidden (``?``); otherwise
     (for reading a player's view or a log without some fields) only the fields present are checked. Event types
-    the replay does not read are fine as long as they have a type.
+    the replay does not read are fine as long as they have a type. Without a ``dead_wall`` (a 洁律 game) a
+    ``start_kyoku`` has no ``dora_marker``.
     """
     if not isinstance(event, dict):
         return f"an event is a JSON object, got {type(event).__name__}"
@@ -291,19 +293,23 @@ def event_problem(event: Any, strict: bool = True) -> str | None:
     if kind not in _CHECKED:
         return None
     try:
-        getattr(_Check(event, strict), kind)()
+        getattr(_Check(event, strict, dead_wall), kind)()
     except _Bad as e:
         return f"{kind}: {e}"
     return None
 
 
 def check_events(
-    events: list[Any], source: str, place: Callable[[int], str] | None = None, strict: bool = True
+    events: list[Any],
+    source: str,
+    place: Callable[[int], str] | None = None,
+    strict: bool = True,
+    dead_wall: bool = True,
 ) -> None:
     """Raise :class:`RecordError` at the first malformed event (:func:`event_problem`), naming ``source`` and its
     place (by default ``event N``, counting from 0; ``place(i)`` can name a line instead).
 
-    >>> check_events([{"type": "start_game"}, {"type": "dora"}], "x.mjson")
+    >>> check_events([{"type": "start_game", "names": ["a", "b", "c", "d"]}, {"type": "dora"}], "x.mjson")
     Traceback (most recent call last):
     ...
     jantaku.records.errors.RecordError: x.mjson: event 1: dora: 'dora_marker' is missing
@@ -311,10 +317,23 @@ def check_events(
     if len(events) > MAX_EVENTS:
         raise RecordError(f"{source}: {len(events)} events, more than a record holds ({MAX_EVENTS})")
     for i, e in enumerate(events):
-        problem = event_problem(e, strict)
+        problem = event_problem(e, strict, dead_wall)
         if problem is not None:
             where = place(i) if place is not None else f"event {i}"
             raise RecordError(f"{source}: {where}: {problem}")
+
+
+def has_dead_wall(rule_name: str) -> bool:
+    """Whether the rule set a record names plays with a dead wall (an unknown one: assume it does)."""
+    from jantaku.errors import JantakuError
+    from jantaku.rules import load_rules
+
+    if "/" in rule_name or "\\" in rule_name or rule_name.endswith(".toml"):
+        return True
+    try:
+        return load_rules(rule_name).dead_wall
+    except JantakuError:
+        return True
 
 
 def rotate_seats(events: list[dict[str, Any]], first: int) -> list[dict[str, Any]]:
@@ -373,7 +392,7 @@ class GameRecord:
     def check(self) -> None:
         """Raise :class:`~jantaku.records.errors.RecordError` naming the first event a replay cannot take
         (:func:`check_events`, strict), and for a wall that is not the 136 tile ids once each."""
-        check_events(self.events, self.source)
+        check_events(self.events, self.source, dead_wall=has_dead_wall(self.rule_name))
         for n, wall in enumerate(self.walls or []):
             if not (isinstance(wall, list) and len(wall) == 136 and sorted(wall) == list(range(136))):
                 raise RecordError(f"{self.source}: wall {n} must hold each tile id 0-135 once")
