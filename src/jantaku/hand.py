@@ -127,9 +127,9 @@ class Hand(_Packed):
     melds: tuple[Meld, ...] = ()
 
     def __post_init__(self) -> None:
-        if isinstance(self.closed, str) or not all(isinstance(t, Tile) for t in self.closed):
+        if not isinstance(self.closed, tuple | list) or not all(isinstance(t, Tile) for t in self.closed):
             raise HandError("Hand(closed, melds) takes Tile objects; use Hand.parse() for text")
-        if not all(isinstance(m, Meld) for m in self.melds):
+        if not isinstance(self.melds, tuple | list) or not all(isinstance(m, Meld) for m in self.melds):
             raise HandError("Hand(closed, melds) takes Meld objects; use Hand.parse() for text")
         if not isinstance(self.closed, tuple):
             object.__setattr__(self, "closed", tuple(self.closed))
