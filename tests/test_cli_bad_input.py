@@ -414,3 +414,11 @@ def test_simulate_refuses_bad_numbers_and_folders_before_playing(capsys, argv, e
     assert main(["simulate", "--quiet", *argv]) == 2
     out, err = capsys.readouterr()
     assert out == "" and expected in err and err.count("\n") == 1
+
+
+def test_mjlog_cut_anywhere_says_it_is_truncated():
+    xml = gzip.decompress(MJLOG_GZIP.read_bytes()).decode()
+    for cut in (100, len(xml) // 2, xml.rindex("<AGARI") if "<AGARI" in xml else len(xml) - 20):
+        rec = read_mjlog(xml[:cut])[0] if xml[:cut].count("<mjloggm") else None
+        assert rec is not None and any("truncated" in p for p in rec.problems), cut
+    assert not read_mjlog(xml)[0].problems

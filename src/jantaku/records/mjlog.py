@@ -144,6 +144,9 @@ def read_mjlog(source: str | Path | bytes, name: str | None = None) -> list[Game
         rec.problems.append(f"{name}: hand {state.hand}: the log ends in the middle of the hand (truncated)")
         while rec.events and rec.events[-1]["type"] != "end_kyoku":
             rec.events.pop()
+    elif "</mjloggm>" not in text[-200:]:
+        where = f"after hand {state.hand}" if state.hand else "before its first hand"
+        rec.problems.append(f"{name}: the log ends {where} without </mjloggm> (truncated)")
     return [rec]
 
 
