@@ -35,7 +35,20 @@ from jantaku.tiles import Tile, parse_tiles
 from .conditions import ConditionError, WinConditions
 from .scoring import ScoreResult, score_hand
 
-__all__ = ["RANGES", "clip_message", "request_from_json", "result_to_json", "rules_family", "score_json"]
+__all__ = [
+    "RANGES",
+    "check_request",
+    "clip_message",
+    "hand_fields",
+    "int_field",
+    "request_from_json",
+    "result_to_json",
+    "rules_family",
+    "rules_field",
+    "score_json",
+    "win_tile",
+    "wind_field",
+]
 
 _FLAGS = ("tsumo", "riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou")
 _IGNORED = {"source", "id", "expected", "note", "article", "quote", "dealer"}
