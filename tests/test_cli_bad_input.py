@@ -422,3 +422,9 @@ def test_mjlog_cut_anywhere_says_it_is_truncated():
         rec = read_mjlog(xml[:cut])[0] if xml[:cut].count("<mjloggm") else None
         assert rec is not None and any("truncated" in p for p in rec.problems), cut
     assert not read_mjlog(xml)[0].problems
+
+
+def test_cjk_output_under_an_ascii_locale_is_escaped_not_a_traceback():
+    proc = cli("score", "123m456p789s11z344z", "--rules", "jielu", env={"PYTHONIOENCODING": "ascii", "PYTHONUTF8": "0"})
+    assert proc.returncode == 0 and no_traceback(proc) == ""
+    assert "\\u4e09\\u6b65\\u987a" in proc.stdout.decode("ascii")  # 三步顺, escaped
