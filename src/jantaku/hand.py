@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from jantaku.errors import HandError, TileError
+from jantaku.errors import HandError, TileError, excerpt
 from jantaku.meld import _OWN_NOTATION, _T6_NOTATION, Meld, MeldKind
 from jantaku.tiles import KIND_NAMES, KIND_OF_CODE, NUM_KINDS, Tile, counts34, format_tiles, parse_tiles
 
@@ -127,20 +127,20 @@ class Hand(_Packed):
     melds: tuple[Meld, ...] = ()
 
     def __post_init__(self) -> None:
-        if isinstance(self.closed, str) or not all(isinstance(t, Tile) for t in self.closed):
+        if not isinstance(self.closed, tuple | list) or not all(isinstance(t, Tile) for t in self.closed):
             raise HandError("Hand(closed, melds) takes Tile objects; use Hand.parse() for text")
-        if not all(isinstance(m, Meld) for m in self.melds):
+        if not isinstance(self.melds, tuple | list) or not all(isinstance(m, Meld) for m in self.melds):
             raise HandError("Hand(closed, melds) takes Meld objects; use Hand.parse() for text")
         if not isinstance(self.closed, tuple):
             object.__setattr__(self, "closed", tuple(self.closed))
         if not isinstance(self.melds, tuple):
             object.__setattr__(self, "melds", tuple(self.melds))
         if len(self.melds) > 4:
-            raise HandError(f"a hand has at most four melds, {self} has {len(self.melds)}")
+            raise HandError(f"a hand has at most four melds, {excerpt(str(self))} has {len(self.melds)}")
         total = len(self.closed) + 3 * len(self.melds)
         if total not in (13, 14):
-            raise HandError(f"a hand has 13 or 14 tiles (each meld counting as 3); {str(self)!r} has {total}")
-        check_tile_supply(self.all_tiles(), repr(str(self)))
+            raise HandError(f"a hand has 13 or 14 tiles (each meld counting as 3); {excerpt(str(self))} has {total}")
+        check_tile_supply(self.all_tiles(), excerpt(str(self)))
         object.__setattr__(self, "_packed", None)  # computed on first use (:attr:`packed`)
 
     def __setstate__(self, state: Sequence[object]) -> None:
@@ -214,18 +214,20 @@ def _split_hand_text(text: str) -> tuple[list[Tile], list[Meld]]:
             melds.append(Meld.parse(token))
         else:
             if melds:
-                raise HandError(f"closed tiles come before the melds in {text!r}: found {token!r} after a meld")
+                raise HandError(
+                    f"closed tiles come before the melds in {excerpt(text)}: found {excerpt(token)} after a meld"
+                )
             try:
                 closed.extend(parse_tiles(token))
             except TileError as e:
                 if token == text.strip():
                     raise
-                raise TileError(f"{e}, in the hand {text!r}") from None
+                raise TileError(f"{e}, in the hand {excerpt(text)}") from None
     return closed, melds
 
 
 def parse_hand_or_tiles(text: str) -> tuple[list[Tile], Sequence[Meld]]:
     """Closed tiles and melds from text, without the 13/14 check (for shape functions on partial hands)."""
     closed, melds = _split_hand_text(text)
-    check_tile_supply([*closed, *(t for m in melds for t in m.tiles)], repr(text))
+    check_tile_supply([*closed, *(t for m in melds for t in m.tiles)], excerpt(text))
     return closed, melds

@@ -33,7 +33,7 @@ import enum
 import re
 from dataclasses import dataclass
 
-from jantaku.errors import HandError, TileError
+from jantaku.errors import HandError, TileError, excerpt
 from jantaku.tiles import Tile, format_tiles, parse_tiles
 
 __all__ = ["Meld", "MeldKind"]
@@ -98,24 +98,25 @@ class Meld:
         m = _OWN_NOTATION.match(s)
         if not m:
             raise HandError(
-                f"not a meld: {text!r} (expected tiles then + (chi/pon/open kan), ^ (added kan) or * (closed kan), "
+                f"not a meld: {excerpt(text)} (expected tiles then + (chi/pon/open kan), ^ (added kan) or "
+                "* (closed kan), "
                 "e.g. '312m+', '777z+', '5555p+2', '5550p^', '1111s*', or a tenhou.net/6 call string)"
             )
         body, marker, src = m.groups()
         try:
             tiles = parse_tiles(body)
         except TileError as e:
-            raise HandError(f"in meld {text!r}: {e}") from None
+            raise HandError(f"in meld {excerpt(text)}: {e}") from None
         source = int(src) if src else None
         if marker == "*":
             if source is not None:
-                raise HandError(f"a closed kan has no source seat: {text!r}")
+                raise HandError(f"a closed kan has no source seat: {excerpt(text)}")
             return cls(MeldKind.ANKAN, tuple(sorted(tiles)))
         if source is None:
             source = 3
         if marker == "^":
             if len(tiles) != 4:
-                raise HandError(f"an added kan has four tiles: {text!r}")
+                raise HandError(f"an added kan has four tiles: {excerpt(text)}")
             return cls(MeldKind.KAKAN, tuple(sorted(tiles)), tiles[0], source, tiles[-1])
         if len(tiles) == 4:
             kind = MeldKind.MINKAN
@@ -124,7 +125,7 @@ class Meld:
         elif len(tiles) == 3:
             kind = MeldKind.CHI
         else:
-            raise HandError(f"a called meld has three or four tiles, {text!r} has {len(tiles)}")
+            raise HandError(f"a called meld has three or four tiles, {excerpt(text)} has {len(tiles)}")
         return cls(kind, tuple(sorted(tiles)), tiles[0], source)
 
     @classmethod
@@ -144,19 +145,19 @@ class Meld:
         """
         m = _T6_NOTATION.match(text) if isinstance(text, str) else None
         if not m:
-            raise HandError(f"not a tenhou.net/6 call string: {text!r}")
+            raise HandError(f"not a tenhou.net/6 call string: {excerpt(text)}")
         before, letter, key, after = m.groups()
         try:
             before_t = [Tile.from_tenhou6(int(before[i : i + 2])) for i in range(0, len(before), 2)]
             key_t = Tile.from_tenhou6(int(key))
             after_t = [Tile.from_tenhou6(int(after[i : i + 2])) for i in range(0, len(after), 2)]
         except TileError as e:
-            raise HandError(f"in call string {text!r}: {e}") from None
+            raise HandError(f"in call string {excerpt(text)}: {e}") from None
         kind = _T6_LETTER[letter]
         tiles = (*before_t, key_t, *after_t)
         expected = 3 if kind in (MeldKind.CHI, MeldKind.PON) else 4
         if len(tiles) != expected:
-            raise HandError(f"call string {text!r} has {len(tiles)} tiles, a {kind.value} has {expected}")
+            raise HandError(f"call string {excerpt(text)} has {len(tiles)} tiles, a {kind.value} has {expected}")
         pos = len(before_t)
         if kind is MeldKind.ANKAN:
             return cls(MeldKind.ANKAN, tuple(sorted(tiles)))
@@ -164,12 +165,12 @@ class Meld:
             # the pon string with its 'p' replaced by 'k' + the added tile
             source = {0: 3, 1: 2, 2: 1}.get(pos)
             if source is None or not after_t:
-                raise HandError(f"call string {text!r}: 'k' must stand before the 1st, 2nd or 3rd pon tile")
+                raise HandError(f"call string {excerpt(text)}: 'k' must stand before the 1st, 2nd or 3rd pon tile")
             return cls(MeldKind.KAKAN, tuple(sorted(tiles)), after_t[0], source, key_t)
         source_by_pos = {0: 3, 1: 2, 2: 1} if kind is not MeldKind.MINKAN else {0: 3, 1: 2, 3: 1}
         source = source_by_pos.get(pos)
         if source is None:
-            raise HandError(f"call string {text!r}: the letter '{letter}' is at no position Tenhou uses")
+            raise HandError(f"call string {excerpt(text)}: the letter '{letter}' is at no position Tenhou uses")
         return cls(kind, tuple(sorted(tiles)), key_t, source)
 
     # -- properties ---------------------------------------------------------------------------------------
@@ -255,7 +256,7 @@ def _validate(meld: Meld) -> None:
             raise HandError(f"a closed kan has no called tile or source: {label}")
         return
     if meld.source not in (1, 2, 3):
-        raise HandError(f"source seat must be 1 (right), 2 (across) or 3 (left), got {meld.source!r}: {label}")
+        raise HandError(f"source seat must be 1 (right), 2 (across) or 3 (left), got {excerpt(meld.source)}: {label}")
     if meld.called is None or meld.called not in tiles:
         raise HandError(f"the called tile must be one of the meld's tiles: {label}")
     if kind is MeldKind.KAKAN:

@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
-from jantaku.errors import TileError
+from jantaku.errors import TileError, excerpt
 
 __all__ = [
     "DRAGONS",
@@ -120,8 +120,8 @@ class Tile:
         except (KeyError, TypeError):
             pass
         if not isinstance(name, str):
-            raise TileError(f"a tile is made from an mpsz string such as '5m', got {name!r}")
-        raise TileError(f"not a tile: {name!r} (expected a digit and a suit letter, such as '5m', '0p' or '7z')")
+            raise TileError(f"a tile is made from an mpsz string such as '5m', got {excerpt(name)}")
+        raise TileError(f"not a tile: {excerpt(name)} (expected a digit and a suit letter, such as '5m', '0p' or '7z')")
 
     @classmethod
     def _make(cls, code: int) -> Tile:
@@ -137,7 +137,7 @@ class Tile:
     def from_kind(cls, kind: int, red: bool = False) -> Tile:
         """The tile of ``kind`` (0-33); ``red=True`` gives the red five of that suit."""
         if not isinstance(kind, int) or not 0 <= kind < NUM_KINDS:
-            raise TileError(f"tile kind must be an integer 0-33, got {kind!r}")
+            raise TileError(f"tile kind must be an integer 0-33, got {excerpt(kind)}")
         if red:
             if kind not in _RED_KINDS:
                 raise TileError(f"only a five of a suit can be red, not {kind_name(kind)}")
@@ -153,7 +153,7 @@ class Tile:
         """
         tile = _MJAI_TO_TILE.get(name) if isinstance(name, str) else None
         if tile is None:
-            raise TileError(f"not an mjai tile: {name!r} (expected 1m..9s, E S W N P F C, or 5mr/5pr/5sr)")
+            raise TileError(f"not an mjai tile: {excerpt(name)} (expected 1m..9s, E S W N P F C, or 5mr/5pr/5sr)")
         return tile
 
     @classmethod
@@ -165,14 +165,16 @@ class Tile:
         """
         tile = _T6_TO_TILE.get(code) if isinstance(code, int) and not isinstance(code, bool) else None
         if tile is None:
-            raise TileError(f"not a tenhou.net/6 tile code: {code!r} (expected 11-19, 21-29, 31-39, 41-47, 51-53)")
+            raise TileError(
+                f"not a tenhou.net/6 tile code: {excerpt(code)} (expected 11-19, 21-29, 31-39, 41-47, 51-53)"
+            )
         return tile
 
     @classmethod
     def from_id136(cls, tile_id: int, red_fives: bool = True) -> Tile:
         """The tile with Tenhou's 136-id (kind*4 + copy); ids 16, 52, 88 are red when ``red_fives``."""
         if not isinstance(tile_id, int) or not 0 <= tile_id < 136:
-            raise TileError(f"a 136-id must be an integer 0-135, got {tile_id!r}")
+            raise TileError(f"a 136-id must be an integer 0-135, got {excerpt(tile_id)}")
         if red_fives and tile_id in RED_IDS136:
             return cls._by_code[NUM_KINDS + RED_IDS136.index(tile_id)]
         return cls._by_code[tile_id >> 2]
@@ -345,21 +347,21 @@ def parse_tiles(text: str) -> list[Tile]:
             pending.append((pos, ch))
         elif ch in "mpsz":
             if not pending:
-                raise TileError(f"suit letter '{ch}' at position {pos} has no digits before it in {text!r}")
+                raise TileError(f"suit letter '{ch}' at position {pos} has no digits before it in {excerpt(text)}")
             for _, digit in pending:
                 name = digit + ch
                 tile = by_name.get(name)
                 if tile is None:
                     if ch == "z":
-                        raise TileError(f"'{name}' is not a tile: honors are 1z-7z (in {text!r})")
-                    raise TileError(f"'{name}' is not a tile (in {text!r})")
+                        raise TileError(f"'{name}' is not a tile: honors are 1z-7z (in {excerpt(text)})")
+                    raise TileError(f"'{name}' is not a tile (in {excerpt(text)})")
                 tiles.append(tile)
             pending.clear()
         else:
-            raise TileError(f"unknown character {ch!r} at position {pos} in {text!r}")
+            raise TileError(f"unknown character {excerpt(ch)} at position {pos} in {excerpt(text)}")
     if pending:
         pos, digit = pending[0]
-        raise TileError(f"digit '{digit}' at position {pos} has no suit letter after it in {text!r}")
+        raise TileError(f"digit '{digit}' at position {pos} has no suit letter after it in {excerpt(text)}")
     return tiles
 
 

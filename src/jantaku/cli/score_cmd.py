@@ -6,9 +6,11 @@ import argparse
 import json
 import sys
 
+from jantaku import safejson
 from jantaku.errors import JantakuError
 from jantaku.hand import parse_hand_or_tiles
 from jantaku.riichi.jsonio import score_json
+from jantaku.safejson import decode_utf8
 from jantaku.tiles import format_tiles
 
 _EPILOG = """examples:
@@ -104,17 +106,45 @@ def _request(args: argparse.Namespace) -> dict[str, object]:
     return req
 
 
+MAX_LINE = 1_000_000
+"""Longest ``--jsonl`` line read (characters); a request is a few hundred."""
+
+
+def _answer_line(lineno: int, raw: bytes | str) -> dict[str, object]:
+    """The answer to one ``--jsonl`` line: a result, or ``{"error": "line N: ..."}``."""
+    try:
+        text = raw if isinstance(raw, str) else decode_utf8(raw)
+        obj = safejson.loads(text, max_length=MAX_LINE)
+    except JantakuError as e:
+        return {"error": f"line {lineno}: {e}"}
+    if not isinstance(obj, dict):
+        return {"error": f"line {lineno}: a request is a JSON object, got {type(obj).__name__}"}
+    out = score_json(obj)
+    if "error" in out:
+        out = {**out, "error": f"line {lineno}: {out['error']}"}
+    return out
+
+
+def _write_line(out: dict[str, object]) -> None:
+    try:
+        text = json.dumps(out, ensure_ascii=False)
+        sys.stdout.write(text + "\n")
+    except UnicodeEncodeError:  # an output encoding without CJK (a strict locale): the same JSON, escaped
+        sys.stdout.write(json.dumps(out) + "\n")
+
+
 def _run_jsonl() -> int:
-    for lineno, line in enumerate(sys.stdin, 1):
-        if not line.strip():
+    """Answer each line of stdin with one line of JSON; a bad line gets its error and the next lines go on.
+
+    The input is read as bytes and decoded as UTF-8 line by line (whatever the locale says), so one line
+    that is not UTF-8 spoils only its own answer.
+    """
+    stream = getattr(sys.stdin, "buffer", sys.stdin)
+    for lineno, raw in enumerate(stream, 1):
+        if not raw.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            out: dict[str, object] = {"error": f"line {lineno}: not JSON: {e.msg}"}
-        else:
-            out = score_json(obj)
-        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+        _write_line(_answer_line(lineno, raw))
+        sys.stdout.flush()
     return 0
 
 
@@ -124,6 +154,9 @@ def _run_jielu(req: dict[str, object], as_json: bool) -> int:
 
     jreq = request_from_json(req)
     result = score_hand(jreq.hand, jreq.conditions, extra_wildcards=jreq.extra_wildcards)
+    if not result.is_win:
+        # as a riichi hand that cannot win: a message and exit 2 (the JSON lines mode answers {"error": ...})
+        raise JantakuError(f"{jreq.hand}: no reading of this hand is worth 1 point: it cannot win")
     if as_json:
         print(json.dumps(result_to_json(result, jreq), ensure_ascii=False))
         return 0

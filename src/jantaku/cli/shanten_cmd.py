@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 
+from jantaku.hand import check_tile_supply, parse_hand_or_tiles
 from jantaku.shapes import shanten_forms
 from jantaku.shapes.decompose import decompositions
 from jantaku.shapes.shanten import read_counts
 from jantaku.shapes.waits import discard_options, ukeire
+from jantaku.tiles import parse_tiles
 
 _EPILOG = """examples:
   jantaku shanten 123m456p789s1122z          tenpai: waits and copies left
@@ -36,8 +38,20 @@ def _fmt_tiles(tiles: dict[str, int]) -> str:
     return " ".join(f"{name}({n})" for name, n in tiles.items()) or "-"
 
 
+def _check_tiles(text: str, visible: str | None) -> None:
+    """Refuse tiles that cannot all exist: a fifth copy or a second red five, counting the hand (melds included)
+    and the visible tiles together."""
+    closed, melds = parse_hand_or_tiles(text)
+    if visible is None:
+        return
+    seen = parse_tiles(visible)
+    check_tile_supply(seen, "--visible")
+    check_tile_supply([*closed, *(t for m in melds for t in m.tiles), *seen], "the hand and --visible together")
+
+
 def run(args: argparse.Namespace) -> int:
     text = " ".join(args.hand)
+    _check_tiles(text, args.visible)
     counts = read_counts(text)
     forms = shanten_forms(counts)
     labels = {-1: "complete", 0: "tenpai"}

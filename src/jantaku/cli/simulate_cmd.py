@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
+from jantaku.errors import JantakuError, excerpt
 from jantaku.sim.runner import progress_bar, simulate
 
 
@@ -30,12 +32,29 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
+MAX_GAMES = 10_000_000
+"""Most games one run plays (about a day on one core)."""
+MAX_WORKERS = 256
+
+
+def _check(args: argparse.Namespace) -> None:
+    """Refuse out-of-range numbers and an --out that cannot be a folder before any game is played."""
+    if not 1 <= args.games <= MAX_GAMES:
+        raise JantakuError(f"--games must be 1-{MAX_GAMES}, got {excerpt(args.games)}")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise JantakuError(f"--workers must be 1-{MAX_WORKERS}, got {excerpt(args.workers)}")
+    if args.out is not None:
+        out = Path(args.out)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except (OSError, ValueError) as e:
+            why = getattr(e, "strerror", None) or e
+            raise JantakuError(f"--out {excerpt(args.out, 200)}: cannot make the folder ({why})") from None
+
+
 def run(args: argparse.Namespace) -> int:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    if args.games < 1:
-        from jantaku.errors import JantakuError
-
-        raise JantakuError("--games must be at least 1")
+    _check(args)
     show = not args.quiet and (sys.stderr.isatty() or args.games >= 20)
     summary = simulate(
         args.rules, args.games, args.seed, bots, args.workers, args.out, progress_bar if show else None, args.format

@@ -28,13 +28,20 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from jantaku.errors import JantakuError
+from jantaku.errors import JantakuError, excerpt
 from jantaku.hand import Hand
-from jantaku.meld import Meld
 from jantaku.riichi.conditions import WinConditions
-from jantaku.riichi.jsonio import _FLAGS, _IGNORED, _KNOWN
-from jantaku.rules import Ruleset, load_rules
-from jantaku.tiles import Tile, parse_tiles
+from jantaku.riichi.jsonio import (
+    _FLAGS,
+    check_request,
+    clip_message,
+    hand_fields,
+    int_field,
+    rules_field,
+    win_tile,
+    wind_field,
+)
+from jantaku.rules import Ruleset
 
 from .errors import JieluError
 from .payments import original_payments
@@ -56,34 +63,25 @@ _RIICHI_ONLY_TRUE = ("riichi", "double_riichi", "ippatsu", "renhou")
 
 
 def request_from_json(obj: dict[str, Any]) -> JieluRequest:
-    """The hand, conditions, extra wildcards and rule set of a JSON request whose rules are a 洁律 rule set."""
-    if not isinstance(obj, dict):
-        raise JieluError(f"a request is a JSON object, got {type(obj).__name__}")
-    unknown = sorted(set(obj) - _KNOWN - _IGNORED)
-    if unknown:
-        raise JieluError(f"unknown field {unknown[0]!r}")
-    rules = load_rules(obj.get("rules") or "jielu")
+    """The hand, conditions, extra wildcards and rule set of a JSON request whose rules are a 洁律 rule set.
+
+    Fields are checked as a riichi request's are (types and :data:`jantaku.riichi.jsonio.RANGES`).
+    """
+    check_request(obj, JieluError)
+    rules = rules_field(obj, "jielu", JieluError)
     if rules.family != "jielu":
         raise JieluError(f"rule set {rules.name!r} is not a 洁律 rule set")
     for key in ("red_fives", "open_tanyao"):
         if key in obj:
             raise JieluError(f"{key} is a riichi rule override; 洁律 has no such parameter")
-    if not isinstance(obj.get("hand"), str):
-        raise JieluError("the field 'hand' (mpsz text of the closed tiles) is required")
-    melds = obj.get("melds") or []
-    if isinstance(melds, str):
-        melds = melds.split()
-    if not isinstance(melds, list) or not all(isinstance(m, str) for m in melds):
-        raise JieluError("'melds' must be a list of meld strings")
-    hand = Hand(tuple(parse_tiles(obj["hand"])), tuple(Meld.parse(m) for m in melds))
-    extra = obj.get("extra_wildcards", 0)
-    if isinstance(extra, bool) or not isinstance(extra, int) or extra < 0:
-        raise JieluError(f"extra_wildcards must be a whole number >= 0, got {extra!r}")
+    hand = hand_fields(obj, JieluError)
+    extra = int_field(obj, "extra_wildcards", 0, JieluError)
+    assert extra is not None
     flags: dict[str, bool] = {}
     for name in (*_FLAGS, "renhou"):
         v = obj.get(name, False)
         if not isinstance(v, bool):
-            raise JieluError(f"{name} must be true or false, got {v!r}")
+            raise JieluError(f"{name} must be true or false, got {excerpt(v)}")
         flags[name] = v
     for name in _RIICHI_ONLY_TRUE:
         if flags[name]:
@@ -94,7 +92,7 @@ def request_from_json(obj: dict[str, Any]) -> JieluRequest:
         if obj.get(name):
             raise JieluError("洁律 has no dora")
     for name in ("honba", "deposits"):
-        if obj.get(name):
+        if int_field(obj, name, 0, JieluError):
             raise JieluError("洁律 has no honba or riichi sticks")
     if obj.get("pao") is not None:
         raise JieluError(
@@ -102,8 +100,6 @@ def request_from_json(obj: dict[str, Any]) -> JieluRequest:
             "jantaku.jielu.original_payments with PaoClaim"
         )
     win_text = obj.get("win")
-    if win_text is not None and not isinstance(win_text, str):
-        raise JieluError("'win' must be a tile such as '5p'")
     if extra:
         if win_text is not None or any(flags.values()):
             raise JieluError(
@@ -113,13 +109,17 @@ def request_from_json(obj: dict[str, Any]) -> JieluRequest:
     if win_text is None:
         if not hand.closed:
             raise JieluError("the hand has no closed tiles")
-        win_text = hand.closed[-1].mpsz
+        win = hand.closed[-1]
+    else:
+        win = win_tile(win_text, JieluError)
+    winner = int_field(obj, "winner", 0, JieluError)
+    discarder = int_field(obj, "discarder", None, JieluError)
     cond = WinConditions(
-        win=Tile(win_text.strip()),
-        seat_wind=obj.get("seat_wind", "E"),
-        round_wind=obj.get("round_wind", "E"),
-        winner=obj.get("winner", 0) if obj.get("winner") is not None else 0,
-        discarder=None if flags["tsumo"] else obj.get("discarder"),
+        win=win,
+        seat_wind=wind_field(obj, "seat_wind", JieluError),
+        round_wind=wind_field(obj, "round_wind", JieluError),
+        winner=0 if winner is None else winner,
+        discarder=None if flags["tsumo"] else discarder,
         **{k: v for k, v in flags.items() if k not in _RIICHI_ONLY_TRUE},
     )
     return JieluRequest(hand, cond, 0, rules)
@@ -156,4 +156,4 @@ def score_request(obj: dict[str, Any]) -> dict[str, Any]:
         result = score_hand(req.hand, req.conditions, extra_wildcards=req.extra_wildcards)
         return result_to_json(result, req)
     except JantakuError as e:
-        return {"error": str(e)}
+        return {"error": clip_message(str(e))}

@@ -32,10 +32,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
-from jantaku.errors import JantakuError
+from jantaku import safejson
+from jantaku.errors import JantakuError, excerpt
 
 from .errors import RecordError, read_text_file
-from .record import GameRecord
+from .record import MAX_EVENTS, GameRecord, event_problem, has_dead_wall
 
 __all__ = ["PRIVATE_KEYS", "player_view_event", "player_view_events", "read_mjai", "write_mjai"]
 
@@ -105,44 +106,87 @@ def _lines(source: str | Path | Iterable[str] | Iterable[dict[str, Any]] | TextI
     return [(n, x) for n, x in enumerate(items, 1) if not (isinstance(x, str) and not x.strip())], "<lines>"
 
 
-def read_mjai(source: str | Path | Iterable[str] | Iterable[dict[str, Any]] | TextIO) -> GameRecord:
+def read_mjai(
+    source: str | Path | Iterable[str] | Iterable[dict[str, Any]] | TextIO,
+    name: str | None = None,
+    strict: bool = False,
+) -> GameRecord:
     """Read an mjai log: a file path, JSON-lines text, an open text file, or a list of lines or event dicts.
 
     Each line is one event object (a line holding a JSON array of events, as mjai.app batches them, is read
     as those events in order). The record's rule hints come from ``start_game``'s ``rules`` when jantaku
     wrote it (the preset's red fives, open tanyao and length); otherwise red fives are assumed if any red
     five appears, East+South unless every hand is an East hand, and the rule name is ``tenhou``. jantaku's
-    ``end_game`` ``final`` (rank points) becomes :attr:`GameRecord.final`. Raises
-    :class:`~jantaku.records.errors.RecordError` naming the line for malformed input.
+    ``end_game`` ``final`` (rank points) becomes :attr:`GameRecord.final`. ``name`` names the source in
+    messages (default: the path). Raises
+    :class:`~jantaku.records.errors.RecordError` naming the line for malformed input: not JSON, or an event
+    without a field the replay reads or with a value of the wrong type or range
+    (:func:`~jantaku.records.record.event_problem`). Unless ``strict``, fields a log may leave out and a
+    player's view with its hidden tiles ``?`` are fine; ``strict`` (as :func:`~jantaku.records.load.read_records`
+    reads) asks for everything a replay reads, as :meth:`GameRecord.check` does, and names the line. A
+    ``start_game`` without ``names`` gets four empty ones.
 
     >>> rec = read_mjai('{"type":"start_game"}\\n{"type":"end_game","scores":[25000,25000,25000,25000]}')
     >>> [e["type"] for e in rec.events], rec.source
     (['start_game', 'end_game'], '<text>')
     """
-    lines, name = _lines(source)
+    lines, found_name = _lines(source)
+    name = name or found_name
     events: list[dict[str, Any]] = []
+    dead_wall = True  # until start_game names a rule set without one
     for n, line in lines:
         if isinstance(line, dict):
             obj: Any = line
         elif isinstance(line, str):
             try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise RecordError(f"{name}: line {n} is not valid JSON ({e.msg} at column {e.colno})") from None
+                obj = safejson.loads(line)
+            except JantakuError as e:
+                raise RecordError(f"{name}: line {n} is not valid JSON ({str(e).removeprefix('not JSON: ')})") from None
         else:
             raise RecordError(f"{name}: item {n} is a {type(line).__name__}, not a line of text or an event")
         batch = obj if isinstance(obj, list) else [obj]
         for e in batch:
             if not isinstance(e, dict) or not isinstance(e.get("type"), str):
-                raise RecordError(f"{name}: line {n}: an mjai event is a JSON object with a 'type', got {e!r:.80}")
+                raise RecordError(f"{name}: line {n}: an mjai event is a JSON object with a 'type', got {excerpt(e)}")
+            if e["type"] == "start_game" and "names" not in e:
+                e = {**e, "names": ["", "", "", ""]}
+            problem = None
+            if e["type"] == "start_game":
+                problem = _rules_problem(e.get("rules"))
+                if problem is None and isinstance(e.get("rules"), str):
+                    dead_wall = has_dead_wall(e["rules"])
+            problem = problem or event_problem(e, strict=strict, dead_wall=dead_wall)
+            if problem is not None:
+                raise RecordError(f"{name}: line {n}: {problem}")
             events.append(e)
+            if len(events) > MAX_EVENTS:
+                raise RecordError(f"{name}: line {n}: more than {MAX_EVENTS} events, more than a record holds")
     rec = GameRecord(source=name, events=events)
     _rule_hints(rec)
     end = next((e for e in reversed(events) if e["type"] == "end_game"), None)
     final = end.get("final") if end else None
-    if isinstance(final, list) and len(final) == 4 and all(isinstance(x, int | float) for x in final):
+    if (
+        isinstance(final, list)
+        and len(final) == 4
+        and all(isinstance(x, int | float) and not isinstance(x, bool) and abs(x) < 1e9 for x in final)
+    ):
         rec.final = [float(x) for x in final]
     return rec
+
+
+def _rules_problem(rules_name: Any) -> str | None:
+    """Why a ``start_game``'s ``rules`` is not a rule set's name (a record does not make jantaku read a file)."""
+    if rules_name is None:
+        return None
+    if (
+        not isinstance(rules_name, str)
+        or rules_name.endswith(".toml")
+        or "/" in rules_name
+        or "\\" in rules_name
+        or len(rules_name) > 100
+    ):
+        return f"start_game: rules must name a rule set, got {excerpt(rules_name)}"
+    return None
 
 
 def _rule_hints(rec: GameRecord) -> None:
@@ -157,7 +201,7 @@ def _rule_hints(rec: GameRecord) -> None:
             rs = load_rules(rules_name)
         except JantakuError:  # a rule set this installation does not know: guess from the tiles
             rs = None
-            rec.problems.append(f"{rec.source}: rule set {rules_name!r} is unknown here; rule hints guessed")
+            rec.problems.append(f"{rec.source}: rule set {excerpt(rules_name)} is unknown here; rule hints guessed")
         if rs is not None:
             rec.red_fives = any(rs.red_fives)
             rec.open_tanyao = rs.open_tanyao

@@ -22,19 +22,19 @@ none), open tanyao (bit 4 = none) and the length (bit 8 = East+South); three-pla
 
 from __future__ import annotations
 
-import gzip
 import re
 import urllib.parse
 from pathlib import Path
 from typing import Any
 
+from jantaku.errors import excerpt
 from jantaku.meld import MeldKind
 from jantaku.riichi.yaku import YAKU, YAKUMAN
 from jantaku.table.game import tenhou_thousands
 from jantaku.tiles import RED_IDS136
 
-from .errors import RecordError
-from .record import GameRecord
+from .errors import RecordError, gunzip, read_bytes_file
+from .record import MAX_EVENTS, GameRecord, event_problem
 from .tenhou_meld import decode_mjlog_meld
 
 __all__ = ["TENHOU_YAKU_NAMES", "mjai_tile", "read_mjlog"]
@@ -97,22 +97,16 @@ def _load(source: str | Path | bytes) -> tuple[str, str]:
         name = "<bytes>"
     elif isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("<")):
         path = Path(source)
-        try:
-            data = path.read_bytes()
-        except OSError as e:
-            raise RecordError(f"cannot read {path}: {e.strerror}") from None
+        data = read_bytes_file(path)
         name = str(path)
     else:
         return source, "<text>"
     if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as e:
-            raise RecordError(f"{name}: broken gzip data ({e})") from None
+        data = gunzip(data, name)
     try:
         return data.decode("utf-8"), name
-    except UnicodeDecodeError:
-        raise RecordError(f"{name}: not UTF-8 text") from None
+    except UnicodeDecodeError as e:
+        raise RecordError(f"{name}: not UTF-8 text (byte 0x{data[e.start]:02x} at position {e.start})") from None
 
 
 def read_mjlog(source: str | Path | bytes, name: str | None = None) -> list[GameRecord]:
@@ -133,13 +127,13 @@ def read_mjlog(source: str | Path | bytes, name: str | None = None) -> list[Game
             continue
         try:
             state.tag(tag, attrs)
-        except (RecordError, KeyError, ValueError, IndexError, AssertionError) as e:
+        except (RecordError, LookupError, ValueError, TypeError, ArithmeticError, AssertionError) as e:
             if not state.started or tag == "GO":
                 if isinstance(e, RecordError):
                     raise
-                raise RecordError(f"{name}: bad <{tag}> tag ({type(e).__name__}: {e})") from None
+                raise RecordError(f"{name}: bad <{tag}> tag ({type(e).__name__}: {excerpt(str(e), 100)})") from None
             # a broken hand: note it, drop its events, go on with the next hand (which the replay re-syncs to)
-            why = str(e) if isinstance(e, RecordError) else f"{type(e).__name__}: {e}"
+            why = str(e) if isinstance(e, RecordError) else f"{type(e).__name__}: {excerpt(str(e), 100)}"
             rec.problems.append(f"{name}: hand {state.hand}: bad <{tag}> tag, hand skipped ({why})")
             while rec.events and rec.events[-1]["type"] not in ("end_kyoku", "start_game", "end_game"):
                 rec.events.pop()
@@ -150,6 +144,9 @@ def read_mjlog(source: str | Path | bytes, name: str | None = None) -> list[Game
         rec.problems.append(f"{name}: hand {state.hand}: the log ends in the middle of the hand (truncated)")
         while rec.events and rec.events[-1]["type"] != "end_kyoku":
             rec.events.pop()
+    elif "</mjloggm>" not in text[-200:]:
+        where = f"after hand {state.hand}" if state.hand else "before its first hand"
+        rec.problems.append(f"{name}: the log ends {where} without </mjloggm> (truncated)")
     return [rec]
 
 
@@ -169,6 +166,11 @@ class _State:
         return mjai_tile(i, self.rec.red_fives)
 
     def emit(self, event: dict[str, Any]) -> None:
+        problem = event_problem(event)
+        if problem is not None:
+            raise RecordError(f"{self.name}: hand {self.hand}: {problem}")
+        if len(self.rec.events) >= MAX_EVENTS:
+            raise RecordError(f"{self.name}: more than {MAX_EVENTS} events, more than a game holds")
         self.rec.events.append(event)
 
     def tag(self, tag: str, a: dict[str, str]) -> None:
@@ -333,7 +335,10 @@ class _State:
         self.emit({"type": "end_kyoku"})
         if "owari" in a:
             owari = a["owari"].split(",")
-            final_scores = [int(float(owari[2 * i])) * 100 for i in range(4)]
-            self.rec.final = [float(owari[2 * i + 1]) for i in range(4)]
+            numbers = [float(x) for x in owari[:8]]
+            if len(numbers) < 8 or not all(abs(x) < 1e7 for x in numbers):  # also NaN
+                raise RecordError(f"{self.name}: hand {self.hand}: owari needs 8 numbers, got {excerpt(a['owari'])}")
+            final_scores = [int(numbers[2 * i]) * 100 for i in range(4)]
+            self.rec.final = [numbers[2 * i + 1] for i in range(4)]
             self.rec.rank_points = _implied_rank_points(final_scores, self.rec.final, self.first_dealer)
             self.emit({"type": "end_game", "scores": final_scores})

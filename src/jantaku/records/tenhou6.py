@@ -58,14 +58,14 @@ True
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jantaku.errors import JantakuError
+from jantaku import safejson
+from jantaku.errors import JantakuError, excerpt
 from jantaku.meld import Meld, MeldKind
 from jantaku.tiles import Tile
 
@@ -178,6 +178,8 @@ def is_mahjongsoul(game: dict[str, Any]) -> bool:
 
 
 _MAX_REPLAYS = 20000
+_MAX_GAMES = 100_000
+_MAX_KYOKU = 100
 _TSUMOGIRI = 60
 
 
@@ -201,18 +203,16 @@ def _load(source: str | Path | dict | list) -> tuple[list[Any], str]:
         raise RecordError(f"a tenhou.net/6 log is a path, JSON text, a dict or a list, not {type(source).__name__}")
     lines = [(n, ln) for n, ln in enumerate(text.splitlines(), 1) if ln.strip()]
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as whole:
+        data = safejson.loads(text)
+    except JantakuError as whole:
         if len(lines) < 2 or not _parses(lines[0][1]):
-            raise RecordError(
-                f"{name}: not valid JSON ({whole.msg} at line {whole.lineno} column {whole.colno})"
-            ) from None
+            raise RecordError(f"{name}: not valid JSON ({str(whole).removeprefix('not JSON: ')})") from None
         games = []  # one object per line
         for n, ln in lines:
             try:
-                games.append(json.loads(ln))
-            except json.JSONDecodeError as e:
-                raise RecordError(f"{name}: line {n} is not valid JSON ({e.msg} at column {e.colno})") from None
+                games.append(safejson.loads(ln))
+            except JantakuError as e:
+                raise RecordError(f"{name}: line {n} is not valid JSON ({str(e).removeprefix('not JSON: ')})") from None
         return games, name
     if isinstance(data, list):
         return data, name
@@ -221,22 +221,30 @@ def _load(source: str | Path | dict | list) -> tuple[list[Any], str]:
 
 def _parses(text: str) -> bool:
     try:
-        json.loads(text)
-    except json.JSONDecodeError:
+        safejson.loads(text)
+    except JantakuError:
         return False
     return True
 
 
-def read_tenhou6(source: str | Path | dict | list) -> list[GameRecord]:
+def read_tenhou6(source: str | Path | dict | list, name: str | None = None) -> list[GameRecord]:
     """Read tenhou.net/6 JSON: a file (one object, or one object per line), JSON text, a parsed object or a list.
 
     Returns one :class:`GameRecord` per JSON object, ``source`` = ``file#index`` (the object's position,
     counting from 0). Raises :class:`~jantaku.records.errors.RecordError` naming the file, the kyoku and what is
     wrong for malformed input (bad JSON, an unknown tile code, a call string that does not fit the play, a
-    result that the play does not lead to).
+    result that the play does not lead to). ``name`` names the source in messages (default: the path).
     """
-    games, name = _load(source)
-    return [_read_game(game, f"{name}#{i}") for i, game in enumerate(games)]
+    games, found_name = _load(source)
+    name = name or found_name
+    if len(games) > _MAX_GAMES:
+        raise RecordError(f"{name}: {len(games)} games in one file, more than {_MAX_GAMES}")
+    records = []
+    for i, game in enumerate(games):
+        rec = _read_game(game, f"{name}#{i}")
+        rec.check()
+        records.append(rec)
+    return records
 
 
 def _read_game(game: Any, src: str) -> GameRecord:
@@ -260,13 +268,22 @@ def _read_game(game: Any, src: str) -> GameRecord:
     rec.hanchan = _hanchan(disp, log)
     sc = game.get("sc")
     final_scores: list[int] | None = None
-    if isinstance(sc, list) and len(sc) == 8 and all(isinstance(x, int | float) for x in sc):
+    if isinstance(sc, list) and len(sc) == 8 and all(_is_number(x) for x in sc):
         rec.final = [float(x) for x in sc[1::2]]
         final_scores = [int(x) for x in sc[0::2]]
     rec.events.append({"type": "start_game", "names": [str(n) for n in names]})
     last: _Kyoku | None = None
+    if len(log) > _MAX_KYOKU:
+        raise RecordError(f"{src}: {len(log)} hands in one game, more than {_MAX_KYOKU}")
     for k, kyoku in enumerate(log):
-        last = _Kyoku(kyoku, f"{src} log[{k}]", rec.red_fives)
+        where = f"{src} log[{k}]"
+        try:
+            last = _Kyoku(kyoku, where, rec.red_fives)
+        except JantakuError:
+            raise
+        except (LookupError, TypeError, ValueError, AttributeError, ArithmeticError) as e:
+            # every field is checked before use; this is the last guard, naming the hand all the same
+            raise RecordError(f"{where}: malformed hand ({type(e).__name__}: {excerpt(str(e), 100)})") from None
         rec.events.extend(last.events)
         rec.problems.extend(last.problems)
     if last is not None:
@@ -299,7 +316,9 @@ def _hanchan(disp: str, log: list[Any]) -> bool:
         return True
     if "東" in disp or "east" in disp.lower():
         return False
-    return any(isinstance(k, list) and k and isinstance(k[0], list) and k[0] and k[0][0] >= 4 for k in log)
+    return any(
+        isinstance(k, list) and k and isinstance(k[0], list) and k[0] and _is_int(k[0][0]) and k[0][0] >= 4 for k in log
+    )
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -344,7 +363,7 @@ class _Kyoku:
             raise RecordError(f"{where}: a kyoku is a list of 17 entries, got {size}")
         head = kyoku[0]
         if not (isinstance(head, list) and len(head) == 3 and all(_is_int(x) for x in head)):
-            raise RecordError(f"{where}: the first entry must be [round, honba, kyotaku], got {head!r}")
+            raise RecordError(f"{where}: the first entry must be [round, honba, kyotaku], got {excerpt(head)}")
         self.round_no, self.honba, self.kyotaku = head
         if not 0 <= self.round_no < 16:
             raise RecordError(f"{where}: round {self.round_no} is not 0-15")
@@ -352,7 +371,7 @@ class _Kyoku:
         self.oya = self.round_no % 4
         scores = kyoku[1]
         if not (isinstance(scores, list) and len(scores) == 4 and all(_is_int(x) for x in scores)):
-            raise RecordError(f"{self.where}: the scores must be 4 integers, got {scores!r}")
+            raise RecordError(f"{self.where}: the scores must be 4 integers, got {excerpt(scores)}")
         self.start_scores = list(scores)
         self.dora = [self._tile(c, "dora indicators") for c in self._list(kyoku[2], "dora indicators")]
         self.ura = [self._tile(c, "ura indicators") for c in self._list(kyoku[3], "ura indicators")]
@@ -386,7 +405,7 @@ class _Kyoku:
 
     def _list(self, x: Any, what: str) -> list[Any]:
         if not isinstance(x, list):
-            raise RecordError(f"{self.where}: {what} must be a list, got {x!r}")
+            raise RecordError(f"{self.where}: {what} must be a list, got {excerpt(x)}")
         return x
 
     def _tile(self, code: Any, what: str) -> Tile:
@@ -394,21 +413,23 @@ class _Kyoku:
             return Tile.from_tenhou6(code)
         except JantakuError:
             raise RecordError(
-                f"{self.where}: {what}: unknown tile code {code!r} (expected 11-19, 21-29, 31-39, 41-47, 51-53)"
+                f"{self.where}: {what}: unknown tile code {excerpt(code)} (expected 11-19, 21-29, 31-39, 41-47, 51-53)"
             ) from None
 
     def _meld(self, text: str, what: str) -> Meld:
         try:
             return Meld.from_tenhou6(text)
         except JantakuError as e:
-            raise RecordError(f"{self.where}: {what}: bad call string {text!r} ({e})") from None
+            raise RecordError(f"{self.where}: {what}: bad call string {excerpt(text)} ({e})") from None
 
     def _draw(self, x: Any, p: int, i: int) -> Tile | Meld:
         what = f"seat {p} draw #{i}"
         if isinstance(x, str):
             meld = self._meld(x, what)
             if meld.kind not in (MeldKind.CHI, MeldKind.PON, MeldKind.MINKAN):
-                raise RecordError(f"{self.where}: {what}: {x!r} is a {meld.kind.value}, which belongs in the discards")
+                raise RecordError(
+                    f"{self.where}: {what}: {excerpt(x)} is a {meld.kind.value}, which belongs in the discards"
+                )
             return meld
         return self._tile(x, what)
 
@@ -423,7 +444,9 @@ class _Kyoku:
             if _CLOSED_KAN.match(x):
                 meld = self._meld(x, what)
                 return _Discard(kan=meld)
-            raise RecordError(f"{self.where}: {what}: {x!r} is neither a riichi discard nor an added or closed kan")
+            raise RecordError(
+                f"{self.where}: {what}: {excerpt(x)} is neither a riichi discard nor an added or closed kan"
+            )
         if x == _TSUMOGIRI:
             return _Discard(tsumogiri=True)
         if x == 0 and not isinstance(x, bool):
@@ -432,28 +455,30 @@ class _Kyoku:
 
     def _read_result(self, result: Any) -> None:
         if not isinstance(result, list) or not result or not isinstance(result[0], str):
-            raise RecordError(f"{self.where}: the result must be a list starting with its name, got {result!r}")
+            raise RecordError(f"{self.where}: the result must be a list starting with its name, got {excerpt(result)}")
         self.result_name = result[0]
         self.wins: list[_Win] = []
         self.draw_deltas: list[int] | None = None
         if result[0] == "和了":
             if len(result) < 3 or len(result) % 2 != 1:
-                raise RecordError(f"{self.where}: a win result is 和了 then pairs of deltas and info: {result!r}")
+                raise RecordError(
+                    f"{self.where}: a win result is 和了 then pairs of deltas and info: {excerpt(result)}"
+                )
             for i in range(1, len(result), 2):
                 deltas, info = result[i], result[i + 1]
                 self._check_deltas(deltas)
                 if not (isinstance(info, list) and len(info) >= 3 and all(_is_int(x) for x in info[:3])):
-                    raise RecordError(f"{self.where}: win info must start [who, from, pao], got {info!r}")
+                    raise RecordError(f"{self.where}: win info must start [who, from, pao], got {excerpt(info)}")
                 if not all(0 <= x < 4 for x in info[:3]):
-                    raise RecordError(f"{self.where}: win info names a seat outside 0-3: {info!r}")
+                    raise RecordError(f"{self.where}: win info names a seat outside 0-3: {excerpt(info)}")
                 self.wins.append(_Win(info[0], info[1], list(deltas), info))
             if len({w.from_who for w in self.wins}) != 1 or len({w.who for w in self.wins}) != len(self.wins):
-                raise RecordError(f"{self.where}: the wins of one hand come from one discarder: {result!r}")
+                raise RecordError(f"{self.where}: the wins of one hand come from one discarder: {excerpt(result)}")
             if len(self.wins) > 1 and any(w.who == w.from_who for w in self.wins):
-                raise RecordError(f"{self.where}: only one player wins by tsumo: {result!r}")
+                raise RecordError(f"{self.where}: only one player wins by tsumo: {excerpt(result)}")
             return
         if result[0] not in DRAW_REASONS:
-            raise RecordError(f"{self.where}: unknown result {result[0]!r}")
+            raise RecordError(f"{self.where}: unknown result {excerpt(result[0])}")
         if len(result) > 1:
             self._check_deltas(result[1])
             self.draw_deltas = list(result[1])
@@ -478,7 +503,7 @@ class _Kyoku:
 
     def _check_deltas(self, deltas: Any) -> None:
         if not (isinstance(deltas, list) and len(deltas) == 4 and all(_is_int(x) for x in deltas)):
-            raise RecordError(f"{self.where}: deltas must be 4 integers, got {deltas!r}")
+            raise RecordError(f"{self.where}: deltas must be 4 integers, got {excerpt(deltas)}")
 
     # -- the search ----------------------------------------------------------------------------------------
 
@@ -530,6 +555,10 @@ class _Kyoku:
 
 def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_number(x: Any) -> bool:
+    return _is_int(x) or (isinstance(x, float) and abs(x) < 1e12)
 
 
 class _Play:
@@ -806,7 +835,7 @@ class _Play:
         text = info[3]
         m = _SCORE_TEXT.match(text) if isinstance(text, str) else None
         if not m:
-            raise RecordError(f"{self.ky.where}: unreadable score text {text!r}")
+            raise RecordError(f"{self.ky.where}: unreadable score text {excerpt(text)}")
         fu_s, han_s, limit_s, a_s, b_s, all_s = m.groups()
         a = int(a_s)
         tsumo = w.who == w.from_who
@@ -824,7 +853,9 @@ class _Play:
         for y in info[4:]:
             ym = _YAKU_TEXT.match(y) if isinstance(y, str) else None
             if not ym:
-                raise RecordError(f"{self.ky.where}: unreadable yaku {y!r} (expected 'name(n飜)' or 'name(役満)')")
+                raise RecordError(
+                    f"{self.ky.where}: unreadable yaku {excerpt(y)} (expected 'name(n飜)' or 'name(役満)')"
+                )
             name, han_y, is_yakuman = ym.groups()
             if is_yakuman:
                 yaku.append([name, 1])
@@ -931,7 +962,7 @@ def _code(name: Any, where: str) -> int:
     try:
         return Tile.from_mjai(name).tenhou6
     except JantakuError:
-        raise RecordError(f"{where}: not an mjai tile: {name!r}") from None
+        raise RecordError(f"{where}: not an mjai tile: {excerpt(name)}") from None
 
 
 def _tiles(names: list[Any], where: str) -> list[Tile]:
@@ -1000,7 +1031,7 @@ def _write_hand(hand: list[dict[str, Any]], where: str) -> list[Any]:
             elif t == "ryukyoku":
                 draw = e
         except (KeyError, TypeError) as err:
-            raise RecordError(f"{where}: {t} event lacks a field or has a bad one ({err!r})") from None
+            raise RecordError(f"{where}: {t} event lacks a field or has a bad one ({excerpt(err)})") from None
         except JantakuError as err:
             if isinstance(err, RecordError):
                 raise
@@ -1035,7 +1066,7 @@ def _draw_result(e: dict[str, Any]) -> list[Any]:
         return ["流局", deltas] if any(deltas) else ["流局"]
     name = DRAW_NAMES.get(reason)
     if name is None:
-        raise RecordError(f"unknown ryukyoku reason {reason!r}")
+        raise RecordError(f"unknown ryukyoku reason {excerpt(reason)}")
     return [name, deltas] if any(deltas) or reason == "nagashi_mangan" else [name]
 
 
@@ -1088,7 +1119,7 @@ def _win_info(h: dict[str, Any], oya: int, bakaze: str, where: str) -> list[Any]
         try:
             name, value = entry
         except (TypeError, ValueError):
-            raise RecordError(f"{where}: a yaku is [name, han], got {entry!r}") from None
+            raise RecordError(f"{where}: a yaku is [name, han], got {excerpt(entry)}") from None
         jp = TENHOU6_YAKU_NAMES.get(name, name).format(seat=seat_wind, round=round_wind)
         info.append(f"{jp}(役満)" if yakuman else f"{jp}({value}飜)")
     return info

@@ -2,7 +2,10 @@
 
 A preset file (``presets/NAME.toml``) and a user's file have the same form: an optional ``base`` naming the
 preset to start from (default: the built-in defaults), then parameters as top-level keys. Unknown keys and
-bad values are rejected with a message naming the key.
+bad values are rejected with a message naming the key. A file that cannot be read as TOML (not UTF-8, nested
+deeper than TOML rule files ever are, an integer of thousands of digits, larger than :data:`MAX_RULE_FILE`)
+is a :class:`RulesError` naming the file and the problem. Whole-number parameters lie within
+:data:`INT_LIMIT` (and the units that divide, such as ``payment_rounding``, are at least 1).
 
 >>> load_rules("mu").ippatsu, load_rules("tenhou").name
 (False, 'tenhou')
@@ -21,11 +24,30 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from jantaku.errors import excerpt
+
 from .ruleset import PARAMETER_CHOICES, RulesError, Ruleset, field_type, is_set_type, is_tuple_type, tuple_arity
 
-__all__ = ["coerce_value", "diff_rules", "load_rules", "preset_names", "preset_sources", "rules_from_mapping"]
+__all__ = [
+    "INT_LIMIT",
+    "MAX_RULE_FILE",
+    "coerce_value",
+    "diff_rules",
+    "load_rules",
+    "preset_names",
+    "preset_sources",
+    "rules_from_mapping",
+]
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Ruleset)}
+
+INT_LIMIT = 10**9
+"""Whole-number parameters lie in -INT_LIMIT..INT_LIMIT (points, units, counts: all far smaller)."""
+MAX_RULE_FILE = 1 << 20
+"""Largest rule file read, in bytes (a rule file is a few kilobytes)."""
+_POSITIVE = frozenset({"payment_rounding", "final_unit", "tie_split_unit", "rounds"})
+"""Parameters that divide or count rounds: at least 1."""
+_MAX_TOML_DEPTH = 20
 
 
 def preset_names() -> list[str]:
@@ -37,7 +59,7 @@ def preset_names() -> list[str]:
 def coerce_value(key: str, value: Any) -> Any:
     """Check ``value`` for parameter ``key`` and convert it to the parameter's type (lists -> tuples/sets)."""
     if key not in _FIELDS:
-        raise RulesError(f"unknown rule parameter {key!r}")
+        raise RulesError(f"unknown rule parameter {excerpt(key)}")
     tp = field_type(key)
     choices = PARAMETER_CHOICES.get(key)
     if tp is bool:
@@ -46,35 +68,43 @@ def coerce_value(key: str, value: Any) -> Any:
         return value
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesError(f"{key} must be an integer, got {value!r}")
+            raise RulesError(f"{key} must be an integer, got {excerpt(value)}")
         if value < 0 and key not in ("chombo_penalty",):
-            raise RulesError(f"{key} must not be negative, got {value}")
+            raise RulesError(f"{key} must not be negative, got {excerpt(value)}")
+        if abs(value) > INT_LIMIT:
+            raise RulesError(f"{key} must lie within -{INT_LIMIT}..{INT_LIMIT}, got {excerpt(value)}")
+        if key in _POSITIVE and value < 1:
+            raise RulesError(f"{key} must be at least 1, got {value}")
         return value
     if tp is float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise RulesError(f"{key} must be a number, got {value!r}")
+            raise RulesError(f"{key} must be a number, got {excerpt(value)}")
+        if not abs(value) <= INT_LIMIT:  # also NaN
+            raise RulesError(f"{key} must lie within -{INT_LIMIT}..{INT_LIMIT}, got {excerpt(value)}")
         return float(value)
     if tp is str:
         if not isinstance(value, str):
-            raise RulesError(f"{key} must be a string, got {value!r}")
+            raise RulesError(f"{key} must be a string, got {excerpt(value)}")
         if choices is not None and value not in choices:
-            raise RulesError(f"{key} must be one of {', '.join(choices)}; got {value!r}")
+            raise RulesError(f"{key} must be one of {', '.join(choices)}; got {excerpt(value)}")
         return value
     if is_set_type(tp):
         if not isinstance(value, (list, tuple, set, frozenset)) or not all(isinstance(v, str) for v in value):
-            raise RulesError(f"{key} must be a list of names, got {value!r}")
+            raise RulesError(f"{key} must be a list of names, got {excerpt(value)}")
         bad = [v for v in value if choices is not None and v not in choices]
         if bad:
-            raise RulesError(f"{key}: unknown value {bad[0]!r} (allowed: {', '.join(choices or ())})")
+            raise RulesError(f"{key}: unknown value {excerpt(bad[0])} (allowed: {', '.join(choices or ())})")
         return frozenset(value)
     if is_tuple_type(tp):
         n = tuple_arity(tp)
         if (
             not isinstance(value, (list, tuple))
             or len(value) != n
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+            or not all(isinstance(v, int) and not isinstance(v, bool) and abs(v) <= INT_LIMIT for v in value)
         ):
-            raise RulesError(f"{key} must be a list of {n} integers, got {value!r}")
+            raise RulesError(
+                f"{key} must be a list of {n} integers within -{INT_LIMIT}..{INT_LIMIT}, got {excerpt(value)}"
+            )
         return tuple(value)
     raise RulesError(f"{key}: unsupported parameter type {tp}")  # pragma: no cover
 
@@ -90,13 +120,15 @@ def rules_from_mapping(data: dict[str, Any], *, source: str = "", _depth: int = 
     elif isinstance(base_name, str):
         base = _load_preset(base_name, _depth + 1)
     else:
-        raise RulesError(f"base must be a preset name{where}, got {base_name!r}")
+        raise RulesError(f"base must be a preset name{where}, got {excerpt(base_name)}")
     values: dict[str, Any] = {}
     for key, value in data.items():
         if key == "base":
             continue
         if isinstance(value, dict):
-            raise RulesError(f"unknown rule parameter {key!r}{where} (tables are not used; write keys at top level)")
+            raise RulesError(
+                f"unknown rule parameter {excerpt(key)}{where} (tables are not used; write keys at top level)"
+            )
         try:
             values[key] = coerce_value(key, value)
         except RulesError as e:
@@ -110,7 +142,7 @@ def rules_from_mapping(data: dict[str, Any], *, source: str = "", _depth: int = 
 @cache
 def _load_preset(name: str, depth: int = 0) -> Ruleset:
     if name not in preset_names():
-        raise RulesError(f"unknown rule set {name!r}: the presets are {', '.join(preset_names())}")
+        raise RulesError(f"unknown rule set {excerpt(name)}: the presets are {', '.join(preset_names())}")
     text = (resources.files("jantaku.rules") / "presets" / f"{name}.toml").read_text(encoding="utf-8")
     data = tomllib.loads(text)
     rules = rules_from_mapping(data, source=f"preset {name}", _depth=depth)
@@ -119,21 +151,83 @@ def _load_preset(name: str, depth: int = 0) -> Ruleset:
     return rules
 
 
+def _toml_depth(text: str) -> int:
+    """How deep the brackets and braces of TOML ``text`` nest (strings and comments skipped, roughly)."""
+    depth = deepest = 0
+    quote = ""
+    escaped = False
+    comment = False
+    for ch in text:
+        if comment:
+            comment = ch != "\n"
+        elif quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\" and quote == '"':
+                escaped = True
+            elif ch == quote or ch == "\n":
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#":
+            comment = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+    return deepest
+
+
+def read_rule_file(path: Path, shown: str = "") -> dict[str, Any]:
+    """The TOML table of a rule file; anything that keeps it from being read is a :class:`RulesError` naming it."""
+    shown = shown or excerpt(str(path), 200)
+    try:
+        if not path.is_file():
+            raise RulesError(f"rule file not found: {shown}")
+        with path.open("rb") as f:
+            data = f.read(MAX_RULE_FILE + 1)
+    except OSError as e:
+        raise RulesError(f"cannot read rule file {shown}: {e.strerror or e}") from None
+    if len(data) > MAX_RULE_FILE:
+        raise RulesError(f"rule file {shown} is larger than {MAX_RULE_FILE} bytes: not a rule file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise RulesError(f"rule file {shown} is not UTF-8 text (byte 0x{data[e.start]:02x} at {e.start})") from None
+    if _toml_depth(text) > _MAX_TOML_DEPTH:
+        raise RulesError(f"rule file {shown} nests arrays or tables deeper than {_MAX_TOML_DEPTH} levels")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise RulesError(f"rule file {shown} is not valid TOML: {e}") from None
+    except RecursionError:  # pragma: no cover - the depth check comes first
+        raise RulesError(f"rule file {shown} nests too deeply to read") from None
+    except ValueError as e:  # int() of thousands of digits
+        why = "an integer has too many digits" if "digits" in str(e) else str(e)[:100]
+        raise RulesError(f"rule file {shown} cannot be read: {why}") from None
+
+
 def load_rules(spec: str | Path | Ruleset) -> Ruleset:
-    """A rule set by preset name (``"mleague"``) or from a TOML file path (``base = "mleague"`` + overrides)."""
+    """A rule set by preset name (``"mleague"``) or from a TOML file path (``base = "mleague"`` + overrides).
+
+    >>> load_rules("/nowhere/my_league.toml")
+    Traceback (most recent call last):
+    ...
+    jantaku.rules.ruleset.RulesError: rule file not found: '/nowhere/my_league.toml'
+    """
     if isinstance(spec, Ruleset):
         return spec
+    if not isinstance(spec, str | Path):
+        raise RulesError(f"a rule set is a preset name or a TOML file's path, got {type(spec).__name__}")
     text = str(spec)
-    if text.endswith(".toml") or "/" in text or "\\" in text:
-        path = Path(text)
-        if not path.is_file():
-            raise RulesError(f"rule file not found: {text}")
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as e:
-            raise RulesError(f"{text} is not valid TOML: {e}") from None
-        data.setdefault("name", path.stem)
-        return rules_from_mapping(data, source=text)
+    if text.endswith(".toml") or "/" in text or "\\" in text or isinstance(spec, Path):
+        if "\0" in text:
+            raise RulesError(f"a rule file's path has no NUL character: {excerpt(text, 200)}")
+        shown = excerpt(text, 200)
+        data = read_rule_file(Path(text), shown)
+        data.setdefault("name", Path(text).stem)
+        return rules_from_mapping(data, source=shown)
     return _load_preset(text)
 
 
