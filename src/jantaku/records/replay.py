@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jantaku.errors import JantakuError
+from jantaku.jielu import JieluResult
 from jantaku.rules import Ruleset, load_rules
 from jantaku.table.actions import ANKAN, CONTINUE, DISCARD, KAKAN, KYUUSHU, PASS, RIICHI, RON, STOP, TSUMO, Action
 from jantaku.table.game import Game, half_up_thousands, settle, tenhou_thousands
@@ -210,8 +211,11 @@ class _Ids:
         raise RecordError(f"a fifth {name} in one hand")
 
 
-def wall_from_hand(events: list[dict[str, Any]], red_fives: bool) -> Wall:
-    """A wall in dealing order that deals and draws exactly what the hand's events show."""
+def wall_from_hand(events: list[dict[str, Any]], red_fives: bool, dead_wall: bool = True) -> Wall:
+    """A wall in dealing order that deals and draws exactly what the hand's events show.
+
+    ``dead_wall`` False (洁律: no dead wall, no dora) puts a kan's replacement tiles at the wall's tail, where
+    the engine draws them from (index 135, then 134, ...)."""
     start = events[0]
     ids = _Ids(red_fives)
     dealer = start["oya"]
@@ -231,14 +235,15 @@ def wall_from_hand(events: list[dict[str, Any]], red_fives: bool) -> Wall:
     rinshan = 0
     after_kan = False
     dora_k = 0
-    tiles[130] = ids.take(start["dora_marker"])
+    if dead_wall:
+        tiles[130] = ids.take(start["dora_marker"])
     ura_given: list[str] = []
     for e in events[1:]:
         t = e["type"]
         if t == "tsumo":
             i = ids.take(e["pai"])
             if after_kan:
-                tiles[(134, 135, 132, 133)[rinshan]] = i
+                tiles[(134, 135, 132, 133)[rinshan] if dead_wall else 135 - rinshan] = i
                 rinshan += 1
             else:
                 tiles[live] = i
@@ -284,7 +289,9 @@ def replay_record(record: GameRecord, rules: Ruleset | str | None = None) -> Rep
     end = next((e for e in record.events if e["type"] == "end_game"), None)
     first = hands[0][0]
     first_dealer = (first["oya"] - (first["kyoku"] - 1)) % 4  # a record may start in the middle of a game
-    if record.final is not None and end is not None:
+    # 洁律 keeps raw points (no zero line, rank points or rounding to infer): its final points are compared as
+    # the engine settles them
+    if record.final is not None and end is not None and rs.family == "riichi":
         # read back from the record's own numbers, the rule set's settlement preferred (not a reader's guess)
         own = load_rules(rules or record.rule_name)
         found = infer_settlement(
@@ -311,7 +318,7 @@ def replay_record(record: GameRecord, rules: Ruleset | str | None = None) -> Rep
             walls.append(Wall(record.walls[n]))
         else:
             try:
-                walls.append(wall_from_hand(h, record.red_fives))
+                walls.append(wall_from_hand(h, record.red_fives, rs.dead_wall))
             except RecordError as e:
                 walls.append(Wall(list(range(136))))
                 wall_errors[n] = str(e)
@@ -460,7 +467,8 @@ def _answer(k: Kyoku, upcoming: list[dict[str, Any]], target: int) -> dict[str, 
         else:
             k_action = _find(k, seat, PASS)
         k.apply(k_action)
-    missing = [s for s in rons if not any(w.seat == s for w in (k.result.wins if k.result else []))]
+    # k.wins, not the result's: under 洁律's points mode a win leaves the hand going on
+    missing = [s for s in rons if not any(w.seat == s for w in k.wins)]
     if rons and missing and k.phase != ENDED:
         raise RecordError(f"seat {missing[0]} won on this tile in the record, but the engine did not let it ron")
     if call is not None and k.phase == RESPONSES:
@@ -578,7 +586,13 @@ def _compare_hand(
                 mism.append(Mismatch(src, name, "winner", h["actor"], sorted(wins)))
                 continue
             sc = w.score
-            checks: list[tuple[str, Any, Any]] = [("deltas", h["deltas"], list(sc.payments))]
+            checks: list[tuple[str, Any, Any]]
+            if isinstance(sc, JieluResult):  # 洁律: the win's S and what it changed for each seat
+                checks = [("deltas", h["deltas"], list(w.payments))]
+                if "score" in h:
+                    checks.append(("score", h["score"], sc.score))
+            else:
+                checks = [("deltas", h["deltas"], list(sc.payments))]
             if "points" in h:
                 checks.append(("points", h["points"], sc.points))
             if h.get("yakuman"):
