@@ -359,7 +359,19 @@ class Game:
             return False
         scores = self.scores
         top = max(range(4), key=lambda s: (scores[s], -((s - self.first_dealer) % 4)))
-        return top == self.dealer and scores[self.dealer] >= self.rules.return_points
+        return top == self.dealer and self._over_the_line(scores[self.dealer])
+
+    def _over_the_line(self, points: int) -> bool:
+        """The all-last dealer's stop: over the zero line (002 1.2 超過原點, ``yame_strict``) or at it or more
+        (Tenhou)."""
+        line = self.rules.return_points
+        return points > line if self.rules.yame_strict else points >= line
+
+    def _west_target_reached(self, top: int) -> bool:
+        """The west round's target: strictly over it (003 6章2条7 超过35000点, ``west_round_strict``) or at it
+        or more (002 1.2 原點以上; Tenhou)."""
+        target = self.rules.west_round_target if self.rules.west_round else self.rules.return_points
+        return top > target if self.rules.west_round_strict else top >= target
 
     def _is_last_hand(self) -> bool:
         return self.round_wind >= self.rules.rounds - 1 and self.dealer == (self.first_dealer + 3) % 4
@@ -367,15 +379,14 @@ class Game:
     def _game_ends(self, result: HandResult) -> bool:
         rules = self.rules
         scores = self.scores
-        if rules.bust and min(scores) < 0:
-            return True
+        if rules.bust and (min(scores) <= 0 if rules.bust_at_zero else min(scores) < 0):
+            return True  # 002 1.2 擊飛: 0點以下 (bust_at_zero); 003 3章2条4 and Tenhou: below 0
         if rules.time_limit_hands and self.hands_played >= rules.time_limit_hands:
             return True
         if rules.time_limit_minutes and self._clock() - self._started >= 60 * rules.time_limit_minutes:
             return True  # 000 Art 24(2): the game ends with the hand in which the time ran out
         extension = self.round_wind >= rules.rounds
-        target = rules.west_round_target if rules.west_round else rules.return_points
-        if extension and max(scores) >= target:
+        if extension and self._west_target_reached(max(scores)):
             return True  # sudden death in the west round
         last = self._is_last_hand()
         if not last:
@@ -385,10 +396,11 @@ class Game:
             # all-last: a dealer who wins while first stops the game (agari-yame; Tenhou's logs show no
             # tenpai-yame and no stop after an abortive draw)
             won = result.kind in ("ron", "tsumo")
-            return bool(won and rules.agari_yame and top == self.dealer and scores[self.dealer] >= rules.return_points)
+            stops = rules.agari_yame if won else (rules.abortive_yame and result.kind == "abortive")
+            return bool(stops and top == self.dealer and self._over_the_line(scores[self.dealer]))
         if extension:
             return self.round_wind >= rules.rounds  # West 4 ended
-        return not (rules.west_round and max(scores) < rules.west_round_target)
+        return not (rules.west_round and not self._west_target_reached(max(scores)))
 
     def _finish(self) -> None:
         res = settle(self.rules, self.scores, self.deposits, self.first_dealer, self.penalties)
