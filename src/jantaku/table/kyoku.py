@@ -683,6 +683,11 @@ class Kyoku:
                 return "no kan after the last tile"
             if len(self.kan_owners) >= self.rules.max_kans:
                 return f"no more than {self.rules.max_kans} kans in a hand"
+            if st.riichi and self.rules.kan_after_riichi == "closed_same_yaku":
+                return (
+                    "after riichi only a closed kan that keeps the waits, the hand's reading and the number of yaku "
+                    f"(no third kan: sankantsu; rule set {self.rules.name})"
+                )
             if st.riichi:
                 return "after riichi only a closed kan that keeps the waits and the hand's reading"
             return f"seat {seat} cannot {kind} with these tiles"
