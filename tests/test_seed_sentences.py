@@ -388,6 +388,7 @@ def test_a_deliberate_chombo_costs_three_times(preset, pt):
     g = game(preset, quiet)
     g.chombo(0, "broke the wall on purpose", deliberate=True)
     assert g.penalties[0] == pt
+    assert next(e for e in g.events if e["type"] == "ryukyoku")["deliberate"] is True
 
 
 def test_a_penalty_after_the_game_settles_again():

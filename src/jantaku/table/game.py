@@ -324,6 +324,8 @@ class Game:
                 "scores": scores,
             }
         )
+        if deliberate:
+            self._log[-1]["deliberate"] = True
         self._log.append({"type": "end_kyoku"})
         self.scores = scores
         self.deposits = k.start_deposits

@@ -1378,8 +1378,9 @@ class Kyoku:
 
     def _settle_exhaustive_draw(self, tenpai: list[bool], silent: list[int]) -> None:
         rules = self.rules
-        silent = sorted(silent)
-        tenpai = [t and s not in silent for s, t in enumerate(tenpai)]
+        dead = [st.dead for st in self.seats]  # ruled dead while declaring: noten (000 Art 72), not silent
+        silent = sorted(s for s in silent if not dead[s])
+        tenpai = [t and s not in silent and not dead[s] for s, t in enumerate(tenpai)]
         deltas = [0, 0, 0, 0]
         reason = None
         nagashi = []
