@@ -402,3 +402,20 @@ def test_a_penalty_after_the_game_settles_again():
     assert g.result.final[2] == round(before[2] - 5.0, 1)
     assert [e["type"] for e in g.events].count("end_game") == 1
     assert g.events[-2] == {"type": "penalty", "actor": 2, "pt": 5.0, "reason": "broke the wall"}
+
+
+@pytest.mark.parametrize("preset", ["mleague", "standard"])
+def test_a_chombo_round_trips_through_the_record(preset):
+    """001 7章4条6 (此局均重新进行) and 7章4条1 (-20pt): a game with a chombo in its second hand, written as mjai
+    and replayed: the same hand is played again, and the settlement with the penalty matches."""
+    g = game(preset, quiet)
+    run_out(g)
+    play(g, [("tg", g.kyoku.dealer), ("tg", (g.kyoku.dealer + 1) % 4)])
+    g.chombo(3, "showed a wrong win", deliberate=preset == "mleague")
+    while not g.over:
+        run_out(g)
+    assert g.result.penalties[3] == (60.0 if preset == "mleague" else 0.0)
+    buf = io.StringIO()
+    write_mjai(game_record(g), buf)
+    report = replay_record(read_mjai(buf.getvalue()))
+    assert report.mismatches == [] and report.matched == report.hands == len(g.results) + 1

@@ -376,6 +376,18 @@ def _drive(game: Game, hand: list[dict[str, Any]], report: ReplayReport, name: s
                 k.apply(_find(k, e["actor"], TSUMO))
         elif t == "ryukyoku" and e.get("reason") == "nine_terminals" and k.phase == DRAWN:
             k.apply(_find(k, k.actor, KYUUSHU))
+        elif t == "ryukyoku" and e.get("reason") == "chombo" and isinstance(e.get("actor"), int):
+            # the referee stopped the hand (jantaku's own records): the same chombo, then the hand is played again
+            game.chombo(e["actor"], str(e.get("detail", "chombo")), deliberate=bool(e.get("deliberate")))
+            got = next(x for x in reversed(game.events) if x["type"] == "ryukyoku")
+            if _filtered(hand) != _filtered(k.events):
+                report.mismatches.append(
+                    Mismatch(report.source, name, "events before the chombo", "the record's", "others")
+                )
+            for key in ("deltas", "scores"):
+                if e.get(key) is not None and e[key] != got[key]:
+                    report.mismatches.append(Mismatch(report.source, name, f"chombo {key}", e[key], got[key]))
+            return
         elif t == "ryukyoku" and k.phase == DECLARE:
             # the tenpai seats that could stay silent: the record's shown hands (tenpais) and silent seats
             shown = e.get("tenpais")
