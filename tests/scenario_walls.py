@@ -24,6 +24,7 @@ step                        action
 ``("kakan", seat, "3p")``   added kan
 ``("kyuushu", seat)``       nine terminals (abortive draw, the player's choice)
 ``("pass", seat)``          pass on a discard or a kan; ``("pass",)`` passes for every seat asked
+``("tenpai", seat)``        at an exhaustive draw, show a tenpai hand (``("noten", seat)``: stay silent)
 ==========================  ====================================================================
 
 Own-turn steps (``d tg r t ankan kakan kyuushu``) first pass for every seat still asked about the previous
@@ -39,7 +40,7 @@ from typing import Any
 import pytest
 
 from jantaku.table import Action, Kyoku, Wall
-from jantaku.table.kyoku import CHANKAN, RESPONSES
+from jantaku.table.kyoku import CHANKAN, DECLARE, RESPONSES
 from jantaku.tiles import RED_IDS136, Tile, format_tiles, parse_tiles
 
 __all__ = [
@@ -166,6 +167,8 @@ _KIND = {
     "kakan": "kakan",
     "kyuushu": "ryukyoku",
     "pass": "none",
+    "tenpai": "tenpai",
+    "noten": "noten",
 }
 
 
@@ -253,13 +256,16 @@ def play(table: Any, script: Iterable[tuple[Any, ...]]) -> None:
 
 def run_out(table: Any, until: Callable[[Kyoku], bool] | None = None, max_steps: int = 5000) -> None:
     """Play on with passes and tsumogiri (a call's discard: the first legal tile) until the hand ends, or
-    until ``until(kyoku)`` holds before a step."""
+    until ``until(kyoku)`` holds before a step. At an exhaustive draw every seat asked declares tenpai."""
     k = _kyoku(table)
     for _ in range(max_steps):
         if k.result is not None or (until is not None and until(k)):
             return
         if k.phase in (RESPONSES, CHANKAN):
             _pass_all(table)
+            continue
+        if k.phase == DECLARE:
+            table.apply(Action("tenpai", k.to_act()[0]))
             continue
         seat = k.to_act()[0]
         legal = table.legal_actions(seat)

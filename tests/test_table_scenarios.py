@@ -60,7 +60,8 @@ NINE_TERMINALS = "19m19p19s1234z258m"
 @pytest.mark.parametrize("preset", ["standard", "tenhou", "meibi"])
 def test_nine_terminals_is_the_players_choice(preset):
     """002 1.5 九種九牌: 在第1巡內，手牌中有9種以上幺九牌時，可以選擇宣言途中流局 (a choice: the hand may also go
-    on); RULES.md: nine terminals in standard and meibi. 002 途中流局: 莊家連莊且本場數＋1."""
+    on); RULES.md: nine terminals in standard and meibi. 002 途中流局: 莊家連莊且本場數＋1; 003 3章12条3 流局时听牌是
+    连庄，其余状态都是轮庄: the meibi dealer who declared it is not waiting, so the deal passes."""
     wall = build_wall([NINE_TERMINALS, NOTEN[1], NOTEN[2], NOTEN[0]], ["5p"])
     k = new_kyoku(preset, wall)
     assert kinds(k, "ryukyoku", 0), "nine different terminals and honors after the first draw: the choice is offered"
@@ -69,7 +70,7 @@ def test_nine_terminals_is_the_players_choice(preset):
     assert going_on.result is None and going_on.to_act() == [1]
     step(k, ("kyuushu", 0))
     assert k.result.kind == "abortive" and k.result.reason == "nine_terminals"
-    assert k.result.dealer_continues and k.result.deltas == [0, 0, 0, 0]
+    assert k.result.dealer_continues is (preset != "meibi") and k.result.deltas == [0, 0, 0, 0]
     assert_illegal(k, Action("dahai", 0, Tile("5p")), "ended")
 
 
@@ -98,13 +99,13 @@ def test_no_nine_terminals_where_there_are_no_abortive_draws(preset):
 @pytest.mark.parametrize(("preset", "aborts"), [("standard", True), ("meibi", True), ("mu", False), ("mleague", False)])
 def test_four_winds(preset, aborts):
     """002 1.5 四風連打: 在第1巡內，四家打出同樣的風牌時途中流局; 003 3章2条3 lists 四风连打; 001 3章11条1 and
-    RULES.md (μ): no abortive draws, the hand goes on."""
+    RULES.md (μ): no abortive draws, the hand goes on. 003 3章12条3: the noten meibi dealer passes the deal."""
     wall = build_wall(NOTEN, ["1z", "1z", "1z", "1z"])
     k = new_kyoku(preset, wall)
     play(k, [("tg", 0), ("tg", 1), ("tg", 2), ("tg", 3)])
     if aborts:
         assert k.result is not None and k.result.kind == "abortive" and k.result.reason == "four_winds"
-        assert k.result.dealer_continues
+        assert k.result.dealer_continues is (preset != "meibi")
     else:
         assert k.result is None and k.to_act() == [0] and k.tiles_left == 70 - 5
 

@@ -297,3 +297,50 @@ def test_rejections_leave_the_store_unchanged(client):
     assert client.get("/api/games").json() == games  # an upload is read, never stored
     r = client.post("/api/tables", json={"rules": "mleague", "seats": ["human", "nobody", "random", "random"]})
     assert r.status_code == 400 and client.get("/api/games").json() == games
+
+
+def test_a_person_declares_tenpai_or_stays_silent_at_the_draw(client, monkeypatch):
+    """000 Art 71 (流局时，宣言听牌的人需要整理手牌后公开手牌) and Art 22(2): declaring tenpai is the player's act, so
+    the web table asks the person at the exhaustive draw (μ). Four people only draw and discard; the one who is
+    tenpai (on 5p) stays silent: nobody pays, and the hand is not shown."""
+    from jantaku.rules import load_rules
+    from jantaku.table import Wall, draw_seating
+    from scenario_walls import build_wall
+
+    dealer = draw_seating(load_rules("mu").seating, "api-test-0").first_dealer
+    hands = dict(enumerate(("147m258p369s2468s", "258m369p147s2468m", "369m147p258s2468p", "1379m1379p1379s5z")))
+    tenpai = (dealer + 2) % 4
+    hands[tenpai] = "123m456p789s234s5p"
+    wall = build_wall(hands, dealer=dealer, dora=["8s"])
+    monkeypatch.setattr(Wall, "from_seed", classmethod(lambda cls, seed: wall))
+    data = _table(client, ["human"] * 4, "mu")
+    tid, tokens = data["id"], [s["token"] for s in data["seats"]]
+
+    def view(seat):
+        return client.get(f"/api/tables/{tid}/view", params={"token": tokens[seat]}).json()
+
+    v = view(dealer)
+    assert v["round"]["dealer"] == dealer
+    while v["round"]["phase"] != "declare":
+        seat = v["to_act"][0]
+        mine = view(seat)
+        kinds = [a["type"] for a in mine["actions"]]
+        index = (
+            kinds.index("none")
+            if "none" in kinds
+            else next(a["index"] for a in mine["actions"] if a["type"] == "dahai" and a["tsumogiri"])
+        )
+        r = client.post(f"/api/tables/{tid}/act", json={"token": tokens[seat], "step": mine["step"], "index": index})
+        assert r.status_code == 200, r.text
+        v = r.json()
+    assert v["to_act"] == [tenpai] and v["last_result"] is None
+    mine = view(tenpai)
+    assert [a["type"] for a in mine["actions"]] == ["tenpai", "noten"]
+    assert view(dealer)["actions"] == []
+    noten = next(a["index"] for a in mine["actions"] if a["type"] == "noten")
+    r = client.post(f"/api/tables/{tid}/act", json={"token": tokens[tenpai], "step": mine["step"], "index": noten})
+    assert r.status_code == 200, r.text
+    result = r.json()["last_result"]
+    assert result["kind"] == "exhaustive" and result["tenpai"] == [False] * 4
+    assert result["deltas"] == [0, 0, 0, 0] and result["tenpai_hands"] == {}
+    assert "declareTenpai" in client.get("/static/i18n.js").text

@@ -71,6 +71,11 @@ class PlayerView:
         return self._k.round_wind
 
     @property
+    def hand_number(self) -> int:
+        """The hand's number within its round (1-4: East 1 .. East 4)."""
+        return self._k.kyoku_number
+
+    @property
     def rules(self):  # noqa: ANN201 - a Ruleset; annotated loosely to avoid an import cycle at runtime
         return self._k.rules
 

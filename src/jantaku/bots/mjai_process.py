@@ -77,6 +77,7 @@ from jantaku.table.actions import (
     RIICHI,
     RON,
     STOP,
+    TENPAI,
     TSUMO,
     Action,
 )
@@ -395,6 +396,9 @@ class MjaiProcessAgent:
         if kinds & {STOP, CONTINUE}:
             want = STOP if self.stop_when_asked else CONTINUE
             return next((a for a in legal if a.kind == want), legal[0])
+        if TENPAI in kinds:
+            # the mjai protocol has no tenpai declaration: a tenpai hand is shown (as mjai servers do)
+            return next(a for a in legal if a.kind == TENPAI)
         k: Kyoku = view._k  # the live hand: PlayerView has no public event log (see the module docs)
         line, msg = self._exchange(self._new_events(k))
         if msg["type"] == "reach":

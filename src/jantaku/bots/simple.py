@@ -14,11 +14,13 @@ from jantaku.table.actions import (
     DISCARD,
     KAKAN,
     KYUUSHU,
+    NOTEN,
     PASS,
     PON,
     RIICHI,
     RON,
     STOP,
+    TENPAI,
     TSUMO,
     Action,
 )
@@ -69,6 +71,8 @@ class EfficiencyBot:
             return self._respond(view, legal)
         if KYUUSHU in kinds:
             return next(a for a in legal if a.kind == KYUUSHU)
+        if TENPAI in kinds:
+            return declare_tenpai(view, legal)
         return self._own_turn(view, legal)
 
     # -- own turn ------------------------------------------------------------------------------------------
@@ -136,6 +140,24 @@ class EfficiencyBot:
             if after < base and keeps and (best is None or after < best[0]):
                 best = (after, a)
         return best[1] if best else passing
+
+
+def declare_tenpai(view: PlayerView, legal: list[Action]) -> Action:
+    """At an exhaustive draw (where the rule set lets this seat stay silent): show the tenpai hand, except
+    as the dealer of the last scheduled hand who is first by points and whose passing deal then ends the
+    game (no west round, or first is already past its target): silence passes the deal and ends the game
+    first (000 Art 22(2): the deal moves when the dealer does not declare tenpai)."""
+    want = TENPAI
+    rules = view.rules
+    scores = view.scores
+    me = view.seat
+    last_hand = view.round_wind >= rules.rounds - 1 and view.hand_number == 4
+    first = all(scores[me] > scores[s] for s in range(4) if s != me)
+    target = rules.west_round_target
+    ends = not rules.west_round or scores[me] > target or (scores[me] == target and not rules.west_round_strict)
+    if view.seat_wind == 0 and last_hand and first and ends:
+        want = NOTEN
+    return next((a for a in legal if a.kind == want), legal[0])
 
 
 def _shanten_after_discard(counts: list[int], fn: Callable[[list[int]], int] = shanten) -> list[int]:

@@ -4,7 +4,10 @@ A game record in mjai form is one JSON event per line (the schema is in :mod:`ja
 jantaku writes its games that way (``jantaku simulate --out``) with a few extensions: ``start_game`` carries
 ``rules`` (the rule set's name), ``seed`` and ``seating``; ``start_kyoku`` carries ``dice``; ``hora`` carries
 the score; ``ryukyoku`` its ``reason``, ``tenpais`` and ``scores``; ``end_game`` ``ranks``, ``final`` and
-``deposits``. The reader accepts logs without any of them (a plain ``{"type": "start_game"}`` is fine).
+``deposits``. A ``ryukyoku``'s ``tenpais`` are the hands *shown* (declared) tenpai, which the payments follow;
+where the rule set lets a tenpai player stay silent (``tenpai_silence``) and one did, ``silent`` lists those
+seats (a private key: dropped from a player's view). The reader accepts logs without any of them (a plain
+``{"type": "start_game"}`` is fine).
 
 :func:`player_view_events` is what an mjai bot at one seat is shown (the mjai.app convention): other
 players' draws and dealt hands become ``"?"``, everything public stays, and the extensions that would
@@ -43,8 +46,9 @@ __all__ = ["PRIVATE_KEYS", "player_view_event", "player_view_events", "read_mjai
 HIDDEN = "?"
 """The mjai name of a tile the viewer cannot see."""
 
-PRIVATE_KEYS: dict[str, frozenset[str]] = {"start_game": frozenset({"seed"})}
-"""jantaku extensions dropped from a player's view, by event type: the seed fixes every wall of the game."""
+PRIVATE_KEYS: dict[str, frozenset[str]] = {"start_game": frozenset({"seed"}), "ryukyoku": frozenset({"silent"})}
+"""jantaku extensions dropped from a player's view, by event type: the seed fixes every wall of the game; the
+seats that stayed silent at a draw though tenpai are known to no other player."""
 
 
 # ---------------------------------------------------------------------------------------------------------

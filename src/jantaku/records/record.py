@@ -24,10 +24,20 @@ event               fields
                     (``[name, han]``), ``pao`` (seat or null), ``scores`` (after the win)
 ``ryukyoku``        ``deltas`` (4); jantaku adds ``reason`` (``exhaustive``, ``nagashi_mangan``,
                     ``nine_terminals``, ``four_winds``, ``four_riichi``, ``four_kans``, ``triple_ron``),
-                    ``tenpais`` (4 booleans) and ``scores``
+                    ``tenpais`` (4 booleans: the hands shown tenpai, which the payments follow) and
+                    ``scores``; ``silent`` (seats tenpai that declared noten, where the rule set lets
+                    them: ``tenpai_silence``) only when there are any
 ``end_kyoku``       -
-``end_game``        ``scores`` (4, leftover riichi sticks included as the record has them)
+``end_game``        ``scores`` (4, leftover riichi sticks included as the record has them); jantaku adds
+                    ``ranks``, ``final``, ``deposits`` and ``penalties`` (4, rank points the referee
+                    deducted) when there are any
+``card``            jantaku's: the referee shows ``actor`` a ``card`` (``yellow`` or ``red``) for
+                    ``reason``; ``pt`` the rank points it deducts (a red card; ``yellows``: the yellow
+                    cards of the day that made it red)
+``penalty``         jantaku's: the referee deducts ``pt`` rank points from ``actor`` for ``reason``
 ==================  ================================================================================
+
+``card`` and ``penalty`` stand between two hands (or inside the hand during which the referee acted).
 
 ``deltas`` of a ``hora``/``ryukyoku`` are the hand's settlement: riichi sticks collected are included, the
 1,000 points a riichi declaration posts are not (they are in ``reach_accepted``).

@@ -3,7 +3,8 @@
 For each hand the wall is rebuilt from the record (its full wall when the source has one, as the mjx
 records do; otherwise the dealt hands, the draws in order, the replacement tiles, dora and ura indicators
 put where :class:`~jantaku.table.wall.Wall` keeps them, the unseen tiles anywhere else). The engine is then
-driven with the record's decisions only - discards, riichi, calls, kans, wins, nine terminals - and
+driven with the record's decisions only - discards, riichi, calls, kans, wins, nine terminals, a tenpai
+player's silence at a draw (the ``ryukyoku``'s ``tenpais``, where the rule set allows it) - and
 everything else is the engine's own doing: whose turn it is, which calls are possible, kan dora timing,
 riichi sticks, the end of the hand, the payments, the next hand's dealer, honba and deposits, and the
 final scores. Each difference is reported as a :class:`Mismatch`; after one the replay re-synchronises
@@ -19,9 +20,23 @@ from typing import Any
 from jantaku.errors import JantakuError
 from jantaku.jielu import JieluResult
 from jantaku.rules import Ruleset, load_rules
-from jantaku.table.actions import ANKAN, CONTINUE, DISCARD, KAKAN, KYUUSHU, PASS, RIICHI, RON, STOP, TSUMO, Action
+from jantaku.table.actions import (
+    ANKAN,
+    CONTINUE,
+    DISCARD,
+    KAKAN,
+    KYUUSHU,
+    NOTEN,
+    PASS,
+    RIICHI,
+    RON,
+    STOP,
+    TENPAI,
+    TSUMO,
+    Action,
+)
 from jantaku.table.game import Game, half_up_thousands, settle, tenhou_thousands
-from jantaku.table.kyoku import CHANKAN, DRAWN, ENDED, RESPONSES, Kyoku
+from jantaku.table.kyoku import CHANKAN, DECLARE, DRAWN, ENDED, RESPONSES, Kyoku
 from jantaku.table.wall import LIVE_START, Wall
 from jantaku.tiles import RED_IDS136
 
@@ -330,6 +345,12 @@ def replay_record(record: GameRecord, rules: Ruleset | str | None = None) -> Rep
 
     game = Game(rs, seed=0, names=names, first_dealer=first_dealer, walls=wall_for)
     game.resync(**_start_state(hands[0][0], 0))
+    for e in record.events:
+        # the referee's cards and penalties (jantaku's own events) take rank points off the final score
+        if e["type"] in ("card", "penalty") and isinstance(e.get("actor"), int) and 0 <= e["actor"] <= 3:
+            pt = e.get("pt", 0)
+            if isinstance(pt, int | float) and not isinstance(pt, bool):
+                game.penalties[e["actor"]] += float(pt)
     for n, hand in enumerate(hands):
         report.hands += 1
         start = hand[0]
@@ -527,6 +548,24 @@ def _drive(game: Game, hand: list[dict[str, Any]], report: ReplayReport, name: s
                 k.apply(_find(k, e["actor"], TSUMO))
         elif t == "ryukyoku" and e.get("reason") == "nine_terminals" and k.phase == DRAWN:
             k.apply(_find(k, k.actor, KYUUSHU))
+        elif t == "ryukyoku" and e.get("reason") == "chombo" and isinstance(e.get("actor"), int):
+            # the referee stopped the hand (jantaku's own records): the same chombo, then the hand is played again
+            game.chombo(e["actor"], str(e.get("detail", "chombo")), deliberate=bool(e.get("deliberate")))
+            got = next(x for x in reversed(game.events) if x["type"] == "ryukyoku")
+            if _filtered(hand) != _filtered(k.events):
+                report.mismatches.append(
+                    Mismatch(report.source, name, "events before the chombo", "the record's", "others")
+                )
+            for key in ("deltas", "scores"):
+                if e.get(key) is not None and e[key] != got[key]:
+                    report.mismatches.append(Mismatch(report.source, name, f"chombo {key}", e[key], got[key]))
+            return
+        elif t == "ryukyoku" and k.phase == DECLARE:
+            # the tenpai seats that could stay silent: the record's shown hands (tenpais) and silent seats
+            shown = e.get("tenpais")
+            for seat in list(k.to_act()):
+                silent = seat in (e.get("silent") or ()) or (isinstance(shown, list) and not shown[seat])
+                k.apply(_find(k, seat, NOTEN if silent else TENPAI))
         elif t == "end_kyoku":
             break
         pos += 1

@@ -97,10 +97,21 @@ class Ruleset:
         ("nobody", "first", "first_if_decided"),
     )
     bust: bool = _p(True, "A player's points below zero end the game.", "002 1.2; 001 (play on): decision")
+    bust_at_zero: bool = _p(
+        True,
+        "With `bust`: exactly 0 points ends the game too (0 or below); False: only below 0.",
+        "002 1.2 擊飛: 有人點數在0點以下時 (以下 includes 0); 003 3章2条4 小于0; Tenhou: below 0",
+    )
     west_round: bool = _p(
         True, "If nobody reaches `west_round_target` after the last hand, play on into West.", "002 1.2; 003 6章2条7"
     )
     west_round_target: int = _p(30000, "Points that end the extra round at once (sudden death).", "002; 003 6章2条7")
+    west_round_strict: bool = _p(
+        False,
+        "The west round is entered unless someone is strictly over `west_round_target`, and ends only when "
+        "someone is strictly over it (exactly the target plays on); False: at the target or more (Tenhou).",
+        "003 6章2条7 没有选手超过35000点 ... 直到有选手超过35000点时比赛结束; 002 1.2 有人在原點以上時; Tenhou",
+    )
     agari_yame: bool = _p(
         True,
         "All-last: the game ends when the dealer wins or is tenpai while first with at least `return_points`.",
@@ -112,6 +123,18 @@ class Ruleset:
         "goes on, ends, or the dealer chooses (Tenhou asks: its logs show both).",
         "real Tenhou logs; 000/001/003: no stop",
         ("never", "auto", "choice"),
+    )
+    abortive_yame: bool = _p(
+        False,
+        "All-last, an abortive draw (which the dealer repeats) while the dealer is first with `return_points`: "
+        "the game ends, as after a win with `agari_yame`.",
+        "002 1.2 莊家連莊時超過原點且成為首位時 (途中流局: 莊家連莊); Tenhou: the game goes on",
+    )
+    yame_strict: bool = _p(
+        True,
+        "The all-last dealer's stop (agari_yame, tenpai_yame, abortive_yame) needs strictly more than "
+        "`return_points`; False: `return_points` or more (Tenhou).",
+        "002 1.2 超過原點; Tenhou (30,000 or more)",
     )
     dealer_repeats: bool = _p(
         True,
@@ -225,10 +248,27 @@ class Ruleset:
         "002 1.2 流局滿貫 then 流程: 莊家聽牌時連莊…莊家不聽牌時輪莊; 003 3章11条4 '流局满贯不影响连庄结算'; Tenhou "
         "(a real game: a noten dealer's nagashi passed the deal)",
     )
+    abortive_renchan: str = _p(
+        "always",
+        "After an abortive draw the dealer always deals again, or only when tenpai (a dealer who declared nine "
+        "terminals holds 14 tiles and is not tenpai).",
+        "002 1.5 途中流局: 莊家連莊; 003 3章11条1 (abortive draws are 流局) and 3章12条3 "
+        "流局时听牌是连庄，其余状态都是轮庄",
+        ("always", "tenpai"),
+    )
     noten_payment: int = _p(
         3000, "Points the noten players pay the tenpai players at an exhaustive draw.", "000 Art 71"
     )
     formal_tenpai: bool = _p(True, "A tenpai hand with no yaku counts as tenpai at a draw.", "decision")
+    tenpai_silence: str = _p(
+        "none",
+        "At an exhaustive draw, which tenpai players may stay silent (declare noten, pay as noten; a dealer "
+        "does so to pass the deal): nobody (every tenpai hand shows), anyone not in riichi, or only a naked "
+        "single wait (one closed tile left). A riichi hand always shows.",
+        "000 Art 22(2), 71; 001 3章11条3 (裸单骑可以宣告未听); 003 3章11条3; 002 1.5 (不聽 is a state: none); "
+        "Tenhou shows every tenpai hand (its logs: 470 tenpai hands at 270 exhaustive draws, none silent)",
+        ("none", "anyone", "naked_single_wait"),
+    )
     karaten_is_noten: bool = _p(
         False, "A wait whose every tile is in the player's own hand and melds is not tenpai.", "003 (decision)"
     )
@@ -248,9 +288,11 @@ class Ruleset:
     )
     kan_after_riichi: str = _p(
         "closed_unchanged",
-        "Kan after riichi: none at all, or a closed kan that changes neither the waits nor the decomposition.",
-        "001 4章8条8; 000 Art 36-41",
-        ("none", "closed_unchanged"),
+        "Kan after riichi: none at all, or a closed kan that changes neither the waits nor the decomposition "
+        "(closed_unchanged), and besides not the number of yaku: no third or fourth kan of the player, "
+        "which would add sankantsu or suukantsu (closed_same_yaku).",
+        "001 4章8条8, 4章5条2 (也不可以增减手役的数量); 003 4章5条2 (不考虑役的增减); 000 Art 36-41",
+        ("none", "closed_unchanged", "closed_same_yaku"),
     )
     riichi_min_wall: int = _p(
         4, "Tiles that must remain in the live wall for a riichi declaration.", "002 (Tenhou); 000: 1 (decision)"
@@ -268,7 +310,23 @@ class Ruleset:
         "002; 000 Art 68; 001 7章",
     )
     chombo_pt: float = _p(0.0, "Chombo: rank points deducted from the final score (μ/M-League: 20).", "000 Art 68")
-    chombo_adds_honba: bool = _p(True, "The replayed hand after a chombo counts one more honba.", "003 decision")
+    chombo_adds_honba: bool = _p(
+        True,
+        "The replayed hand after a chombo counts one more honba.",
+        "003 7章4条6 (本场棒不增加); 001 7章4条6 此局均重新进行 with 3章13条1 (only 连庄或平局 add one)",
+    )
+    deliberate_chombo_factor: int = _p(
+        1, "A chombo the referee rules deliberate costs this many times the penalty.", "001 7章4条3; 003 7章4条3"
+    )
+    cards: bool = _p(False, "The referee shows yellow and red cards.", "001 7章5条; 003 7章5条; 000, 002: none")
+    yellows_per_red: int = _p(
+        2, "With `cards`: this many yellow cards in one day make a red card.", "001 7章5条3; 003 7章5条3"
+    )
+    red_card_pt: float = _p(
+        20.0,
+        "With `cards`: rank points a red card deducts from the final score (as a chombo).",
+        "001 7章5条4 (和错和处罚方式相同（从个人总分中扣除20pt）); 003 7章5条4",
+    )
 
     # -- the table without riichi's machinery (洁律) ------------------------------------------------------------
     dead_wall: bool = _p(

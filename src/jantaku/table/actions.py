@@ -3,7 +3,8 @@
 Action kinds follow the mjai vocabulary: ``dahai`` (discard), ``reach`` (riichi: declared *with* its
 discard, so the action carries the discarded tile), ``hora`` split into ``tsumo`` and ``ron``, ``chi``,
 ``pon``, ``daiminkan``, ``ankan``, ``kakan``, ``ryukyoku`` (nine terminals, the player's choice) and
-``none`` (pass).
+``none`` (pass); jantaku's own: ``yame``/``continue`` (the all-last dealer's stop) and ``tenpai``/``noten``
+(declaring at an exhaustive draw).
 
 >>> a = Action.discard(0, Tile("5m"))
 >>> a, a.is_pass
@@ -26,11 +27,13 @@ __all__ = [
     "DISCARD",
     "KAKAN",
     "KYUUSHU",
+    "NOTEN",
     "PASS",
     "PON",
     "RIICHI",
     "RON",
     "STOP",
+    "TENPAI",
     "TSUMO",
     "Action",
 ]
@@ -50,6 +53,10 @@ STOP = "yame"
 """All-last dealer tenpai and first: end the game here (where the rule set lets the dealer choose)."""
 CONTINUE = "continue"
 """...or play the next hand."""
+TENPAI = "tenpai"
+"""At an exhaustive draw: show a tenpai hand (declare tenpai)."""
+NOTEN = "noten"
+"""...or stay silent and count as noten, where the rule set lets this seat (``tenpai_silence``)."""
 
 
 class Action(NamedTuple):

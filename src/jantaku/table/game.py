@@ -35,13 +35,18 @@ _ROUND = "ESWN"
 
 @dataclass
 class GameResult:
-    """The end of a game: points, ranks (1-4) and final scores in rank points (pt)."""
+    """The end of a game: points, ranks (1-4) and final scores in rank points (pt).
+
+    ``penalties`` are the rank points the referee deducted from each seat (chombo, red cards, other
+    penalties; already subtracted in ``final``); ``cards`` the cards each seat was shown in this game, in
+    order (``yellow``, ``red``)."""
 
     scores: list[int]
     ranks: list[int]
     final: list[float]
     deposits_to: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     penalties: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0, 0.0])
+    cards: list[list[str]] = field(default_factory=lambda: [[], [], [], []])
 
 
 def tenhou_thousands(diff: int) -> int:
@@ -183,6 +188,8 @@ class Game:
         self.hands_played = 0
         self.hand_index = 0
         self.penalties = [0.0, 0.0, 0.0, 0.0]
+        self.cards: list[list[str]] = [[], [], [], []]
+        """The cards the referee showed each seat in this game (``yellow``, ``red``), in order."""
         self.yame_choice: int | None = None
         """The all-last dealer who may stop the game now (tenpai_yame = "choice"), else ``None``."""
         self.results: list[HandResult] = []
@@ -292,12 +299,15 @@ class Game:
         if self.kyoku.phase == ENDED:
             self._hand_over(self.kyoku.result)
 
-    def chombo(self, seat: int, reason: str = "chombo") -> None:
+    def chombo(self, seat: int, reason: str = "chombo", *, deliberate: bool = False) -> None:
         """Record a chombo by ``seat`` as a referee would (000 Art 68; 001 7章; 003 7章): the hand stops,
         riichi sticks posted in it go back, the penalty is applied (points paid like a mangan, or rank points
-        deducted at the end), and the same hand is played again."""
+        deducted at the end), and the same hand is played again. A chombo the referee rules ``deliberate``
+        costs ``deliberate_chombo_factor`` times as much (001 7章4条3, 003 7章4条3: 三倍)."""
         if self.over:
             raise IllegalActionError("the game is over")
+        _check_seat(seat)
+        factor = self.rules.deliberate_chombo_factor if deliberate else 1
         k = self.kyoku
         scores = list(k.start_scores)
         deltas = [0, 0, 0, 0]
@@ -309,10 +319,10 @@ class Game:
                 pay = self.rules.chombo_penalty // (2 if seat == dealer else 4)
                 if seat != dealer and o == dealer:
                     pay = self.rules.chombo_penalty // 2
-                deltas[o] += pay
-                deltas[seat] -= pay
+                deltas[o] += pay * factor
+                deltas[seat] -= pay * factor
         if self.rules.chombo_pt:
-            self.penalties[seat] += self.rules.chombo_pt
+            self.penalties[seat] += self.rules.chombo_pt * factor
         for s in range(4):
             scores[s] += deltas[s]
         self._absorb()
@@ -326,6 +336,8 @@ class Game:
                 "scores": scores,
             }
         )
+        if deliberate:
+            self._log[-1]["deliberate"] = True
         self._log.append({"type": "end_kyoku"})
         self.scores = scores
         self.deposits = k.start_deposits
@@ -333,6 +345,59 @@ class Game:
             self.honba += 1
         self.hand_index += 1
         self.kyoku = self._new_kyoku()
+
+    def card(self, seat: int, color: str, reason: str = "", *, earlier_yellows: int = 0) -> str:
+        """Show ``seat`` a yellow or red card as a referee would (001 7章5条; 003 7章5条), where the rule set
+        has cards (``cards``). A yellow card that makes ``yellows_per_red`` yellows in the day - this game's
+        plus ``earlier_yellows`` from the seat's earlier games that day, which the referee knows - is a red
+        card (7章5条3). A red card deducts ``red_card_pt`` rank points, as a chombo does (7章5条4: 从个人总分中
+        扣除20pt); a yellow one alone costs nothing. Cards are shown at a hand's end (7章5条2); after the last
+        hand the settlement is made again. Writes a ``card`` event; returns the card in effect."""
+        rules = self.rules
+        if not rules.cards:
+            raise IllegalActionError(f"rule set {rules.name} has no yellow or red cards")
+        _check_seat(seat)
+        if color not in ("yellow", "red"):
+            raise IllegalActionError(f"a card is 'yellow' or 'red', not {color!r}")
+        if not isinstance(earlier_yellows, int) or earlier_yellows < 0:
+            raise IllegalActionError(f"earlier_yellows must be a count of cards (0 or more), got {earlier_yellows!r}")
+        shown = color
+        if color == "yellow":
+            yellows = earlier_yellows + self.cards[seat].count("yellow") + 1
+            if rules.yellows_per_red and yellows % rules.yellows_per_red == 0:
+                shown = "red"  # 7章5条3: two yellow cards in one day make a red card
+        pt = rules.red_card_pt if shown == "red" else 0.0
+        self.cards[seat].append(color)
+        if shown == "red" and color == "yellow":
+            self.cards[seat].append("red")
+        event: dict[str, Any] = {"type": "card", "actor": seat, "card": shown, "pt": pt, "reason": reason}
+        if shown != color:
+            event["yellows"] = yellows
+        self._referee_event(event, seat, pt)
+        return shown
+
+    def penalty(self, seat: int, pt: float, reason: str = "") -> None:
+        """Deduct ``pt`` rank points from ``seat``'s final score by the referee's decision (the seeds leave
+        the size of some penalties to the referee: 001 3章3条4 依照破坏程度对该对局者进行处罚, 4章2条3 受到对应
+        处罚; 003 3章3条4). Writes a ``penalty`` event."""
+        _check_seat(seat)
+        if isinstance(pt, bool) or not isinstance(pt, int | float) or pt != pt or pt < 0:
+            raise IllegalActionError(f"a penalty is a number of rank points (0 or more), got {pt!r}")
+        self._referee_event({"type": "penalty", "actor": seat, "pt": float(pt), "reason": reason}, seat, float(pt))
+
+    def _referee_event(self, event: dict[str, Any], seat: int, pt: float) -> None:
+        """Record a referee's card or penalty: between hands in the game's log, during a hand among its
+        events, after the game before a new settlement."""
+        self.penalties[seat] += pt
+        if self.over:
+            if self._log and self._log[-1]["type"] == "end_game":
+                self._log.pop()
+            self._log.append(event)
+            self._finish()
+        elif self.kyoku.phase != ENDED and len(self.kyoku.events) > 2:
+            self.kyoku.events.append(event)
+        else:
+            self._log.append(event)  # between hands: before the next hand's start_kyoku
 
     # -- between hands -------------------------------------------------------------------------------------
 
@@ -371,7 +436,19 @@ class Game:
             return False
         scores = self.scores
         top = max(range(4), key=lambda s: (scores[s], -((s - self.first_dealer) % 4)))
-        return top == self.dealer and scores[self.dealer] >= self.rules.return_points
+        return top == self.dealer and self._over_the_line(scores[self.dealer])
+
+    def _over_the_line(self, points: int) -> bool:
+        """The all-last dealer's stop: over the zero line (002 1.2 超過原點, ``yame_strict``) or at it or more
+        (Tenhou)."""
+        line = self.rules.return_points
+        return points > line if self.rules.yame_strict else points >= line
+
+    def _west_target_reached(self, top: int) -> bool:
+        """The west round's target: strictly over it (003 6章2条7 超过35000点, ``west_round_strict``) or at it
+        or more (002 1.2 原點以上; Tenhou)."""
+        target = self.rules.west_round_target if self.rules.west_round else self.rules.return_points
+        return top > target if self.rules.west_round_strict else top >= target
 
     def _is_last_hand(self) -> bool:
         return self.round_wind >= self.rules.rounds - 1 and self.dealer == (self.first_dealer + 3) % 4
@@ -379,15 +456,14 @@ class Game:
     def _game_ends(self, result: HandResult) -> bool:
         rules = self.rules
         scores = self.scores
-        if rules.bust and min(scores) < 0:
-            return True
+        if rules.bust and (min(scores) <= 0 if rules.bust_at_zero else min(scores) < 0):
+            return True  # 002 1.2 擊飛: 0點以下 (bust_at_zero); 003 3章2条4 and Tenhou: below 0
         if rules.time_limit_hands and self.hands_played >= rules.time_limit_hands:
             return True
         if rules.time_limit_minutes and self._clock() - self._started >= 60 * rules.time_limit_minutes:
             return True  # 000 Art 24(2): the game ends with the hand in which the time ran out
         extension = self.round_wind >= rules.rounds
-        target = rules.west_round_target if rules.west_round else rules.return_points
-        if extension and max(scores) >= target:
+        if extension and self._west_target_reached(max(scores)):
             return True  # sudden death in the west round
         last = self._is_last_hand()
         if not last:
@@ -397,21 +473,29 @@ class Game:
             # all-last: a dealer who wins while first stops the game (agari-yame; Tenhou's logs show no
             # tenpai-yame and no stop after an abortive draw)
             won = result.kind in ("ron", "tsumo")
-            return bool(won and rules.agari_yame and top == self.dealer and scores[self.dealer] >= rules.return_points)
+            stops = rules.agari_yame if won else (rules.abortive_yame and result.kind == "abortive")
+            return bool(stops and top == self.dealer and self._over_the_line(scores[self.dealer]))
         if extension:
             return self.round_wind >= rules.rounds  # West 4 ended
-        return not (rules.west_round and max(scores) < rules.west_round_target)
+        return not (rules.west_round and not self._west_target_reached(max(scores)))
 
     def _finish(self) -> None:
-        res = settle(self.rules, self.scores, self.deposits, self.first_dealer, self.penalties)
+        res = settle(self.rules, self.scores, self.deposits, self.first_dealer, list(self.penalties))
+        res.cards = [list(c) for c in self.cards]
         self.result = res
         self._absorb()
-        self._log.append(
-            {
-                "type": "end_game",
-                "scores": list(res.scores),
-                "ranks": list(res.ranks),
-                "final": list(res.final),
-                "deposits": self.deposits,
-            }
-        )
+        end: dict[str, Any] = {
+            "type": "end_game",
+            "scores": list(res.scores),
+            "ranks": list(res.ranks),
+            "final": list(res.final),
+            "deposits": self.deposits,
+        }
+        if any(self.penalties):
+            end["penalties"] = list(res.penalties)
+        self._log.append(end)
+
+
+def _check_seat(seat: object) -> None:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+        raise IllegalActionError(f"seat must be 0-3, got {seat!r}")

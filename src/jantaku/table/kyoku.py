@@ -15,7 +15,10 @@ others play on until three have won or nobody can draw.
 Phases: after a draw the drawing seat acts (:data:`DRAWN`); after a chi or pon the caller must discard
 (:data:`CALLED`); after a discard every seat that can ron or call answers (:data:`RESPONSES`: each of them
 applies one of its legal actions, a pass included); after an added kan (or a closed kan a thirteen-orphans
-hand may rob) the seats that can rob it answer (:data:`CHANKAN`). Seats without a choice are never asked.
+hand may rob) the seats that can rob it answer (:data:`CHANKAN`); at an exhaustive draw the tenpai seats that
+the rule set lets stay silent (``tenpai_silence``) declare ``tenpai`` or ``noten`` (:data:`DECLARE`: asked
+together, none seeing another's answer before the draw's ``ryukyoku`` event). Seats without a choice are
+never asked.
 
 >>> from jantaku.rules import load_rules
 >>> k = Kyoku(load_rules("tenhou"), Wall.from_seed(7))
@@ -47,17 +50,44 @@ from jantaku.shapes.shanten import shanten, shanten_forms
 from jantaku.shapes.waits import wait_kinds
 from jantaku.tiles import RED_IDS136, TERMINALS_AND_HONORS, Tile
 
-from .actions import ANKAN, CHI, DAIMINKAN, DISCARD, KAKAN, KYUUSHU, PASS, PON, RIICHI, RON, TSUMO, Action
+from .actions import (
+    ANKAN,
+    CHI,
+    DAIMINKAN,
+    DISCARD,
+    KAKAN,
+    KYUUSHU,
+    NOTEN,
+    PASS,
+    PON,
+    RIICHI,
+    RON,
+    TENPAI,
+    TSUMO,
+    Action,
+)
 from .circumstances import win_flags
 from .seat import RiverTile, SeatState
 from .wall import LIVE_START, Wall
 
-__all__ = ["CALLED", "CHANKAN", "DRAWN", "ENDED", "RESPONSES", "HandResult", "IllegalActionError", "Kyoku", "WinRecord"]
+__all__ = [
+    "CALLED",
+    "CHANKAN",
+    "DECLARE",
+    "DRAWN",
+    "ENDED",
+    "RESPONSES",
+    "HandResult",
+    "IllegalActionError",
+    "Kyoku",
+    "WinRecord",
+]
 
 DRAWN = "drawn"
 CALLED = "called"
 RESPONSES = "responses"
 CHANKAN = "chankan"
+DECLARE = "declare"
 ENDED = "ended"
 
 _YAOCHU = frozenset(TERMINALS_AND_HONORS)
@@ -115,6 +145,8 @@ class HandResult:
     deposits_left: int = 0
     scores: list[int] = field(default_factory=list)
     completions: dict[int, JieluResult] = field(default_factory=dict)
+    silent: list[int] = field(default_factory=list)
+    """Seats that were tenpai at an exhaustive draw but declared noten (``tenpai`` has them as noten)."""
 
 
 _TILE_TABLES: dict[tuple[int, int, int], tuple[list[Tile], list[str], list[int]]] = {}
@@ -227,6 +259,7 @@ class Kyoku:
         self.events: list[dict[str, Any]] = []
         self._called_kuikae: frozenset[int] = frozenset()
         self._legal_cache: tuple[int, int, list[Action]] | None = None
+        self._draw_tenpai: list[bool] = []
         self._step = 0
         aborts = rules.abortive_draws
         self._abort_four_riichi = "four_riichi" in aborts
@@ -267,7 +300,7 @@ class Kyoku:
         """Seats whose decision the hand is waiting for (empty once it has ended)."""
         if self.phase in (DRAWN, CALLED):
             return [self.actor]
-        if self.phase in (RESPONSES, CHANKAN):
+        if self.phase in (RESPONSES, CHANKAN, DECLARE):
             return [s for s in sorted(self.options) if s not in self.answers]
         return []
 
@@ -337,7 +370,7 @@ class Kyoku:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now (empty when it is not asked to act)."""
-        if self.phase in (RESPONSES, CHANKAN):
+        if self.phase in (RESPONSES, CHANKAN, DECLARE):
             if seat in self.options and seat not in self.answers:
                 return self.options[seat]
             return []
@@ -453,6 +486,11 @@ class Kyoku:
         """Kan after riichi: only with the drawn tile, and only if waits and every reading keep that pung."""
         if self.rules.kan_after_riichi == "none" or self.drawn is None or self.drawn >> 2 != kind:
             return False
+        if self.rules.kan_after_riichi == "closed_same_yaku" and self.kan_owners.count(seat) >= 2:
+            # 001 4章5条2 (也不可以增减手役的数量): a third kan adds sankantsu, a fourth makes suukantsu. Nothing
+            # else can change: the pung is in every reading of every wait (checked below), so it already counted
+            # as a concealed pung, and a pung and a kan make the same yaku otherwise.
+            return False
         st = self.seats[seat]
         before = list(st.counts)
         before[kind] -= 1  # the 13 tiles before the draw
@@ -564,10 +602,13 @@ class Kyoku:
         self._step += 1
         self._legal_cache = None
         kind = action.kind
-        if self.phase in (RESPONSES, CHANKAN):
+        if self.phase in (RESPONSES, CHANKAN, DECLARE):
             self.answers[action.seat] = action
             if len(self.answers) == len(self.options):
-                if self.phase == CHANKAN:
+                if self.phase == DECLARE:
+                    silent = [s for s, a in self.answers.items() if a.kind == NOTEN]
+                    self._settle_exhaustive_draw(self._draw_tenpai, silent)
+                elif self.phase == CHANKAN:
                     self._resolve_chankan()
                 else:
                     self._resolve_responses()
@@ -642,6 +683,11 @@ class Kyoku:
                 return "no kan after the last tile"
             if len(self.kan_owners) >= self.rules.max_kans:
                 return f"no more than {self.rules.max_kans} kans in a hand"
+            if st.riichi and self.rules.kan_after_riichi == "closed_same_yaku":
+                return (
+                    "after riichi only a closed kan that keeps the waits, the hand's reading and the number of yaku "
+                    f"(no third kan: sankantsu; rule set {self.rules.name})"
+                )
             if st.riichi:
                 return "after riichi only a closed kan that keeps the waits and the hand's reading"
             return f"seat {seat} cannot {kind} with these tiles"
@@ -649,6 +695,8 @@ class Kyoku:
             return "nine terminals: only on the first uninterrupted turn with nine different terminals/honors"
         if kind == PASS:
             return "there is nothing to pass on now"
+        if kind in (TENPAI, NOTEN):
+            return "tenpai or noten is declared only at an exhaustive draw, by a tenpai seat that may stay silent"
         return f"{action!r} is not legal now"
 
     def _discard(self, action: Action) -> None:
@@ -1304,9 +1352,35 @@ class Kyoku:
                 return False
         return True
 
+    def _may_stay_silent(self, seat: int) -> bool:
+        """Whether a tenpai ``seat`` may declare noten (``tenpai_silence``): never a riichi hand; under
+        ``naked_single_wait`` only a hand of one closed tile (001 3章11条3 裸单骑; 003 3章11条3)."""
+        silence = self.rules.tenpai_silence
+        st = self.seats[seat]
+        if silence == "none" or st.riichi:
+            return False
+        return silence == "anyone" or len(st.tiles) == 1
+
     def _exhaustive_draw(self) -> None:
-        rules = self.rules
+        """The wall is empty: the seats that may stay silent declare (phase :data:`DECLARE`), then the draw is
+        settled. Declaring is the player's act (000 Art 22(2), 71: 宣言听牌; 001 3章11条3; 003 3章11条3)."""
         tenpai = [self._tenpai(s) for s in range(4)]
+        choosers = [s for s in range(4) if tenpai[s] and self._may_stay_silent(s)]
+        if not choosers:
+            self._settle_exhaustive_draw(tenpai, [])
+            return
+        self._draw_tenpai = tenpai
+        self.phase = DECLARE
+        self.actor = self.dealer
+        self.options = {s: [Action(TENPAI, s), Action(NOTEN, s)] for s in choosers}
+        self.answers = {}
+        self._legal_cache = None
+
+    def _settle_exhaustive_draw(self, tenpai: list[bool], silent: list[int]) -> None:
+        rules = self.rules
+        dead = [st.dead for st in self.seats]  # ruled dead while declaring: noten (000 Art 72), not silent
+        silent = sorted(s for s in silent if not dead[s])
+        tenpai = [t and s not in silent and not dead[s] for s, t in enumerate(tenpai)]
         deltas = [0, 0, 0, 0]
         reason = None
         nagashi = []
@@ -1334,15 +1408,16 @@ class Kyoku:
         for s in range(4):
             self.scores[s] += deltas[s]
         dealer_continues = tenpai[self.dealer] or (rules.nagashi_renchan and self.dealer in nagashi)
-        self._emit(
-            {
-                "type": "ryukyoku",
-                "reason": reason or "exhaustive",
-                "deltas": deltas,
-                "tenpais": tenpai,
-                "scores": list(self.scores),
-            }
-        )
+        event: dict[str, Any] = {
+            "type": "ryukyoku",
+            "reason": reason or "exhaustive",
+            "deltas": deltas,
+            "tenpais": tenpai,
+            "scores": list(self.scores),
+        }
+        if silent:
+            event["silent"] = silent  # tenpai seats that declared noten (jantaku's; hidden in a player's view)
+        self._emit(event)
         self._end(
             HandResult(
                 kind="exhaustive",
@@ -1351,6 +1426,7 @@ class Kyoku:
                 tenpai=tenpai,
                 dealer_continues=dealer_continues,
                 deposits_left=self.deposits,
+                silent=silent,
             )
         )
 
@@ -1364,7 +1440,12 @@ class Kyoku:
         if actor is not None:
             event["actor"] = actor
         self._emit(event)
-        self._end(HandResult(kind="abortive", reason=reason, dealer_continues=True, deposits_left=self.deposits))
+        continues = True
+        if self.rules.abortive_renchan == "tenpai":
+            # 003 3章12条3 流局时听牌是连庄: a dealer holding 14 tiles (who declared nine terminals) is not waiting
+            dealer_hand = self.seats[self.dealer]
+            continues = len(dealer_hand.tiles) % 3 == 1 and self._tenpai(self.dealer)
+        self._end(HandResult(kind="abortive", reason=reason, dealer_continues=continues, deposits_left=self.deposits))
 
     def _end(self, result: HandResult) -> None:
         result.scores = list(self.scores)
@@ -1393,6 +1474,8 @@ class Kyoku:
         self._emit({"type": "dead_hand", "actor": seat, "reason": reason})
         if self.phase in (RESPONSES, CHANKAN) and seat in self.options and seat not in self.answers:
             self.apply(Action(PASS, seat))
+        elif self.phase == DECLARE and seat in self.options and seat not in self.answers:
+            self.apply(Action(NOTEN, seat))  # 000 Art 72: a dead hand counts as noten
 
     # -- invariants ----------------------------------------------------------------------------------------
 

@@ -197,6 +197,7 @@ function renderHand() {
     actions.append(el("span", {}, t("chooseRiichi") + " "),
       el("button", { type: "button", id: "riichi-cancel", onclick: () => { riichiMode = false; render(); } }, t("cancel")));
   } else {
+    if (view.round.phase === "declare" && view.actions.length) actions.append(el("span", { id: "declare-prompt" }, t("declareTenpai") + " "));
     let riichiShown = false;
     for (const a of view.actions) {
       if (a.type === "dahai") continue;
