@@ -309,9 +309,12 @@ def replay_record(record: GameRecord, rules: Ruleset | str | None = None) -> Rep
     if record.final is not None and end is not None and rs.family == "riichi":
         # read back from the record's own numbers, the rule set's settlement preferred (not a reader's guess)
         own = load_rules(rules or record.rule_name)
-        found = infer_settlement(
-            list(end["scores"]), record.final, first_dealer, rs.replace(rank_points=own.rank_points)
-        )
+        # penalties (chombo, cards: jantaku's own records state them at the end) come off after the settlement
+        pen = end.get("penalties")
+        if not (isinstance(pen, list) and len(pen) == 4 and all(isinstance(x, int | float) for x in pen)):
+            pen = [0.0] * 4
+        before_pen = [round(f + p, 1) for f, p in zip(record.final, pen, strict=True)]
+        found = infer_settlement(list(end["scores"]), before_pen, first_dealer, rs.replace(rank_points=own.rank_points))
         if found is None:
             report.mismatches.append(
                 Mismatch(
