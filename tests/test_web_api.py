@@ -248,7 +248,9 @@ def test_serve_command_prints_the_address(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(kw))
     assert main(["serve", "--port", "8123", "--db", str(tmp_path / "x.sqlite3")]) == 0
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out
-    assert calls == [{"host": "127.0.0.1", "port": 8123, "log_level": "warning", "ws": "websockets-sansio"}]
+    assert calls == [
+        {"host": "127.0.0.1", "port": 8123, "log_level": "warning", "ws": "websockets-sansio", "ws_max_size": 262144}
+    ]
     assert (tmp_path / "x.sqlite3").exists()
     assert main(["serve", "--port", "0"]) == 2
     assert json.dumps(calls)

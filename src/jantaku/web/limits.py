@@ -20,13 +20,14 @@ jantaku.web.tables.BadRequest: the body nests deeper than 32 levels
 >>> parse_json(b'{"honba": ' + b"9" * 5000 + b"}", "the body")
 Traceback (most recent call last):
 ...
-jantaku.web.tables.BadRequest: the body: a number with 5000 digits (at most 15)
+jantaku.web.tables.BadRequest: the body: honba: a number with 5000 digits (at most 100)
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 import zlib
 from typing import Any
 
@@ -57,8 +58,9 @@ MAX_INFLATED = 32 * 1024 * 1024
 MAX_DEPTH = 32
 """The deepest nesting of arrays and objects in a JSON request (a scoring request needs 3)."""
 
-MAX_INT_DIGITS = 15
-"""The most digits of an integer in a JSON request (every count and score of a game fits)."""
+MAX_INT_DIGITS = 100
+"""The most digits of an integer in a JSON request: far beyond any count or score of a game, far below what
+costs time to read (each field then has its own range, e.g. :data:`SCORE_RANGES`)."""
 
 SCORE_RANGES: dict[str, tuple[int, int]] = {
     "honba": (0, 999),
@@ -110,7 +112,7 @@ def parse_json(raw: bytes | str, what: str) -> Any:
     try:
         obj = json.loads(raw, parse_int=_int, parse_float=_float, parse_constant=_constant)
     except _Refused as e:
-        raise BadRequest(f"{what}: {e}") from None
+        raise BadRequest(f"{what}: {_field_of(raw)}{e}") from None
     except RecursionError:
         raise BadRequest(f"{what} nests deeper than {MAX_DEPTH} levels") from None
     except json.JSONDecodeError as e:
@@ -119,6 +121,16 @@ def parse_json(raw: bytes | str, what: str) -> Any:
         raise BadRequest(f"{what} is not valid JSON ({type(e).__name__})") from None
     _check_depth(obj, what)
     return obj
+
+
+_LONG_NUMBER = re.compile(rb'"([^"\\]{1,40})"\s*:\s*\[?\s*-?(?:\d{%d}|\d*\.?\d*[eE][+-]?\d{3})' % (MAX_INT_DIGITS + 1))
+
+
+def _field_of(raw: bytes | str) -> str:
+    """``"name: "`` of the first field holding an overlong number (for the message), or ``""``."""
+    data = raw.encode("utf-8", "replace") if isinstance(raw, str) else raw
+    m = _LONG_NUMBER.search(data)
+    return m.group(1).decode("utf-8", "replace") + ": " if m else ""
 
 
 def _check_depth(obj: Any, what: str) -> None:
