@@ -236,6 +236,18 @@ def test_finished_and_idle_tables_leave_memory_and_come_back(tmp_path):
     assert manager.store.get_game(table.id).status == "finished"
 
 
+def test_finished_games_do_not_accumulate_in_memory(tmp_path):
+    with TestClient(create_app(SqliteStore(tmp_path / "s.sqlite3"), seed_source=_seeds("held"))) as c:
+        for _ in range(8):
+            assert c.post("/api/tables", json={"rules": "mleague", "seats": ["random"] * 4}).json()["over"]
+        status = c.get("/api/status").json()
+        assert status["tables_held"] == 0 and status["max_tables"] == 1000
+        assert len(c.get("/api/games").json()["games"]) == 8
+        data = c.post("/api/tables", json={"rules": "tenhou", "seats": HUMAN_AND_BOTS}).json()
+        assert c.get("/api/status").json()["tables_held"] == 1
+        assert _view(c, data["id"], data["seats"][0]["token"])["table"] == data["id"]
+
+
 def test_caps_on_tables_held_and_created_per_address(tmp_path):
     app = create_app(SqliteStore(tmp_path / "c.sqlite3"), max_tables=2, creates_per_minute=4)
     with TestClient(app) as c:

@@ -6,6 +6,7 @@
 ``GET  /api/presets``                    the playable rule sets (riichi and 洁律) and the bots, the presets for
                                          scoring and those of them scored as 洁律 (``jielu``)
 ``GET  /api/yaku``                       every yaku and dora name in kanji, English and Chinese
+``GET  /api/status``                     the tables held in memory and the server's limits (for monitoring)
 ``POST /api/tables``                     a new table ``{"rules", "seats": [4 x "human"|bot], "names"?}``;
                                          answers every human seat's secret token and share link
 ``GET  /api/tables/{id}/view?token=``    the seat's view (own hand, public table, legal actions)
@@ -61,7 +62,7 @@ from jantaku.records.tenhou6 import write_tenhou6
 from jantaku.riichi.jsonio import score_json
 from jantaku.rules import load_rules, preset_names
 
-from .limits import MAX_JSON_BYTES, MAX_UPLOAD, TooLarge, check_score_request, inflate, parse_json
+from .limits import MAX_INFLATED, MAX_JSON_BYTES, MAX_UPLOAD, TooLarge, check_score_request, inflate, parse_json
 from .storage import GameStore, SqliteStore
 from .svg import TILE_NAMES, tile_svg
 from .tables import BOTS, BadRequest, NotFound, TableManager, WebError, all_yaku_names, playable_presets
@@ -140,6 +141,21 @@ async def presets(request: Request) -> Response:
     jielu = [name for name, family in families.items() if family == "jielu"]
     return JSONResponse(
         {"presets": playable_presets(), "bots": list(BOTS), "default": "standard", "scoring": scoring, "jielu": jielu}
+    )
+
+
+async def status(request: Request) -> Response:
+    manager = _manager(request)
+    return JSONResponse(
+        {
+            "tables_held": len(manager.tables),
+            "max_tables": manager.max_tables,
+            "idle_seconds": manager.idle_seconds,
+            "creates_per_minute": manager.creates_per_minute,
+            "max_json_bytes": MAX_JSON_BYTES,
+            "max_upload_bytes": MAX_UPLOAD,
+            "max_inflated_bytes": MAX_INFLATED,
+        }
     )
 
 
@@ -500,6 +516,7 @@ def create_app(
         Route("/tiles/{name}.svg", tile),
         Route("/api/presets", presets),
         Route("/api/yaku", yaku),
+        Route("/api/status", status),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{id}/view", table_view),
         Route("/api/tables/{id}/act", table_act, methods=["POST"]),
