@@ -110,11 +110,11 @@ class Http:
         return json.loads(raw) if raw and r.getheader("content-type", "").startswith("application/json") else raw
 
 
-def bot_tables(port: int, stats: Stats, stop: threading.Event, seed: int) -> None:
+def bot_tables(port: int, stats: Stats, stop: threading.Event, seed: int, presets: list[str]) -> None:
     rng = random.Random(seed)
     client = Http(port, stats)
     while not stop.is_set():
-        rules = rng.choices(["mleague", "tenhou", "jielu"], weights=[9, 9, 2])[0]
+        rules = rng.choice(presets)
         data = client.call("create 4 bots", "POST", "/api/tables", {"rules": rules, "seats": ["random"] * 4}, (201,))
         if data is not None:
             with stats.lock:
@@ -257,8 +257,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ws-people", type=int, default=3, help="people playing over websockets (default 3)")
     p.add_argument("--sample", type=float, default=15.0, help="seconds between memory samples (default 15)")
     p.add_argument("--grace", type=float, default=30.0, help="seconds to wait for requests in flight (default 30)")
+    p.add_argument(
+        "--bot-rules",
+        default="mleague,tenhou,mleague,tenhou,jielu",
+        help="rule sets of the four-bot tables, drawn at random from this list (default "
+        "mleague,tenhou,mleague,tenhou,jielu: a 洁律 game costs the server about ten times a riichi one)",
+    )
     p.add_argument("--json", type=Path, help="also write the figures to this file")
     args = p.parse_args(argv)
+    presets = [r.strip() for r in args.bot_rules.split(",") if r.strip()]
+    if not presets:
+        p.error("--bot-rules: at least one rule set")
     if not 0 < args.seconds <= 24 * 3600:
         p.error("--seconds must be more than 0 and at most a day")
 
@@ -271,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
             time.sleep(0.5)
             memory = [(0.0, rss_kib(server.pid))]
             threads = [
-                threading.Thread(target=bot_tables, args=(port, stats, stop, 1000 + i), daemon=True)
+                threading.Thread(target=bot_tables, args=(port, stats, stop, 1000 + i, presets), daemon=True)
                 for i in range(args.bot_tables)
             ]
             threads += [
@@ -316,6 +325,7 @@ def main(argv: list[str] | None = None) -> int:
 
     total = sum(len(v) for v in stats.latency.values())
     print(f"\nsoak: {duration:.0f} s on {HOST}, {os.cpu_count()} cores; {stats.games} games played to the end")
+    print(f"four-bot tables: {', '.join(presets)}")
     print(f"{'request':<16} {'count':>7} {'per s':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
     rows = {}
     for kind, values in sorted(stats.latency.items()):

@@ -180,6 +180,23 @@ def test_two_servers_on_one_file_never_both_accept_a_step(tmp_path):
         assert len(stored.actions) == _view(a, tid, tokens[seat])["step"] == _view(b, tid, tokens[seat])["step"]
 
 
+def test_a_table_read_again_from_the_file_keeps_its_watchers(tmp_path):
+    path = tmp_path / "shared.sqlite3"
+    with TestClient(create_app(SqliteStore(path))) as a, TestClient(create_app(SqliteStore(path))) as b:
+        data = a.post("/api/tables", json={"rules": "tenhou", "seats": ["human", "human", "random", "random"]}).json()
+        tid, tokens = data["id"], [data["seats"][0]["token"], data["seats"][1]["token"]]
+        views = [_view(a, tid, t) for t in tokens]
+        seat = 0 if views[0]["actions"] else 1
+        with b.websocket_connect(f"/ws/tables/{tid}?token={tokens[1 - seat]}") as ws:
+            assert ws.receive_json()["view"]["step"] == views[seat]["step"]
+            moved = _act(a, tid, tokens[seat], views[seat]["step"])  # on the other server
+            assert moved.status_code == 200
+            assert _view(b, tid, tokens[seat]) == moved.json()  # b reads the table again ...
+            pushed = ws.receive_json()  # ... and its watcher is told
+            assert pushed["type"] == "view" and pushed["view"]["step"] == moved.json()["step"]
+            assert pushed["view"] == _view(a, tid, tokens[1 - seat])
+
+
 def test_the_store_refuses_a_write_that_does_not_extend_its_step(tmp_path):
     """The compare-and-swap itself, raced from two connections: each step is taken exactly once."""
     path = tmp_path / "race.sqlite3"

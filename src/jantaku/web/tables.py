@@ -29,13 +29,14 @@ tiles (nor the game's seed, from which every wall follows).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import secrets
 import sqlite3
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -909,15 +910,12 @@ class TableManager:
         with self._lock:
             table = self.tables.get(table_id)
         if table is not None:
-            if table.over:
-                table.last_used = time.monotonic()
-                return table
-            with self._storing(table_id):
-                stored_step = self.store.table_step(table_id)
-            if stored_step == table.step:
-                table.last_used = time.monotonic()
-                return table
-            self.evict(table_id, table)  # another process moved it on (or finished it): read it again
+            if not table.over:
+                with table.lock, self._storing(table_id):  # never compared while a move is being stored
+                    if self.store.table_step(table_id) != table.step:
+                        self._refresh(table)  # another process moved it on (or finished it)
+            table.last_used = time.monotonic()
+            return table
         with self._lock:
             loading = self._loading.setdefault(table_id, threading.Lock())
         with loading:  # one rebuild per table at a time; other tables are not held up
@@ -942,6 +940,19 @@ class TableManager:
         if stored is None:
             raise NotFound(f"no table {table_id}")
         return self._rebuild(stored)
+
+    def _refresh(self, table: LiveTable) -> None:
+        """Read a held table again from the store, in place (its watchers stay and are told)."""
+        with table.lock:
+            with self._storing(table.id):
+                stored = self.store.get_table(table.id) or self.store.get_finished_table(table.id)
+            if stored is None:
+                self.evict(table.id, table)
+                raise NotFound(f"no table {table.id}")
+            fresh = self._rebuild(stored)
+            table.game, table.actions, table.hand_results = fresh.game, fresh.actions, fresh.hand_results
+            table._bots = fresh._bots
+        table.notify()
 
     def _rebuild(self, stored: StoredTable) -> LiveTable:
         infos = [SeatInfo(s["kind"], s["name"], s.get("bot"), s.get("token")) for s in stored.seats]
@@ -1010,7 +1021,7 @@ class TableManager:
             else:
                 raise BadRequest("an action is {'step': int, 'index': int} or {'step': int, 'action': {...}}")
         except StaleWrite:
-            self.evict(table_id, table)
+            self._refresh(table)
             raise Conflict(
                 "another server process moved this table first: nothing was applied, reload the table"
             ) from None
@@ -1023,26 +1034,21 @@ class TableManager:
 
     def _persist(self, table: LiveTable, expected_step: int | None) -> None:
         if table.over:
-            self.store.finish_table(table.id, table.stored_game(), expected_step, table.stored_table())
+            # the table itself is kept only where a person holds a token to view it with
+            state = table.stored_table() if any(i.kind == "human" for i in table.seats) else None
+            self.store.finish_table(table.id, table.stored_game(), expected_step, state)
         else:
             self.store.save_table(table.stored_table(), expected_step)
 
-    class _Storing:
-        def __init__(self, table_id: str) -> None:
-            self.table_id = table_id
-
-        def __enter__(self) -> None:
-            return None
-
-        def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: Any) -> None:
-            if exc is not None and isinstance(exc, sqlite3.Error | OSError):
-                raise Unavailable(
-                    f"table {self.table_id}: the game store refused the request ({exc}); nothing changed, try again"
-                ) from exc
-
-    def _storing(self, table_id: str) -> TableManager._Storing:
+    @contextlib.contextmanager
+    def _storing(self, table_id: str) -> Iterator[None]:
         """A context in which a store failure (disk full, database locked) becomes :class:`Unavailable`."""
-        return TableManager._Storing(table_id)
+        try:
+            yield
+        except (sqlite3.Error, OSError) as e:
+            raise Unavailable(
+                f"table {table_id}: the game store refused the request ({e}); nothing changed, try again"
+            ) from e
 
 
 def _short(value: Any) -> str:
