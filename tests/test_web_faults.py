@@ -510,3 +510,36 @@ def test_a_full_disk_refuses_the_move_and_leaves_the_table(tmp_path, disk_kind):
 
 def _first(view, token):
     return {"token": token, "step": view["step"], "index": 0}
+
+
+def test_the_real_server_refuses_bad_websocket_messages_with_a_reason(tmp_path):
+    """Over uvicorn: a deeply nested message is answered with a JSON error and the socket stays; one over the
+    size cap closes the socket with 1009 and the reason (never a silent drop)."""
+    import asyncio
+
+    import websockets
+
+    server = _Server(tmp_path / "ws.sqlite3")
+    try:
+        status, data = server.request("POST", "/api/tables", {"rules": "tenhou", "seats": HUMAN_AND_BOTS})
+        assert status == 201
+        url = f"ws://127.0.0.1:{server.port}/ws/tables/{data['id']}?token={data['seats'][0]['token']}"
+
+        async def talk():
+            async with websockets.connect(url) as ws:
+                view = json.loads(await ws.recv())["view"]
+                await ws.send("[" * 100_000)
+                error = json.loads(await ws.recv())
+                await ws.send(json.dumps({"type": "act", "step": view["step"], "index": 0}))
+                after = json.loads(await ws.recv())
+                await ws.send("x" * 300_000)
+                with pytest.raises(websockets.ConnectionClosed) as closed:
+                    await ws.recv()
+                return error, after, closed.value.rcvd
+
+        error, after, close = asyncio.run(talk())
+        assert error == {"type": "error", "status": 400, "error": "the message nests deeper than 32 levels"}
+        assert after["type"] == "view" and after["view"]["step"] > 0
+        assert close.code == 1009 and "exceeds limit" in close.reason
+    finally:
+        server.stop()
