@@ -6,6 +6,7 @@
 ``GET  /api/presets``                    the playable rule sets (riichi and 洁律) and the bots, the presets for
                                          scoring and those of them scored as 洁律 (``jielu``)
 ``GET  /api/yaku``                       every yaku and dora name in kanji, English and Chinese
+``GET  /api/status``                     the tables held in memory and the server's limits (for monitoring)
 ``POST /api/tables``                     a new table ``{"rules", "seats": [4 x "human"|bot], "names"?}``;
                                          answers every human seat's secret token and share link
 ``GET  /api/tables/{id}/view?token=``    the seat's view (own hand, public table, legal actions)
@@ -25,13 +26,18 @@
 =======================================  ==================================================================
 
 Errors are JSON ``{"error": "..."}`` with a 4xx status: 400 malformed or illegal, 403 a token that is not
-the table's, 404 an unknown table or game, 409 a stale action (the table moved on), 413 an upload too big.
+the table's, 404 an unknown table or game, 409 a stale action (the table moved on, here or in another server
+process on the same database), 413 a body or upload too big (or a gzip upload inflating too far), 429 too
+many new tables from one address; 503 when the server holds its limit of tables or the game store refused a
+write (nothing changed: try again). What a request may hold is set out in :mod:`jantaku.web.limits`. An
+action is stored before it is answered: an acknowledged move is never lost.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import logging
 import tempfile
 from collections.abc import Callable
 from importlib import resources
@@ -56,37 +62,49 @@ from jantaku.records.tenhou6 import write_tenhou6
 from jantaku.riichi.jsonio import score_json
 from jantaku.rules import load_rules, preset_names
 
+from .limits import MAX_INFLATED, MAX_JSON_BYTES, MAX_UPLOAD, TooLarge, check_score_request, inflate, parse_json
 from .storage import GameStore, SqliteStore
 from .svg import TILE_NAMES, tile_svg
 from .tables import BOTS, BadRequest, NotFound, TableManager, WebError, all_yaku_names, playable_presets
 
-__all__ = ["MAX_UPLOAD", "create_app"]
-
-MAX_UPLOAD = 8 * 1024 * 1024
-"""The largest record upload accepted (bytes)."""
+__all__ = ["MAX_UPLOAD", "TooLarge", "create_app"]
 
 STATIC = Path(str(resources.files("jantaku.web") / "static"))
 
-
-class TooLarge(WebError):
-    """An upload over :data:`MAX_UPLOAD` bytes."""
-
-    status = 413
+log = logging.getLogger("jantaku.web")
 
 
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+async def _read_body(request: Request, limit: int, what: str) -> bytes:
+    """The request's body, refused with 413 as soon as it passes ``limit`` bytes (or announces more)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and len(declared) < 20 and int(declared) > limit:
+        raise TooLarge(f"{what} is larger than {_size(limit)}")
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw.extend(chunk)
+        if len(raw) > limit:
+            raise TooLarge(f"{what} is larger than {_size(limit)}")
+    return bytes(raw)
+
+
+def _size(n: int) -> str:
+    return f"{n // (1024 * 1024)} MiB" if n >= 1024 * 1024 else f"{n // 1024} KiB"
+
+
 async def _json_body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    try:
-        obj = json.loads(raw or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise BadRequest(f"the body is not valid JSON ({e})") from None
+    raw = await _read_body(request, MAX_JSON_BYTES, "the body")
+    obj = parse_json(raw or b"null", "the body")
     if not isinstance(obj, dict):
         raise BadRequest("the body must be a JSON object")
     return obj
+
+
+def _client(request: Request | WebSocket) -> str | None:
+    return request.client.host if request.client else None
 
 
 def _manager(request: Request | WebSocket) -> TableManager:
@@ -126,6 +144,21 @@ async def presets(request: Request) -> Response:
     )
 
 
+async def status(request: Request) -> Response:
+    manager = _manager(request)
+    return JSONResponse(
+        {
+            "tables_held": len(manager.tables),
+            "max_tables": manager.max_tables,
+            "idle_seconds": manager.idle_seconds,
+            "creates_per_minute": manager.creates_per_minute,
+            "max_json_bytes": MAX_JSON_BYTES,
+            "max_upload_bytes": MAX_UPLOAD,
+            "max_inflated_bytes": MAX_INFLATED,
+        }
+    )
+
+
 async def yaku(request: Request) -> Response:
     return JSONResponse({"yaku": all_yaku_names()}, headers={"Cache-Control": "public, max-age=3600"})
 
@@ -137,7 +170,7 @@ async def create_table(request: Request) -> Response:
     names = body.get("names")
     if not isinstance(rules, str):
         raise BadRequest("rules: a preset name")
-    table = await run_in_threadpool(_manager(request).create, rules, seats, names)
+    table = await run_in_threadpool(_manager(request).create, rules, seats, names, None, _client(request))
     out = []
     for s, info in enumerate(table.seats):
         entry: dict[str, Any] = {"seat": s, **info.to_json(with_token=info.kind == "human")}
@@ -150,14 +183,14 @@ async def create_table(request: Request) -> Response:
 
 
 async def table_view(request: Request) -> Response:
-    table = _manager(request).get(request.path_params["id"])
+    table = await run_in_threadpool(_manager(request).get, request.path_params["id"])
     seat = table.seat_of(request.query_params.get("token"))
     return JSONResponse(table.view(seat))
 
 
 async def table_act(request: Request) -> Response:
     body = await _json_body(request)
-    token = body.get("token") or request.query_params.get("token")
+    token = body["token"] if "token" in body else request.query_params.get("token")
     choice = body["action"] if "action" in body else body.get("index")
     manager = _manager(request)
     table = await run_in_threadpool(manager.act, request.path_params["id"], token, body.get("step"), choice)
@@ -165,17 +198,20 @@ async def table_act(request: Request) -> Response:
 
 
 async def table_socket(websocket: WebSocket) -> None:
-    """Push the seat's view after every change; take ``{"type": "act", "step", "index"}`` messages."""
+    """Push the seat's view after every change; take ``{"type": "act", "step", "index"}`` messages.
+
+    A message that is refused gets ``{"type": "error", "status", "error"}`` and the socket stays open; a
+    failure of the server itself closes it with code 1011 and the reason."""
     await websocket.accept()
     manager = _manager(websocket)
     table_id = websocket.path_params["id"]
     token = websocket.query_params.get("token")
     try:
-        table = manager.get(table_id)
+        table = await run_in_threadpool(manager.get, table_id)
         seat = table.seat_of(token)
     except WebError as e:
         await websocket.send_json({"type": "error", "status": e.status, "error": e.message})
-        await websocket.close(code=4000 + e.status)
+        await websocket.close(code=4000 + e.status, reason=e.message[:120])
         return
     listener = table.subscribe()
     try:
@@ -194,21 +230,26 @@ async def table_socket(websocket: WebSocket) -> None:
                 while True:
                     text = await websocket.receive_text()
                     try:
-                        msg = json.loads(text)
+                        msg = parse_json(text, "the message")
                         if not isinstance(msg, dict) or msg.get("type") != "act":
                             raise BadRequest('a message is {"type": "act", "step": int, "index": int}')
                         choice = msg["action"] if "action" in msg else msg.get("index")
                         await run_in_threadpool(manager.act, table_id, token, msg.get("step"), choice)
-                    except json.JSONDecodeError as e:
-                        await websocket.send_json({"type": "error", "status": 400, "error": f"not JSON ({e})"})
                     except WebError as e:
                         await websocket.send_json({"type": "error", "status": e.status, "error": e.message})
+                    except Exception as e:
+                        log.exception("websocket message on table %s", table_id)
+                        reason = f"server error ({type(e).__name__})"
+                        await websocket.send_json({"type": "error", "status": 500, "error": reason})
+                        await websocket.close(code=1011, reason=reason)
+                        break
             except WebSocketDisconnect:
                 pass
             finally:
                 tg.cancel_scope.cancel()
     finally:
         table.unsubscribe(listener)
+        manager.release(table)
 
 
 # -- stored games ---------------------------------------------------------------------------------------------
@@ -307,9 +348,16 @@ def _upload_records(raw: bytes, name: str) -> list[GameRecord]:
         try:
             records = read_records(path)
         except JantakuError as e:
-            raise BadRequest(str(e).replace(str(path), name)) from None
-        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
-            raise BadRequest(f"{name}: not a game record jantaku can read ({type(e).__name__}: {e})") from None
+            raise BadRequest(_short(str(e).replace(str(path), name))) from None
+        except RecursionError:
+            raise BadRequest(f"{name}: not a game record jantaku can read (nested too deeply)") from None
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError, ArithmeticError) as e:
+            raise BadRequest(
+                f"{name}: not a game record jantaku can read ({type(e).__name__}: {_short(str(e))})"
+            ) from None
+        except Exception as e:  # a reader's bug must not cost the client a 500: logged, refused by name
+            log.exception("reading upload %s", name)
+            raise BadRequest(f"{name}: not a game record jantaku can read ({type(e).__name__})") from None
     for r in records:
         r.source = r.source.replace(str(path), name)
         r.problems = [p.replace(str(path), name) for p in r.problems]
@@ -349,17 +397,22 @@ def _read_upload(raw: bytes, name: str) -> list[dict[str, Any]]:
 
 
 async def _upload_body(request: Request) -> tuple[bytes, str]:
-    """The request's body, a log file (at most :data:`MAX_UPLOAD` bytes), and its name from ``?name=``
-    (letters, digits and ``._-`` only: it goes into messages and file names)."""
-    raw = bytearray()
-    async for chunk in request.stream():
-        raw.extend(chunk)
-        if len(raw) > MAX_UPLOAD:
-            raise TooLarge(f"the upload is larger than {MAX_UPLOAD // (1024 * 1024)} MiB")
+    """The request's body, a log file (at most :data:`~jantaku.web.limits.MAX_UPLOAD` bytes; gzip data
+    inflated, at most :data:`~jantaku.web.limits.MAX_INFLATED` bytes), and its name from ``?name=`` (letters,
+    digits and ``._-`` only: it goes into messages and file names)."""
+    raw = await _read_body(request, MAX_UPLOAD, "the upload")
     if not raw.strip():
         raise BadRequest("the body is empty: send the log file as the request body")
     name = "".join(c for c in request.query_params.get("name", "upload") if c.isalnum() or c in "._-")[:80] or "upload"
-    return bytes(raw), name
+    raw = await run_in_threadpool(inflate, raw, name)
+    if name.endswith(".gz"):
+        name = name[:-3]
+    return raw, name
+
+
+def _short(text: str, limit: int = 300) -> str:
+    """An error message cut to ``limit`` characters (a message names the bad part, never a whole upload)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 async def replay_upload(request: Request) -> Response:
@@ -413,8 +466,9 @@ async def export_upload(request: Request) -> Response:
 async def score(request: Request) -> Response:
     body = await _json_body(request)
     rules = body.get("rules", "standard")
-    if rules not in preset_names():
+    if not isinstance(rules, str) or rules not in preset_names():
         raise BadRequest(f"rules: one of the presets {', '.join(preset_names())}")
+    check_score_request(body)
     result = await run_in_threadpool(score_json, body)
     if "error" in result:
         raise BadRequest(result["error"])
@@ -434,12 +488,25 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return _error(exc.status_code, str(exc.detail))
 
 
+async def _server_error(request: Request, exc: Exception) -> Response:
+    """The last resort: a failure of the server itself answers JSON too (the traceback goes to the log)."""
+    return _error(500, f"server error ({type(exc).__name__}); the request changed nothing that was acknowledged")
+
+
 def create_app(
-    store: GameStore | None = None, db: str | Path | None = None, seed_source: Callable[[], str] | None = None
+    store: GameStore | None = None,
+    db: str | Path | None = None,
+    seed_source: Callable[[], str] | None = None,
+    *,
+    max_tables: int = 1000,
+    idle_seconds: float = 900.0,
+    creates_per_minute: int = 60,
 ) -> Starlette:
     """The application over ``store`` (default: a :class:`~jantaku.web.storage.SqliteStore` at ``db``, or
     ``jantaku.sqlite3`` in the working folder). ``seed_source`` gives new tables their seeds (default: random;
-    tests fix it to replay the same games)."""
+    tests fix it to replay the same games). ``max_tables``, ``idle_seconds`` and ``creates_per_minute`` bound
+    the tables held in memory and the tables one address may create a minute (see
+    :class:`~jantaku.web.tables.TableManager`)."""
     store = store if store is not None else SqliteStore(db if db is not None else "jantaku.sqlite3")
     routes = [
         Route("/", page),
@@ -449,6 +516,7 @@ def create_app(
         Route("/tiles/{name}.svg", tile),
         Route("/api/presets", presets),
         Route("/api/yaku", yaku),
+        Route("/api/status", status),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{id}/view", table_view),
         Route("/api/tables/{id}/act", table_act, methods=["POST"]),
@@ -461,7 +529,10 @@ def create_app(
         WebSocketRoute("/ws/tables/{id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={WebError: _web_error, HTTPException: _http_error})
+    handlers = {WebError: _web_error, HTTPException: _http_error, Exception: _server_error}
+    app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.store = store
-    app.state.manager = TableManager(store, seed_source)
+    app.state.manager = TableManager(
+        store, seed_source, max_tables=max_tables, idle_seconds=idle_seconds, creates_per_minute=creates_per_minute
+    )
     return app

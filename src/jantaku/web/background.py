@@ -18,6 +18,8 @@ from types import TracebackType
 import uvicorn
 from starlette.applications import Starlette
 
+from .limits import MAX_JSON_BYTES
+
 __all__ = ["BackgroundServer"]
 
 
@@ -34,7 +36,9 @@ class BackgroundServer:
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._sock.bind((host, 0))
         self.port: int = self._sock.getsockname()[1]
-        config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="off")
+        config = uvicorn.Config(
+            app, log_level="warning", ws="websockets-sansio", ws_max_size=MAX_JSON_BYTES, lifespan="off"
+        )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._sock]}, daemon=True)
 

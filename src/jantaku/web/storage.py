@@ -1,9 +1,15 @@
 """Where the web table keeps its games: one small interface (:class:`GameStore`) and SQLite behind it.
 
-Two kinds of rows: *games* (finished games: the players, the complete mjai event log and a summary) and
-*tables* (games in play: rules, seed, seats with their secret tokens and every action so far, from which the
-live game is rebuilt after a restart). The schema carries its own version and is created or migrated when a
-store is opened; every write is one transaction, so nothing is ever half-stored.
+Two kinds of rows: *games* (finished games: the players, the complete mjai event log and a summary, and the
+table they were played at, from which a seat's view of the final table is rebuilt on demand) and *tables*
+(games in play: rules, seed, seats with their secret tokens and every action so far, from which the live game
+is rebuilt after a restart). The schema carries its own version and is created or migrated when a store is
+opened; every write is one transaction, so nothing is ever half-stored.
+
+Several server processes may share one file: a write to a table in play names the step it extends
+(``expected_step``), and a write from a process that missed another's move is refused with
+:class:`StaleWrite` rather than overwriting it. A write the database cannot take (disk full, database
+locked for longer than the busy timeout) raises :class:`sqlite3.Error` and leaves the file as it was.
 
 >>> store = SqliteStore(":memory:")
 >>> store.save_game(StoredGame("g1", "2026-01-01T00:00:00Z", "mleague", [{"name": "a"}], "finished", [], {}))
@@ -13,6 +19,7 @@ store is opened; every write is one transaction, so nothing is ever half-stored.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -23,7 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-__all__ = ["SCHEMA_VERSION", "GameStore", "SqliteStore", "StoredGame", "StoredTable", "utc_now"]
+__all__ = ["SCHEMA_VERSION", "GameStore", "SqliteStore", "StaleWrite", "StoredGame", "StoredTable", "utc_now"]
 
 # Each entry moves the schema from version i to i + 1; a database is brought up to date when opened.
 _MIGRATIONS: tuple[str, ...] = (
@@ -51,9 +58,22 @@ _MIGRATIONS: tuple[str, ...] = (
         status TEXT NOT NULL
     );
     """,
+    """
+    ALTER TABLE tables ADD COLUMN step INTEGER NOT NULL DEFAULT 0;
+    UPDATE tables SET step = json_array_length(actions);
+    ALTER TABLE games ADD COLUMN table_state TEXT;
+    """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
 """The schema version this code writes."""
+
+
+BUSY_TIMEOUT = 5.0
+"""Seconds a write waits for another process's transaction on the same file before it fails."""
+
+
+class StaleWrite(Exception):
+    """A write to a table in play that does not extend the stored step: another process moved it first."""
 
 
 def utc_now() -> str:
@@ -89,6 +109,23 @@ class StoredTable:
     status: str = "playing"
 
 
+def _table_json(table: StoredTable) -> str:
+    return json.dumps(
+        {
+            "id": table.id,
+            "created": table.created,
+            "updated": table.updated,
+            "rules": table.rules,
+            "seed": table.seed,
+            "seats": table.seats,
+            "actions": table.actions,
+            "status": table.status,
+        },
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+
+
 class GameStore(Protocol):
     """What the web table needs from storage. Every method is atomic."""
 
@@ -101,14 +138,25 @@ class GameStore(Protocol):
     def list_games(self, limit: int = 100, offset: int = 0) -> list[StoredGame]:
         """Stored games, newest first, without their event logs (``events`` empty)."""
 
-    def save_table(self, table: StoredTable) -> None:
-        """Insert or replace a game in play."""
+    def save_table(self, table: StoredTable, expected_step: int | None = None) -> None:
+        """Insert or replace a game in play; with ``expected_step``, only if the stored table is at that step
+        (else :class:`StaleWrite`, nothing written)."""
 
     def get_table(self, table_id: str) -> StoredTable | None:
         """A game in play, or ``None``."""
 
-    def finish_table(self, table_id: str, game: StoredGame) -> None:
-        """Store the finished game and drop its table row, both or neither."""
+    def table_step(self, table_id: str) -> int | None:
+        """The stored step of a game in play (how many actions it holds), or ``None``."""
+
+    def finish_table(
+        self, table_id: str, game: StoredGame, expected_step: int | None = None, state: StoredTable | None = None
+    ) -> None:
+        """Store the finished game (with ``state``, the table it was played at) and drop its table row, both or
+        neither; with ``expected_step`` only if the stored table is at that step (else :class:`StaleWrite`)."""
+
+    def get_finished_table(self, table_id: str) -> StoredTable | None:
+        """The table a finished game was played at (its seats with their tokens and every action), or
+        ``None``."""
 
     def close(self) -> None:
         """Release the store."""
@@ -126,8 +174,12 @@ class SqliteStore:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA foreign_keys = ON")
+        if self.path != ":memory:":
+            # readers never wait for a writer; each commit is synced to disk (one fsync) before it returns
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = FULL")  # an acknowledged move survives a power cut too
         self._migrate()
 
     # -- schema ----------------------------------------------------------------------------------------------
@@ -160,10 +212,12 @@ class SqliteStore:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
+                self._db.execute("COMMIT")  # a COMMIT that fails (disk full) is rolled back too
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):  # SQLite may have rolled back by itself
+                        self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
 
     # -- games -----------------------------------------------------------------------------------------------
 
@@ -207,22 +261,33 @@ class SqliteStore:
 
     # -- tables in play --------------------------------------------------------------------------------------
 
-    def save_table(self, table: StoredTable) -> None:
+    def save_table(self, table: StoredTable, expected_step: int | None = None) -> None:
+        seats = json.dumps(table.seats, ensure_ascii=False)
+        actions = json.dumps(table.actions, separators=(",", ":"))
         with self._transaction() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO tables (id, created, updated, rules, seed, seats, actions, status)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    table.id,
-                    table.created,
-                    table.updated,
-                    table.rules,
-                    table.seed,
-                    json.dumps(table.seats, ensure_ascii=False),
-                    json.dumps(table.actions, separators=(",", ":")),
-                    table.status,
-                ),
+            if expected_step is None:
+                db.execute(
+                    "INSERT OR REPLACE INTO tables (id, created, updated, rules, seed, seats, actions, status, step)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        table.id,
+                        table.created,
+                        table.updated,
+                        table.rules,
+                        table.seed,
+                        seats,
+                        actions,
+                        table.status,
+                        len(table.actions),
+                    ),
+                )
+                return
+            cursor = db.execute(
+                "UPDATE tables SET updated = ?, seats = ?, actions = ?, status = ?, step = ? WHERE id = ? AND step = ?",
+                (table.updated, seats, actions, table.status, len(table.actions), table.id, expected_step),
             )
+            if cursor.rowcount != 1:
+                raise StaleWrite(f"table {table.id} is no longer at step {expected_step}")
 
     def get_table(self, table_id: str) -> StoredTable | None:
         with self._lock:
@@ -234,10 +299,32 @@ class SqliteStore:
             return None
         return StoredTable(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), json.loads(row[6]), row[7])
 
-    def finish_table(self, table_id: str, game: StoredGame) -> None:
+    def table_step(self, table_id: str) -> int | None:
+        with self._lock:
+            row = self._db.execute("SELECT step FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def finish_table(
+        self, table_id: str, game: StoredGame, expected_step: int | None = None, state: StoredTable | None = None
+    ) -> None:
         with self._transaction() as db:
+            if expected_step is not None:
+                cursor = db.execute("DELETE FROM tables WHERE id = ? AND step = ?", (table_id, expected_step))
+                if cursor.rowcount != 1:
+                    raise StaleWrite(f"table {table_id} is no longer at step {expected_step}")
+            else:
+                db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
             self._insert_game(db, game)
-            db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+            if state is not None:
+                db.execute("UPDATE games SET table_state = ? WHERE id = ?", (_table_json(state), game.id))
+
+    def get_finished_table(self, table_id: str) -> StoredTable | None:
+        with self._lock:
+            row = self._db.execute("SELECT table_state FROM games WHERE id = ?", (table_id,)).fetchone()
+        if row is None or row[0] is None:
+            return None
+        obj = json.loads(row[0])
+        return StoredTable(**obj)
 
     def close(self) -> None:
         with self._lock:

@@ -4,8 +4,16 @@ A :class:`LiveTable` wraps a :class:`~jantaku.table.game.Game`. People act by *i
 actions together with the table's ``step`` (how many actions the game has taken) as they saw it: a submission
 made against an older state (a second tab, a double click) is refused with 409, an illegal one with 400
 naming the rule, and in both cases nothing changes. Bots act at once until a person must decide. Every
-change is written to the :class:`~jantaku.web.storage.GameStore` (rules, seed and the actions so far), so a
-table survives a server restart; a finished game is stored with its complete event log.
+change is written to the :class:`~jantaku.web.storage.GameStore` (rules, seed and the actions so far) before
+it is answered or shown to anyone, so a table survives a server restart; a write the store refuses (disk full,
+database locked) is answered with 503 and the table is put back exactly as it was, and a write that another
+server process on the same file got in first is refused with 409. A finished game is stored with its complete
+event log.
+
+The :class:`TableManager` keeps only tables in play in memory: a finished game, and a table nobody has used
+for a while, leave memory and are rebuilt from the store when asked for (lazily, one table at a time, so a
+restarted server answers at once). It caps the tables it holds and the tables one client may create per
+minute.
 
 A seat's view (:meth:`LiveTable.view`) holds its own hand and everything public, never another seat's closed
 tiles (nor the game's seed, from which every wall follows).
@@ -21,9 +29,14 @@ tiles (nor the game's seed, from which every wall follows).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import copy
 import secrets
+import sqlite3
 import threading
-from collections.abc import Callable
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,7 +53,7 @@ from jantaku.table.actions import Action
 from jantaku.table.kyoku import DRAWN, ENDED, IllegalActionError, Kyoku
 from jantaku.tiles import Tile
 
-from .storage import GameStore, StoredGame, StoredTable, utc_now
+from .storage import GameStore, StaleWrite, StoredGame, StoredTable, utc_now
 
 __all__ = [
     "BOTS",
@@ -50,6 +63,8 @@ __all__ = [
     "LiveTable",
     "NotFound",
     "TableManager",
+    "TooManyRequests",
+    "Unavailable",
     "WebError",
     "action_from_json",
     "action_to_json",
@@ -94,6 +109,19 @@ class Conflict(WebError):
     """A stale submission: the table has moved on since the client looked (409)."""
 
     status = 409
+
+
+class TooManyRequests(WebError):
+    """A client that created more tables in the last minute than the server allows (429)."""
+
+    status = 429
+
+
+class Unavailable(WebError):
+    """The server cannot take the request now: its table limit is reached, or the store refused a write (503).
+    Nothing changed."""
+
+    status = 503
 
 
 def _is_int(x: Any) -> bool:
@@ -486,6 +514,10 @@ class SeatInfo:
         return out
 
 
+Commit = Callable[["LiveTable", int], None]
+"""Stores a table's new state; given the table and the step it was at before the change."""
+
+
 @dataclass
 class _Listener:
     loop: asyncio.AbstractEventLoop
@@ -506,6 +538,7 @@ class LiveTable:
     hand_results: list[dict[str, Any]] = field(default_factory=list)
     lock: threading.RLock = field(default_factory=threading.RLock)
     listeners: list[_Listener] = field(default_factory=list)
+    last_used: float = field(default_factory=time.monotonic)
     _bots: dict[int, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -524,7 +557,7 @@ class LiveTable:
 
     def seat_of(self, token: str | None) -> int:
         """The seat a token belongs to; :class:`Forbidden` for any other token."""
-        if token:
+        if isinstance(token, str) and token:
             for s, info in enumerate(self.seats):
                 if info.kind == "human" and info.token is not None and secrets.compare_digest(info.token, token):
                     return s
@@ -554,41 +587,61 @@ class LiveTable:
             legal = game.legal_actions(s)
             self._apply(self._bots[s].act(PlayerView(game.kyoku, s), legal))
 
-    def act(self, seat: int, step: int, index: int) -> None:
-        """Apply ``seat``'s legal action number ``index`` if the table is still at ``step``, then the bots."""
+    def act(self, seat: int, step: int, index: int, commit: Commit | None = None) -> None:
+        """Apply ``seat``'s legal action number ``index`` if the table is still at ``step``, then the bots.
+
+        ``commit`` (given the table and the step it was at) stores the new state before anyone sees it; if it
+        raises, the table is put back exactly as it was and the error goes on."""
         with self.lock:
-            if self.game.over:
-                raise Conflict("the game is over")
-            if step != self.step:
-                raise Conflict(f"stale action: the table is at step {self.step}, this was sent at step {step}")
+            self._check_step(step)
             legal = self.game.legal_actions(seat)
             if not legal:
                 waiting = ", ".join(str(s) for s in self.game.to_act())
                 raise BadRequest(f"seat {seat} is not asked to act now (waiting for seat {waiting})")
             if not 0 <= index < len(legal):
                 raise BadRequest(f"no legal action number {index}: seat {seat} has {len(legal)} (0-{len(legal) - 1})")
-            try:
-                self._apply(legal[index])
-            except IllegalActionError as e:  # pragma: no cover - the engine offered it
-                raise BadRequest(str(e)) from None
-            self.run_bots()
+            self._move(legal[index], commit)
         self.notify()
 
-    def apply_action(self, seat: int, step: int, action: Action) -> None:
+    def apply_action(self, seat: int, step: int, action: Action, commit: Commit | None = None) -> None:
         """Like :meth:`act` with an explicit action (an illegal one is refused with 400 naming the rule)."""
         with self.lock:
-            if self.game.over:
-                raise Conflict("the game is over")
-            if step != self.step:
-                raise Conflict(f"stale action: the table is at step {self.step}, this was sent at step {step}")
+            self._check_step(step)
             if action.seat != seat:
                 raise Forbidden(f"a seat may act only for itself (seat {seat}, action for seat {action.seat})")
-            try:
-                self._apply(action)
-            except IllegalActionError as e:
-                raise BadRequest(str(e)) from None
-            self.run_bots()
+            self._move(action, commit)
         self.notify()
+
+    def _check_step(self, step: int) -> None:
+        if self.game.over:
+            raise Conflict("the game is over")
+        if step != self.step:
+            raise Conflict(f"stale action: the table is at step {self.step}, this was sent at step {step}")
+
+    def _move(self, action: Action, commit: Commit | None) -> None:
+        """Apply a person's action and the bots' answers, then ``commit``; on any failure after the person's
+        action was applied, restore the table (an illegal action changes nothing)."""
+        before = (self.step, len(self.hand_results), copy.deepcopy(self._bots))
+        try:
+            self._apply(action)
+        except IllegalActionError as e:
+            raise BadRequest(str(e)) from None
+        try:
+            self.run_bots()
+            if commit is not None:
+                commit(self, before[0])
+        except BaseException:
+            self._restore(*before)
+            raise
+
+    def _restore(self, step: int, results: int, bots: dict[int, Any]) -> None:
+        """Put the table back at ``step``: the game replayed from its seed and first ``step`` actions (the game
+        follows from them alone), the hand results and the bots as they were."""
+        actions = self.actions[:step]
+        game = Game(load_rules(self.rules), seed=self.seed, names=[i.name for i in self.seats])
+        for a in actions:
+            game.apply(action_from_json(a))
+        self.game, self.actions, self.hand_results, self._bots = game, actions, self.hand_results[:results], bots
 
     # -- listeners (websockets) ------------------------------------------------------------------------------
 
@@ -742,15 +795,42 @@ class LiveTable:
 
 
 class TableManager:
-    """Every live table of the server, kept in memory and in the store."""
+    """The tables of the server: those in play held in memory (at most ``max_tables``), every one in the store.
 
-    def __init__(self, store: GameStore, seed_source: Callable[[], str] | None = None) -> None:
+    - A finished game leaves memory once nobody watches it, and so does a table nobody has used for
+      ``idle_seconds``; either is rebuilt from the store on its next request (a view of a finished game
+      still works).
+    - At most ``max_tables`` tables are held: the least recently used unwatched ones leave first; when every
+      held table is watched, a new one is refused with 503 (:class:`Unavailable`).
+    - One client (an address) may create at most ``creates_per_minute`` tables a minute (429,
+      :class:`TooManyRequests`); 0 means no limit.
+    """
+
+    def __init__(
+        self,
+        store: GameStore,
+        seed_source: Callable[[], str] | None = None,
+        *,
+        max_tables: int = 1000,
+        idle_seconds: float = 900.0,
+        creates_per_minute: int = 60,
+    ) -> None:
         """``seed_source`` gives each new table's seed (default: 64 random bits); tests pass a fixed sequence
         to make games reproducible."""
+        if max_tables < 1 or idle_seconds <= 0 or creates_per_minute < 0:
+            raise ValueError("max_tables >= 1, idle_seconds > 0 and creates_per_minute >= 0")
         self.store = store
         self.seed_source = seed_source or (lambda: secrets.token_hex(8))
+        self.max_tables = max_tables
+        self.idle_seconds = idle_seconds
+        self.creates_per_minute = creates_per_minute
         self.tables: dict[str, LiveTable] = {}
         self._lock = threading.RLock()
+        self._loading: dict[str, threading.Lock] = {}
+        self._creates: dict[str, deque[float]] = {}
+        self._swept = 0.0
+
+    # -- creating --------------------------------------------------------------------------------------------
 
     def create(
         self,
@@ -758,10 +838,12 @@ class TableManager:
         seats: list[str],
         names: list[str] | None = None,
         seed: str | None = None,
+        client: str | None = None,
     ) -> LiveTable:
         """A new table: ``seats`` are four of ``human`` or a bot name (:data:`BOTS`). Bots play at once (a
-        table of four bots plays its whole game here)."""
-        if rules not in playable_presets():
+        table of four bots plays its whole game here). ``client`` (an address) counts against the creation
+        limit."""
+        if not isinstance(rules, str) or rules not in playable_presets():
             raise BadRequest(f"unknown rule set {rules!r}: one of {', '.join(playable_presets())}")
         if not isinstance(seats, list) or len(seats) != 4:
             raise BadRequest("seats: a list of four entries, each 'human' or a bot name")
@@ -769,42 +851,108 @@ class TableManager:
         for s, kind in enumerate(seats):
             if kind == "human":
                 infos.append(SeatInfo("human", f"player {s + 1}", None, secrets.token_urlsafe(16)))
-            elif kind in BOTS:
+            elif isinstance(kind, str) and kind in BOTS:
                 infos.append(SeatInfo("bot", f"{kind} bot {s + 1}", kind))
             else:
-                raise BadRequest(f"seat {s}: {kind!r} is neither 'human' nor a bot ({', '.join(BOTS)})")
+                raise BadRequest(f"seat {s}: {_short(kind)} is neither 'human' nor a bot ({', '.join(BOTS)})")
         if names is not None:
             if not isinstance(names, list) or len(names) != 4 or not all(isinstance(n, str) for n in names):
                 raise BadRequest("names: a list of four strings")
             for info, name in zip(infos, names, strict=True):
                 if name.strip():
                     info.name = name.strip()[:40]
+        self._count_creation(client)
+        self._sweep(force=True)
+        with self._lock:
+            if len(self.tables) >= self.max_tables and not self._evict_lru():
+                raise Unavailable(
+                    f"the server holds its limit of {self.max_tables} tables in play, all watched: try again later"
+                )
         seed = seed or self.seed_source()
         game = Game(load_rules(rules), seed=seed, names=[i.name for i in infos])
-        with self._lock:
-            table_id = secrets.token_urlsafe(8)
+        table_id = secrets.token_urlsafe(8)
+        with self._storing(table_id):
             while table_id in self.tables or self.store.get_table(table_id) or self.store.get_game(table_id):
                 table_id = secrets.token_urlsafe(8)  # pragma: no cover - 64 random bits
-            table = LiveTable(table_id, rules, seed, infos, utc_now(), game)
-            table.run_bots()
-            self.tables[table_id] = table
-            self._persist(table)
+        table = LiveTable(table_id, rules, seed, infos, utc_now(), game)
+        table.run_bots()
+        with self._storing(table_id):
+            self._persist(table, None)
+        if not table.over:
+            with self._lock:
+                self.tables[table_id] = table
         return table
 
+    def _count_creation(self, client: str | None) -> None:
+        if not self.creates_per_minute or client is None:
+            return
+        now = time.monotonic()
+        with self._lock:
+            times = self._creates.setdefault(client, deque())
+            while times and times[0] <= now - 60:
+                times.popleft()
+            if len(times) >= self.creates_per_minute:
+                wait = int(times[0] + 60 - now) + 1
+                raise TooManyRequests(
+                    f"at most {self.creates_per_minute} new tables a minute from one address: try again in {wait} s"
+                )
+            times.append(now)
+            if len(self._creates) > 10_000:  # forget addresses that created nothing in the last minute
+                for key in [k for k, v in self._creates.items() if not v or v[-1] <= now - 60]:
+                    del self._creates[key]
+
+    # -- holding and loading ---------------------------------------------------------------------------------
+
     def get(self, table_id: str) -> LiveTable:
-        """A live table, rebuilt from the store after a restart; :class:`NotFound` if there is none."""
+        """A table, rebuilt from the store when it is not held (after a restart, once idle, once finished, or
+        moved on by another server process on the same file); :class:`NotFound` if there is none."""
+        self._sweep()
         with self._lock:
             table = self.tables.get(table_id)
-            if table is not None:
-                return table
+        if table is not None:
+            if not table.over:
+                with table.lock, self._storing(table_id):  # never compared while a move is being stored
+                    if self.store.table_step(table_id) != table.step:
+                        self._refresh(table)  # another process moved it on (or finished it)
+            table.last_used = time.monotonic()
+            return table
+        with self._lock:
+            loading = self._loading.setdefault(table_id, threading.Lock())
+        with loading:  # one rebuild per table at a time; other tables are not held up
+            with self._lock:
+                table = self.tables.get(table_id)
+            if table is None:
+                table = self._load(table_id)
+                with self._lock:
+                    if len(self.tables) < self.max_tables or self._evict_lru():
+                        self.tables[table_id] = table
+        with self._lock:
+            self._loading.pop(table_id, None)
+        return table
+
+    def _load(self, table_id: str) -> LiveTable:
+        with self._storing(table_id):
             stored = self.store.get_table(table_id)
             if stored is None:
-                if self.store.get_game(table_id) is not None:
+                stored = self.store.get_finished_table(table_id)
+                if stored is None and self.store.get_game(table_id) is not None:
                     raise NotFound(f"game {table_id} is over: see /api/games/{table_id}")
-                raise NotFound(f"no table {table_id}")
-            table = self._rebuild(stored)
-            self.tables[table_id] = table
-            return table
+        if stored is None:
+            raise NotFound(f"no table {table_id}")
+        return self._rebuild(stored)
+
+    def _refresh(self, table: LiveTable) -> None:
+        """Read a held table again from the store, in place (its watchers stay and are told)."""
+        with table.lock:
+            with self._storing(table.id):
+                stored = self.store.get_table(table.id) or self.store.get_finished_table(table.id)
+            if stored is None:
+                self.evict(table.id, table)
+                raise NotFound(f"no table {table.id}")
+            fresh = self._rebuild(stored)
+            table.game, table.actions, table.hand_results = fresh.game, fresh.actions, fresh.hand_results
+            table._bots = fresh._bots
+        table.notify()
 
     def _rebuild(self, stored: StoredTable) -> LiveTable:
         infos = [SeatInfo(s["kind"], s["name"], s.get("bot"), s.get("token")) for s in stored.seats]
@@ -817,29 +965,93 @@ class TableManager:
             raise NotFound(f"table {stored.id} cannot be restored ({e})") from None
         return table
 
-    def act(self, table_id: str, token: str | None, step: Any, index: Any) -> LiveTable:
+    def evict(self, table_id: str, table: LiveTable | None = None) -> None:
+        """Let a table leave memory (it stays in the store); with ``table``, only if that object is held."""
+        with self._lock:
+            if table is None or self.tables.get(table_id) is table:
+                self.tables.pop(table_id, None)
+
+    def _sweep(self, force: bool = False) -> None:
+        """Let finished and idle unwatched tables leave memory (at most once a second unless ``force``)."""
+        now = time.monotonic()
+        with self._lock:
+            if not force and now - self._swept < 1.0:
+                return
+            self._swept = now
+            for tid, t in list(self.tables.items()):
+                if not t.listeners and (t.over or now - t.last_used > self.idle_seconds):
+                    del self.tables[tid]
+
+    def _evict_lru(self) -> bool:
+        """Make room for one table: the least recently used unwatched one leaves memory (``False``: none can)."""
+        with self._lock:
+            free = [t for t in self.tables.values() if not t.listeners]
+            if not free:
+                return False
+            oldest = min(free, key=lambda t: t.last_used)
+            del self.tables[oldest.id]
+            return True
+
+    def release(self, table: LiveTable) -> None:
+        """A watcher left: a finished table nobody watches any more leaves memory."""
+        if table.over and not table.listeners:
+            self.evict(table.id, table)
+
+    # -- moving ----------------------------------------------------------------------------------------------
+
+    def act(self, table_id: str, token: Any, step: Any, index: Any) -> LiveTable:
         """Apply a person's action, by index into the legal actions (see :meth:`LiveTable.act`) or as an action
-        object (``{"type", "tile", "consumed", "tsumogiri"}``), and store the new state."""
-        table = self.get(table_id)
-        seat = table.seat_of(token)
+        object (``{"type", "tile", "consumed", "tsumogiri"}``), storing the new state before it is applied for
+        good (see the module docs)."""
+        if not isinstance(token, str):
+            raise BadRequest("'token' (the seat's secret, a string) is required")
         if not _is_int(step):
             raise BadRequest("'step' (an integer: the step of the view the action was chosen in) is required")
-        with table.lock:
+        table = self.get(table_id)
+        seat = table.seat_of(token)
+        try:
             if isinstance(index, dict):
                 try:
                     action = action_from_json({**index, "seat": index.get("seat", seat)})
-                except (JantakuError, KeyError, TypeError, ValueError) as e:
+                except (JantakuError, KeyError, TypeError, ValueError, OverflowError) as e:
                     raise BadRequest(f"malformed action: {e}") from None
-                table.apply_action(seat, step, action)
+                table.apply_action(seat, step, action, self._commit)
             elif _is_int(index):
-                table.act(seat, step, index)
+                table.act(seat, step, index, self._commit)
             else:
                 raise BadRequest("an action is {'step': int, 'index': int} or {'step': int, 'action': {...}}")
-            self._persist(table)
+        except StaleWrite:
+            self._refresh(table)
+            raise Conflict(
+                "another server process moved this table first: nothing was applied, reload the table"
+            ) from None
+        table.last_used = time.monotonic()
         return table
 
-    def _persist(self, table: LiveTable) -> None:
+    def _commit(self, table: LiveTable, step: int) -> None:
+        with self._storing(table.id):
+            self._persist(table, step)
+
+    def _persist(self, table: LiveTable, expected_step: int | None) -> None:
         if table.over:
-            self.store.finish_table(table.id, table.stored_game())
+            # the table itself is kept only where a person holds a token to view it with
+            state = table.stored_table() if any(i.kind == "human" for i in table.seats) else None
+            self.store.finish_table(table.id, table.stored_game(), expected_step, state)
         else:
-            self.store.save_table(table.stored_table())
+            self.store.save_table(table.stored_table(), expected_step)
+
+    @contextlib.contextmanager
+    def _storing(self, table_id: str) -> Iterator[None]:
+        """A context in which a store failure (disk full, database locked) becomes :class:`Unavailable`."""
+        try:
+            yield
+        except (sqlite3.Error, OSError) as e:
+            raise Unavailable(
+                f"table {table_id}: the game store refused the request ({e}); nothing changed, try again"
+            ) from e
+
+
+def _short(value: Any) -> str:
+    """``repr(value)`` cut to 40 characters (error messages name the bad part, never a whole request)."""
+    text = repr(value) if not isinstance(value, list | dict) else type(value).__name__
+    return text if len(text) <= 40 else text[:37] + "..."

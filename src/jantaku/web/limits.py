@@ -1,0 +1,209 @@
+"""What the web server accepts: request sizes, JSON shape, number ranges and how far an upload may inflate.
+
+Every limit refuses with a :class:`~jantaku.web.tables.WebError` naming the problem (400, or 413 for a size),
+before the work or the memory it would cost:
+
+- a JSON request body (``/api/tables``, ``/act``, ``/api/score``) or websocket message is at most
+  :data:`MAX_JSON_BYTES`; it nests at most :data:`MAX_DEPTH` levels, its integers have at most
+  :data:`MAX_INT_DIGITS` digits and its numbers are finite (JSON has no NaN or Infinity);
+- a record upload is at most :data:`MAX_UPLOAD` bytes as sent and, gzip-compressed, at most
+  :data:`MAX_INFLATED` bytes once inflated: it is inflated in bounded steps and refused as soon as it
+  passes the limit, so a small file that inflates to gigabytes never gets the memory;
+- the number fields of a scoring request lie in the ranges of :data:`SCORE_RANGES`.
+
+>>> parse_json(b'{"step": 3, "index": [1.5]}', "the body")
+{'step': 3, 'index': [1.5]}
+>>> parse_json(b"[" * 100_000, "the body")
+Traceback (most recent call last):
+...
+jantaku.web.tables.BadRequest: the body nests deeper than 32 levels
+>>> parse_json(b'{"honba": ' + b"9" * 5000 + b"}", "the body")
+Traceback (most recent call last):
+...
+jantaku.web.tables.BadRequest: the body: honba: a number with 5000 digits (at most 100)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import zlib
+from typing import Any
+
+from .tables import BadRequest, WebError
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_INFLATED",
+    "MAX_INT_DIGITS",
+    "MAX_JSON_BYTES",
+    "MAX_UPLOAD",
+    "SCORE_RANGES",
+    "TooLarge",
+    "check_score_request",
+    "inflate",
+    "parse_json",
+]
+
+MAX_JSON_BYTES = 256 * 1024
+"""The largest JSON request body or websocket message (bytes)."""
+
+MAX_UPLOAD = 8 * 1024 * 1024
+"""The largest record upload accepted, as sent (bytes)."""
+
+MAX_INFLATED = 32 * 1024 * 1024
+"""The most a gzip-compressed upload may inflate to (bytes)."""
+
+MAX_DEPTH = 32
+"""The deepest nesting of arrays and objects in a JSON request (a scoring request needs 3)."""
+
+MAX_INT_DIGITS = 100
+"""The most digits of an integer in a JSON request: far beyond any count or score of a game, far below what
+costs time to read (each field then has its own range, e.g. :data:`SCORE_RANGES`)."""
+
+SCORE_RANGES: dict[str, tuple[int, int]] = {
+    "honba": (0, 999),
+    "deposits": (0, 999),
+    "winner": (0, 3),
+    "discarder": (0, 3),
+    "pao": (0, 3),
+    "extra_wildcards": (0, 4),
+}
+"""The range of each whole-number field of a scoring request (``null`` stays allowed where the scorer takes
+it): counters of a real game stay far below these bounds."""
+
+_CHUNK = 256 * 1024
+
+
+class TooLarge(WebError):
+    """A body or upload over its size limit (413)."""
+
+    status = 413
+
+
+class _Refused(ValueError):
+    """A number the JSON parser hands back refused (turned into :class:`BadRequest`)."""
+
+
+def _int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        raise _Refused(f"a number with {digits} digits (at most {MAX_INT_DIGITS})")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Refused(f"the number {text[:20]} is out of range")
+    return value
+
+
+def _constant(text: str) -> Any:
+    raise _Refused(f"{text} is not a JSON number")
+
+
+def parse_json(raw: bytes | str, what: str) -> Any:
+    """``raw`` parsed as JSON within the limits above; :class:`BadRequest` naming ``what`` and the problem, or
+    :class:`TooLarge` over :data:`MAX_JSON_BYTES`."""
+    if len(raw) > MAX_JSON_BYTES:
+        raise TooLarge(f"{what} is larger than {MAX_JSON_BYTES // 1024} KiB")
+    try:
+        obj = json.loads(raw, parse_int=_int, parse_float=_float, parse_constant=_constant)
+    except _Refused as e:
+        raise BadRequest(f"{what}: {_field_of(raw)}{e}") from None
+    except RecursionError:
+        raise BadRequest(f"{what} nests deeper than {MAX_DEPTH} levels") from None
+    except json.JSONDecodeError as e:
+        raise BadRequest(f"{what} is not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    except (UnicodeDecodeError, ValueError) as e:
+        raise BadRequest(f"{what} is not valid JSON ({type(e).__name__})") from None
+    _check_depth(obj, what)
+    return obj
+
+
+_LONG_NUMBER = re.compile(rb'"([^"\\]{1,40})"\s*:\s*\[?\s*-?(?:\d{%d}|\d*\.?\d*[eE][+-]?\d{3})' % (MAX_INT_DIGITS + 1))
+
+
+def _field_of(raw: bytes | str) -> str:
+    """``"name: "`` of the first field holding an overlong number (for the message), or ``""``."""
+    data = raw.encode("utf-8", "replace") if isinstance(raw, str) else raw
+    m = _LONG_NUMBER.search(data)
+    return m.group(1).decode("utf-8", "replace") + ": " if m else ""
+
+
+def _check_depth(obj: Any, what: str) -> None:
+    level: list[Any] = [obj]
+    for _ in range(MAX_DEPTH + 1):
+        level = [
+            child
+            for item in level
+            if isinstance(item, dict | list)
+            for child in (item.values() if isinstance(item, dict) else item)
+            if isinstance(child, dict | list)
+        ]
+        if not level:
+            return
+    raise BadRequest(f"{what} nests deeper than {MAX_DEPTH} levels")
+
+
+def check_score_request(obj: dict[str, Any]) -> None:
+    """Refuse a scoring request whose whole-number fields are not whole numbers in :data:`SCORE_RANGES`.
+
+    >>> check_score_request({"hand": "123m", "honba": 2})
+    >>> check_score_request({"honba": 10**21})
+    Traceback (most recent call last):
+    ...
+    jantaku.web.tables.BadRequest: honba must be a whole number 0-999
+    """
+    for name, (low, high) in SCORE_RANGES.items():
+        value = obj.get(name)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise BadRequest(f"{name} must be a whole number {low}-{high}")
+
+
+def inflate(raw: bytes, name: str, limit: int = MAX_INFLATED) -> bytes:
+    """``raw`` inflated if it is gzip data (every member of it), else ``raw`` itself; refused with
+    :class:`TooLarge` as soon as the output passes ``limit`` bytes (never holding more than ``limit`` plus one
+    step), and with :class:`BadRequest` when the data is broken, cut short, or gzip again inside.
+
+    >>> import gzip
+    >>> inflate(gzip.compress(b"hello"), "x")
+    b'hello'
+    >>> inflate(gzip.compress(bytes(10_000)), "big.gz", limit=1000)
+    Traceback (most recent call last):
+    ...
+    jantaku.web.limits.TooLarge: big.gz inflates to more than 1000 bytes
+    """
+    if raw[:2] != b"\x1f\x8b":
+        return raw
+    out = bytearray()
+    data = raw
+    while data:
+        d = zlib.decompressobj(wbits=31)
+        try:
+            while not d.eof:
+                chunk = d.decompress(data, min(_CHUNK, limit + 1 - len(out)))
+                out += chunk
+                if len(out) > limit:
+                    raise TooLarge(f"{name} inflates to more than {_size(limit)}")
+                data = d.unconsumed_tail
+                if not chunk and not data:
+                    break  # no input left and nothing more comes out: cut short
+        except zlib.error as e:
+            raise BadRequest(f"{name}: broken gzip data ({e})") from None
+        if not d.eof:
+            raise BadRequest(f"{name}: the gzip data is cut short")
+        data = d.unused_data
+        if data and data[:2] != b"\x1f\x8b":
+            break  # trailing bytes after the last member are ignored, as gzip(1) does
+    if out[:2] == b"\x1f\x8b":
+        raise BadRequest(f"{name}: gzip data inside gzip data (compress a log file once)")
+    return bytes(out)
+
+
+def _size(n: int) -> str:
+    return f"{n // (1024 * 1024)} MiB" if n % (1024 * 1024) == 0 else f"{n} bytes"
