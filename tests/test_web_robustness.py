@@ -158,9 +158,13 @@ def test_a_gzip_bomb_is_refused_early_without_the_memory(client):
     _refused(r, 413, "inflates to more than 32 MiB")
 
 
+def _mjlogs():
+    """The corpus's mjlog files in a fixed order (some gzipped, some plain XML)."""
+    return (p.read_bytes() for p in sorted((RECORDS / "tenhou-mjlog").rglob("*.mjlog")))
+
+
 def test_gzip_uploads_that_are_cut_or_nested(client):
-    mjlog = next((RECORDS / "tenhou-mjlog").rglob("*.mjlog")).read_bytes()
-    assert mjlog[:2] == b"\x1f\x8b"
+    mjlog = next(raw for raw in _mjlogs() if raw[:2] == b"\x1f\x8b")
     ok = client.post("/api/replay", params={"name": "a.mjlog"}, content=mjlog)
     assert ok.status_code == 200 and ok.json()["games"]
     _refused(client.post("/api/replay", content=mjlog[: len(mjlog) // 2]), 400, "cut short")
@@ -173,7 +177,7 @@ def test_score_number_ranges(client):
     assert client.post("/api/score", json=request).status_code == 200
     for field, value in (
         ("honba", 10**21),
-        ("honba", 1000),
+        ("honba", 100),
         ("honba", -1),
         ("honba", 1.5),
         ("honba", "3"),
@@ -183,7 +187,7 @@ def test_score_number_ranges(client):
         ("pao", 7),
     ):
         _refused(client.post("/api/score", json={**request, field: value}), 400, field)
-    ok = client.post("/api/score", json={**request, "honba": 999, "deposits": 3})
+    ok = client.post("/api/score", json={**request, "honba": 99, "deposits": 3})
     assert ok.status_code == 200 and ok.json()["points"] > 0
     jielu = {"hand": "123m456p789s1134z", "rules": "jielu"}
     _refused(client.post("/api/score", json={**jielu, "extra_wildcards": 10**21}), 400, "extra_wildcards")
@@ -248,7 +252,7 @@ def _mutations(data: bytes, rng: random.Random, n: int):
 def test_mutated_record_uploads_never_give_a_server_error(client):
     r = client.post("/api/tables", json={"rules": "mleague", "seats": ["random"] * 4})
     mjai = client.get(f"/api/games/{r.json()['id']}/export", params={"format": "mjai"}).content
-    mjlog_gz = next((RECORDS / "tenhou-mjlog").rglob("*.mjlog")).read_bytes()
+    mjlog_gz = next(raw for raw in _mjlogs() if raw[:2] == b"\x1f\x8b")
     sources = {
         "game.mjlog": mjlog_gz,
         "game.xml": gzip.decompress(mjlog_gz),

@@ -2,7 +2,7 @@
 
 >>> from jantaku.rules import load_rules, preset_names
 >>> preset_names()
-['jielu', 'jielu_original', 'meibi', 'mleague', 'mu', 'standard', 'tenhou']
+['jielu', 'jielu_original', 'mahjongsoul', 'meibi', 'mleague', 'mu', 'standard', 'tenhou']
 """
 
 from .loader import diff_rules, load_rules, preset_names, rules_from_mapping

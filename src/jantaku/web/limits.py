@@ -31,6 +31,8 @@ import re
 import zlib
 from typing import Any
 
+from jantaku.riichi.jsonio import RANGES
+
 from .tables import BadRequest, WebError
 
 __all__ = [
@@ -62,16 +64,9 @@ MAX_INT_DIGITS = 100
 """The most digits of an integer in a JSON request: far beyond any count or score of a game, far below what
 costs time to read (each field then has its own range, e.g. :data:`SCORE_RANGES`)."""
 
-SCORE_RANGES: dict[str, tuple[int, int]] = {
-    "honba": (0, 999),
-    "deposits": (0, 999),
-    "winner": (0, 3),
-    "discarder": (0, 3),
-    "pao": (0, 3),
-    "extra_wildcards": (0, 4),
-}
+SCORE_RANGES: dict[str, tuple[int, int]] = RANGES
 """The range of each whole-number field of a scoring request (``null`` stays allowed where the scorer takes
-it): counters of a real game stay far below these bounds."""
+it): the command line's ranges (:data:`jantaku.riichi.jsonio.RANGES`), so both refuse the same requests."""
 
 _CHUNK = 256 * 1024
 
@@ -155,7 +150,7 @@ def check_score_request(obj: dict[str, Any]) -> None:
     >>> check_score_request({"honba": 10**21})
     Traceback (most recent call last):
     ...
-    jantaku.web.tables.BadRequest: honba must be a whole number 0-999
+    jantaku.web.tables.BadRequest: honba must be a whole number 0-99
     """
     for name, (low, high) in SCORE_RANGES.items():
         value = obj.get(name)
