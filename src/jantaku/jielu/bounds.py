@@ -158,7 +158,7 @@ def combination_root_bounds(table: FanTable, available: list[int], max_w: int) -
     by_need = np.zeros((2, max_w + 2), dtype=np.int32)
     np.maximum.at(by_need, (np.where(size == 2, 0, 1), np.minimum(need, max_w + 1)), pts)
     best = np.maximum.accumulate(by_need[:, : max_w + 1], axis=1)
-    return np.maximum(best[1], 2 * best[0]).tolist()  # type: ignore[no-any-return]
+    return [int(x) for x in np.maximum(best[1], 2 * best[0])]
 
 
 def _set_partitions(items: tuple[int, ...]) -> list[list[tuple[int, ...]]]:
@@ -270,7 +270,7 @@ class Bounds:
         got = self._content.get(key)
         if got is not None:
             return got
-        if len(self._content) > 1 << 16:  # bounded in a long-running process
+        if len(self._content) > 1 << 14:  # bounded in a long-running process
             self._content.clear()
         got = self._content[key] = self._content_bound(lo, hi, budget)
         return got
