@@ -8,8 +8,13 @@ Run it from the repository root (jantaku alone; no peer library plays 洁律)::
 For each mode (``points``, ``original``) and line-up (four efficiency bots, four random bots) it plays ``--games``
 games of the ``jielu`` preset in one process (``jantaku.sim.runner.play_game``) and prints games per second and
 microseconds per action (a discard, call, kan or win, as ``jantaku simulate`` counts them; passes are not), with
-the same figures for the riichi ``tenhou`` preset (random bots) measured in the same run as the reference (the
-ratio says how much the wildcard legal-win checks cost). Then the statistics a rule designer asks for: wins per hand,
+the same figures for the riichi ``tenhou`` preset measured in the same run as the references: with random bots (the
+engine's own cost, as a random bot costs next to nothing) and with the same bots as the row (the efficiency bot's
+own decisions cost about 15x a random action, under either rule set). The ratios say how much the wildcard legal-win
+checks cost. The ratios are of CPU time per action (``time.process_time``), which another program on a shared
+machine slows less than the wall clock. Each preset plays one untimed game first (tables built once per process are
+not charged to a row).
+Then the statistics a rule designer asks for: wins per hand,
 how early the first win comes (in the first go-around or not), the mean score S of a win, the share of wins that
 use wildcards and how many, the hands that end with an empty wall, and the most frequent fans.
 
@@ -36,16 +41,19 @@ ACTION_TYPES = ("dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "hora")
 
 def measure(rules: Ruleset, games: int, seed: int, bot: str) -> dict[str, Any]:
     start = time.perf_counter()
+    cpu_start = time.process_time()
     played = []
     steps = 0
     for g in range(games):
         game = play_game(rules, seed + g, [bot] * 4)
         played.append(game)
         steps += sum(1 for e in game.events if e["type"] in ACTION_TYPES)
+    cpu = time.process_time() - cpu_start
     seconds = time.perf_counter() - start
     out: dict[str, Any] = {
         "games_per_s": games / seconds,
         "us_per_action": 1e6 * seconds / max(1, steps),
+        "cpu_us_per_action": 1e6 * cpu / max(1, steps),
         "seconds": seconds,
     }
     if rules.family == "jielu":
@@ -103,19 +111,29 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
     args = p.parse_args(argv)
     print(f"python {platform.python_version()} on {platform.machine()}; {args.games} games per row")
-    reference = measure(load_rules("tenhou"), args.games, args.seed, "random")
-    ref = reference
-    print(f"{'tenhou, random (reference)':34} {ref['games_per_s']:7.1f} games/s {ref['us_per_action']:8.1f} us/action")
-    rows: dict[str, Any] = {"tenhou-random": reference}
+    tenhou = load_rules("tenhou")
+    references: dict[str, dict[str, Any]] = {}
+    for bot in ("random", "efficiency"):
+        play_game(tenhou, args.seed - 1, [bot] * 4)  # untimed warm-up
+        ref = references[bot] = measure(tenhou, args.games, args.seed, bot)
+        name = f"tenhou, {bot} (reference)"
+        print(
+            f"{name:34} {ref['games_per_s']:7.1f} games/s {ref['us_per_action']:8.1f} us/action"
+            f" ({ref['cpu_us_per_action']:.1f} CPU)"
+        )
+    rows: dict[str, Any] = {f"tenhou-{bot}": ref for bot, ref in references.items()}
     for mode in ("points", "original"):
         rules = load_rules("jielu").replace(jielu_mode=mode)
+        play_game(rules, args.seed - 1, ["random"] * 4)  # untimed warm-up
         for bot in ("efficiency", "random"):
             r = measure(rules, args.games, args.seed, bot)
+            r["ratio_tenhou_random"] = r["cpu_us_per_action"] / references["random"]["cpu_us_per_action"]
+            r["ratio_tenhou_same_bots"] = r["cpu_us_per_action"] / references[bot]["cpu_us_per_action"]
             rows[f"jielu-{mode}-{bot}"] = r
-            ratio = r["us_per_action"] / reference["us_per_action"]
             print(
                 f"{'jielu ' + mode + ', ' + bot:34} {r['games_per_s']:7.1f} games/s {r['us_per_action']:8.1f} us/action"
-                f"  ({ratio:.1f}x tenhou's time per action)"
+                f" ({r['cpu_us_per_action']:.1f} CPU; {r['ratio_tenhou_random']:.1f}x tenhou random,"
+                f" {r['ratio_tenhou_same_bots']:.1f}x tenhou with {bot} bots)"
             )
             print(
                 f"    wins/hand {r['wins_per_hand']:.2f},"

@@ -154,19 +154,11 @@ def combination_root_bounds(table: FanTable, available: list[int], max_w: int) -
     """
     tiles, pts, size = instance_matrix(table)
     need = np.maximum(tiles - np.array(available, dtype=np.int16), 0).sum(axis=1)
-    out = []
-    for w in range(max_w + 1):
-        ok = need <= w
-        best = 0
-        for m in (3, 4):
-            sel = pts[ok & (size == m)]
-            if sel.size:
-                best = max(best, int(sel.max()))
-        sel = pts[ok & (size == 2)]
-        if sel.size:
-            best = max(best, 2 * int(sel.max()))
-        out.append(best)
-    return out
+    # the best points of each kind of instance by the tiles it lacks, then the best needing at most w
+    by_need = np.zeros((2, max_w + 2), dtype=np.int32)
+    np.maximum.at(by_need, (np.where(size == 2, 0, 1), np.minimum(need, max_w + 1)), pts)
+    best = np.maximum.accumulate(by_need[:, : max_w + 1], axis=1)
+    return [int(x) for x in np.maximum(best[1], 2 * best[0])]
 
 
 def _set_partitions(items: tuple[int, ...]) -> list[list[tuple[int, ...]]]:
@@ -188,6 +180,8 @@ class Bounds:
         self.table = table
         self.ext, self.free = extension_table(table)
         self._comb: dict[tuple[tuple[int, ...], int, int], int] = {}
+        self._melds: dict[tuple[int, ...], tuple[tuple[int, ...], bool, bool, int]] = {}
+        self._content: dict[tuple[int, int, Budget | None], tuple[int, bool]] = {}
 
     def value_bound(
         self,
@@ -204,21 +198,35 @@ class Bounds:
         ``budget`` (the tiles left and how many of them may still be dropped) tightens the suit and number fans."""
         t = self.table
         suited_can_come = to_come if hi & _SUIT_BITS else 0
-        keys = tuple(sorted(k for k in (combination_key(c) for c in committed) if k is not None))
+        melds = self._melds.get(committed)
+        if melds is None:
+            melds = self._meld_facts(committed)
+        keys, all_chows, no_chow, kong_pts = melds
         comb = min(comb_cap, self.combination_bound(keys, suited_can_come, start))
         content, content_full = self.content_bound(lo, hi, budget)
         shape = 0
-        if all(is_chow(c) for c in committed) and (to_come == 0 or hi & _SUIT_BITS):
+        if all_chows and (to_come == 0 or hi & _SUIT_BITS):
             shape = t.points["平和"]
-        if not any(is_chow(c) for c in committed):
+        if no_chow:
             shape = max(shape, t.points["对对和"])
-        kongs = sum(1 for c in committed if is_kong(c))
-        kong_pts = t.points[("一杠", "二杠", "三杠", "四杠")[kongs - 1]] if kongs else 0
         if content_full or comb >= t.full or kong_pts >= t.full:
             value = t.max_value
         else:
             value = min(t.cap, comb + content + shape + kong_pts)
         return value
+
+    def _meld_facts(self, committed: tuple[int, ...]) -> tuple[tuple[int, ...], bool, bool, int]:
+        """What the bound reads of the committed melds (kept per meld tuple): their sorted combination keys,
+        whether all / none of them are chows, and the points of their kong fan."""
+        t = self.table
+        keys = tuple(sorted(k for k in (combination_key(c) for c in committed) if k is not None))
+        kongs = sum(1 for c in committed if is_kong(c))
+        kong_pts = t.points[("一杠", "二杠", "三杠", "四杠")[kongs - 1]] if kongs else 0
+        facts = (keys, all(is_chow(c) for c in committed), not any(is_chow(c) for c in committed), kong_pts)
+        if len(self._melds) > 1 << 16:  # bounded in a long-running process
+            self._melds.clear()
+        self._melds[committed] = facts
+        return facts
 
     def combination_bound(self, keys: tuple[int, ...], to_come: int, start: int = 0) -> int:
         """The most combination points melds ``keys`` (sorted combination keys) and ``to_come`` more, each starting
@@ -258,6 +266,16 @@ class Bounds:
         """(the most points of suit + number + honor fans, whether a ``full`` fan is reachable) over every
         content mask between ``lo`` and ``hi`` - and, with a ``budget``, that dropping few enough of the tiles
         left can reach."""
+        key = (lo, hi, budget)
+        got = self._content.get(key)
+        if got is not None:
+            return got
+        if len(self._content) > 1 << 14:  # bounded in a long-running process
+            self._content.clear()
+        got = self._content[key] = self._content_bound(lo, hi, budget)
+        return got
+
+    def _content_bound(self, lo: int, hi: int, budget: Budget | None) -> tuple[int, bool]:
         t = self.table
         # each family looks at a few bits only: reduce the masks to those (better cache hits)
         suit_lo, suit_hi = _suit_key(lo), _suit_key(hi)
@@ -307,31 +325,41 @@ def _family_points(table: FanTable) -> dict[tuple[str, int, bool], int]:
     return out
 
 
+@lru_cache(maxsize=1 << 14)
+def _by_potential(family: str, must: int, may: int, table: FanTable) -> tuple[tuple[int, int, int], ...]:
+    """The candidate final sets of ``family`` between ``must`` and ``may`` (:func:`_number_sets`,
+    :func:`_suit_sets`) as (the most points the set could give, size, bits), the most first."""
+    pts = _family_points(table)
+    sets = _number_sets(must, may) if family == "numbers" else _suit_sets(must, may)
+    out = [(max(pts[(family, size, False)], pts[(family, size, True)]), size, bits) for size, bits in sets]
+    return tuple(sorted(out, key=lambda x: -x[0]))
+
+
 def _budget_best(
     family: str,
     counts: tuple[int, ...],
-    sets: tuple[tuple[int, int], ...],
+    sets: tuple[tuple[int, int, int], ...],
     drops: int,
     honors_left: int,
     lo: int,
     hi: int,
     table: FanTable,
 ) -> tuple[int, bool]:
-    """The best fan of ``family`` over the candidate final ``sets`` ((size, bit set over the positions of
-    ``counts``)), when the tiles left outside the set - and for a fan without honors the honor tiles left - must
-    be dropped within the budget."""
+    """The best fan of ``family`` over the candidate final ``sets`` ((the most points it could give, size, bit set
+    over the positions of ``counts``), the most first: :func:`_by_potential`), when the tiles left outside the set
+    - and for a fan without honors the honor tiles left - must be dropped within the budget."""
     pts = _family_points(table)
-    total = sum(counts)
     honors_lo = bool(lo & _HONOR_BITS)
     honors_hi = bool(hi & _HONOR_BITS)
     best = 0
-    full = False
-    for size, bits in sets:
-        keep = 0
-        for i, c in enumerate(counts):
-            if bits >> i & 1:
-                keep += c
-        cost = total - keep
+    held = [(1 << i, c) for i, c in enumerate(counts) if c]
+    for potential, size, bits in sets:
+        if potential <= best:
+            break  # the sets are in decreasing order of the points they could give
+        cost = 0
+        for bit, c in held:
+            if not bits & bit:
+                cost += c
         if cost > drops:
             continue
         for honors in (False, True):
@@ -342,7 +370,7 @@ def _budget_best(
             p = pts[(family, size, honors)]
             if p > best:
                 best = p
-            full = full or p >= table.full
+    full = best >= table.full
     return best, full
 
 
@@ -379,7 +407,7 @@ def _suit_sets(must: int, may: int) -> tuple[tuple[int, int], ...]:
 def _number_budget(
     lo: int, hi: int, counts: tuple[int, ...], drops: int, honors: int, table: FanTable
 ) -> tuple[int, bool]:
-    sets = _number_sets(lo >> _NUMBER_SHIFT & 0x1FF, hi >> _NUMBER_SHIFT & 0x1FF)
+    sets = _by_potential("numbers", lo >> _NUMBER_SHIFT & 0x1FF, hi >> _NUMBER_SHIFT & 0x1FF, table)
     return _budget_best("numbers", counts, sets, drops, honors, lo, hi, table)
 
 
@@ -387,7 +415,7 @@ def _number_budget(
 def _suit_budget(
     lo: int, hi: int, counts: tuple[int, ...], drops: int, honors: int, table: FanTable
 ) -> tuple[int, bool]:
-    sets = _suit_sets(lo & _SUIT_BITS, hi & _SUIT_BITS)
+    sets = _by_potential("suits", lo & _SUIT_BITS, hi & _SUIT_BITS, table)
     return _budget_best("suits", counts, sets, drops, honors, lo, hi, table)
 
 

@@ -295,6 +295,7 @@ class _HandInfo:
             self.by_suit[x] = (suits[0], suits[1], suits[2])
             self.by_honor[x] = honors
         self._forced: dict[tuple[int, int], int] = {}
+        self.future: dict[tuple[int, int, int, int, int], int] = {}  # Search.future_misses, per hand
 
     def forced_bits(self, p: int, dl: int) -> int:
         """Content bits that more than ``dl`` tiles at positions >= p carry: dropping dl tiles cannot remove them."""
@@ -406,8 +407,9 @@ class _Search:
                     m2 = misses - delta if delta < 0 else misses
                     if d2 > self.d:
                         continue
-                    pending = max(0, need[k + 1] + c - closed[k + 1]) + max(0, need[k + 2] + c - closed[k + 2])
-                    if m2 + pending > self.w:
+                    p1 = need[k + 1] + c - closed[k + 1]
+                    p2 = need[k + 2] + c - closed[k + 2]
+                    if m2 + (p1 if p1 > 0 else 0) + (p2 if p2 > 0 else 0) > self.w:
                         break
                     saved = need[k]
                     need[k] = nk
@@ -457,6 +459,15 @@ class _Search:
         of the tiles at positions ``k`` and later to ``ml`` melds (and the pair, if ``pl``)."""
         closed, need = self.closed, self.need
         a, b = closed[k] - need[k], closed[k + 1] - need[k + 1]
+        key = (k, a, b, ml, pl)
+        memo = self.info.future
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = self._future_misses(k, a, b, ml, pl)
+        return got
+
+    def _future_misses(self, k: int, a: int, b: int, ml: int, pl: int) -> int:
+        closed = self.closed
         pending = (-a if a < 0 else 0) + (-b if b < 0 else 0)
         left = [0] * k
         left.append(a if a > 0 else 0)

@@ -126,6 +126,14 @@ def shanten_regular(hand: HandLike) -> int:
     >>> shanten_regular("1199m1199p1199s1z2z")
     3
     """
+    if type(hand) is list and len(hand) == NUM_KINDS:
+        # a plain list of 34 counts (the bots' hot path) is checked as shanten() checks it: a bad count or total
+        # still raises read_counts' error
+        try:
+            b = bytes(hand)
+        except (TypeError, ValueError):
+            b = bytes(read_counts(hand))
+        return _forms_from_bytes(b)[1]
     return _forms_from_bytes(bytes(read_counts(hand)))[1]
 
 
