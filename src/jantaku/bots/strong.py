@@ -62,6 +62,11 @@ KNOWN_KINDS = frozenset((DISCARD, RIICHI, TSUMO, RON, CHI, PON, DAIMINKAN, ANKAN
 _TYPICAL_ACCEPT = (0.0, 20.0, 34.0, 46.0, 56.0)
 """Tiles a hand of each shanten typically accepts (for the steps of a plan not looked at tile by tile)."""
 _TYPICAL_WAITS = 5.0
+OPEN_SPEED = 1.6
+"""How much faster an open hand (with a yaku) takes each step: it may chi and pon its tiles too."""
+WIN_BONUS = 1500.0
+"""Added to every win's value: a win also ends the hand, taking the others' chances to win (and to be dealt
+in to by this seat) away. It is what makes a quick cheap hand worth playing."""
 
 
 class Decision(NamedTuple):
@@ -108,7 +113,7 @@ class _Ctx:
         self.honba = getattr(k, "honba", 0) if k is not None else 0
         self.deposits = getattr(k, "deposits", 0) if k is not None else 0
         self.threats: list[Threat] = threats(view, self.unseen)
-        self.hazard = 0.03 + 0.06 * sum(t.tenpai for t in self.threats)
+        self.hazard = 0.05 + 0.06 * sum(t.tenpai for t in self.threats)
         self.own_river = {t.kind for t in view.river(view.seat)}
         self.risk_mult = 1.0
         self.need = 0.0  # points a win must bring to climb a place at all-last
@@ -141,14 +146,14 @@ class _Ctx:
         pts += self.honba * self.rules.honba_points + 1000 * self.deposits
         if self.need > 0:
             pts *= 1.3 if pts >= self.need else 0.4
-        return pts
+        return pts + WIN_BONUS
 
 
 def _win_chance(steps: Sequence[float], waits: float, ron: bool, ctx: _Ctx) -> float:
     """Chance to win before the hand ends: ``steps`` the per-draw chance of each shanten step still to go
     (first step first), ``waits`` the unseen copies of the winning tiles once tenpai."""
     n = ctx.n_unseen
-    p_win = min(0.9, waits / n * (2.6 if ron else 1.0))
+    p_win = min(0.9, waits / n * (1.8 if ron else 1.0))
     levels = len(steps)
     probs = [0.0] * (levels + 1)
     probs[levels] = 1.0
@@ -186,7 +191,15 @@ class StrongBot:
         kinds = {a.kind for a in legal}
         if len(legal) == 1:
             return [Decision(legal[0], 0.0)]
-        if view.rules.family == "jielu" or not kinds <= KNOWN_KINDS:
+        if not kinds <= KNOWN_KINDS:
+            # a decision added to the engine after this bot: decide among the kinds it knows, else take the
+            # first legal action
+            known = [a for a in legal if a.kind in KNOWN_KINDS]
+            if not known:
+                return _first(legal[0], legal)
+            ranked = self.rank(view, known)
+            return ranked + [Decision(a, 0.0) for a in legal if a.kind not in KNOWN_KINDS]
+        if view.rules.family == "jielu":
             return self._fallback_rank(view, legal)
         for a in legal:
             if a.kind in (TSUMO, RON):
@@ -258,16 +271,21 @@ class StrongBot:
 
     # -- offence ----------------------------------------------------------------------------------------
 
-    def _value(self, counts: list[int], ctx: _Ctx, reds: int, melds: Sequence[object], riichi: bool) -> float:
+    def _value(
+        self, counts: list[int], ctx: _Ctx, reds: int, melds: Sequence[object], riichi: bool, planned: bool = False
+    ) -> float:
         """Points a win of this hand is worth (riichi: declared now or later on a closed hand)."""
         closed = all(not m.is_open for m in melds)  # type: ignore[attr-defined]
         v = ctx.view
         est = estimate_value(counts, melds, ctx.dora, reds, v.seat_wind, v.round_wind, ctx.rules.open_tanyao)  # type: ignore[arg-type]
         han = est.yaku_han + est.dora
-        if closed and (riichi or not est.has_yaku):
+        if closed and (riichi or planned or not est.has_yaku):
             if not ctx.rules.riichi:
                 return ctx.points(han + 0.35) if est.has_yaku else ctx.points(1 + est.dora) * 0.4
-            han += 1.0 + 0.35 + (0.4 if ctx.rules.ura_dora else 0.0) + (0.12 if ctx.rules.ippatsu else 0.0)
+            if riichi:  # declared now
+                han += 1.0 + 0.35 + (0.4 if ctx.rules.ura_dora else 0.0) + (0.12 if ctx.rules.ippatsu else 0.0)
+            else:  # a riichi still to come (or a dama hand that finds a yaku)
+                han += 1.0 + 0.2 + (0.3 if ctx.rules.ura_dora else 0.0) + (0.08 if ctx.rules.ippatsu else 0.0)
         elif closed:
             han += 0.35  # a closed tsumo
         elif not est.has_yaku:
@@ -316,8 +334,10 @@ class StrongBot:
         else:
             steps = [u / n] + [_TYPICAL_ACCEPT[level] / n for level in range(s - 1, 0, -1)]
             waits = _TYPICAL_WAITS
+        if not closed:
+            steps = [x * OPEN_SPEED for x in steps]  # an open hand with a yaku may call its next tiles too
         steps = [min(0.8, x) for x in steps]
-        value = self._value(counts, ctx, reds, melds, closed)
+        value = self._value(counts, ctx, reds, melds, False, planned=closed)
         return _win_chance(steps, waits, True, ctx) * value, s, u
 
     # -- defence -------------------------------------------------------------------------------------------
@@ -370,7 +390,7 @@ class StrongBot:
                 follows[k] = self._second_step(counts, best_s, ctx, near)
                 counts[k] += 1
         ctx.follow_default = sum(follows.values()) / len(follows) * 0.9 if follows else None
-        fold_cache: dict[int, float] = {}
+        fold = self._future_fold(ctx, counts)  # of the whole hand: the tile discarded now is one of them
         for a in pool:
             t = a.tile
             assert t is not None
@@ -382,12 +402,10 @@ class StrongBot:
             if key not in offence_cache:
                 offence_cache[key] = self._offence(counts, ctx, near, reds, ctx.melds, follows.get(k), mode)
             off, s, u = offence_cache[key]
-            if k not in fold_cache:
-                fold_cache[k] = self._future_fold(ctx, counts)
             push = off - self._future_push(s if mode != "riichi" else ctx.draws_left, ctx, counts)
             counts[k] += 1
             deal = self._deal_in(k, ctx)
-            score = -deal + (push if mode == "riichi" else max(push, -fold_cache[k]))
+            score = -deal + (push if mode == "riichi" else max(push, -fold))
             isolated_honor = 1 if (k >= 27 and counts[k] == 1) else 0
             first = s if not ctx.threats else 0
             tie = (first, -score, s, -u, -isolated_honor, -(k in YAOCHU), 0 if a.tsumogiri else 1, self.rng.random())
@@ -455,14 +473,14 @@ class StrongBot:
                 trial[d] -= 1
                 if sum(trial) % 3 == 1:
                     off, s, _ = self._offence(trial, ctx, trial_near, reds, melds, None)
-                    if s < now_s or (s == now_s and off > pass_off * 1.5):
+                    if s <= now_s:
                         push = off - self._future_push(s, ctx, trial)
                         score = push - self._deal_in(d, ctx)
                         best = max(best, score)
                 trial[d] += 1
             decisions.append(Decision(a, best if best > -1e17 else -1e9))
         decisions.sort(key=lambda d: -d.score)
-        if decisions[0].action is not passing and decisions[0].score <= pass_score + 150:
+        if decisions[0].action is not passing and decisions[0].score <= pass_score + 50:
             decisions.sort(key=lambda d: (d.action is not passing, -d.score))
         ranked = {d.action for d in decisions}
         decisions.extend(Decision(a, -1e9) for a in legal if a not in ranked)
