@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from .value import YAOCHU, dora_kinds
+from .value import YAOCHU, dora_kinds, win_points
 
 if TYPE_CHECKING:
     from .base import PlayerView
@@ -98,17 +98,21 @@ def tile_danger(safe: Sequence[bool], unseen: Sequence[int]) -> list[float]:
 
 
 def _deal_in_cost(view: PlayerView, seat: int, riichi: bool, dora: list[int]) -> float:
-    """Points a deal-in to ``seat`` would roughly cost."""
+    """Points a deal-in to ``seat`` would roughly cost: a riichi about 3.3 han (dora, ura and tsumo-less ron
+    averaged in), an open hand 2 han plus the dora and value honours its melds show, a closed hand 2.5."""
     dealer = (seat - view.seat + view.seat_wind) % 4 == 0
-    han = 2.6 if riichi else 1.6
     melds = view.melds(seat)
-    for m in melds:
-        han += sum(dora[t.kind] + t.red for t in m.tiles)
-        if m.kind.value != "chi" and m.kind34 >= 31:
-            han += 0.5
-    han += 0.4 if not melds else 0.0
-    base = min(2000, 30 * 2 ** (min(han, 5) + 2))
-    return base * (6 if dealer else 4)
+    if riichi:
+        han = 3.3
+    elif melds:
+        han = 2.0
+        for m in melds:
+            han += sum(dora[t.kind] + t.red for t in m.tiles)
+            if m.kind.value != "chi" and m.kind34 >= 31:
+                han += 0.3
+    else:
+        han = 2.5
+    return win_points(han, dealer, view.rules)
 
 
 def threats(view: PlayerView, unseen: Sequence[int]) -> list[Threat]:
@@ -127,7 +131,7 @@ def threats(view: PlayerView, unseen: Sequence[int]) -> list[Threat]:
             p = 1.0
         elif melds:
             n = len(melds)
-            p = (0.1, 0.3, 0.55, 0.8, 0.95)[min(n, 4)] + min(0.25, max(0, turn - 6) * 0.03)
+            p = (0.0, 0.08, 0.25, 0.5, 0.95)[min(n, 4)] + min(0.25, max(0, turn - 6) * 0.025)
             p = min(p, 0.95)
         elif turn >= 12:
             p = 0.1 + (turn - 12) * 0.04

@@ -26,6 +26,7 @@ Wins offered are always taken. Deterministic for a given seed (ties break by a s
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -62,6 +63,8 @@ KNOWN_KINDS = frozenset((DISCARD, RIICHI, TSUMO, RON, CHI, PON, DAIMINKAN, ANKAN
 _TYPICAL_ACCEPT = (0.0, 20.0, 34.0, 46.0, 56.0)
 """Tiles a hand of each shanten typically accepts (for the steps of a plan not looked at tile by tile)."""
 _TYPICAL_WAITS = 5.0
+BUCKETS = 20
+"""Scores are compared in steps of about 1/30 in log scale (3%)."""
 OPEN_SPEED = 1.6
 """How much faster an open hand (with a yaku) takes each step: it may chi and pon its tiles too."""
 WIN_BONUS = 1500.0
@@ -391,6 +394,7 @@ class StrongBot:
                 counts[k] += 1
         ctx.follow_default = sum(follows.values()) / len(follows) * 0.9 if follows else None
         fold = self._future_fold(ctx, counts)  # of the whole hand: the tile discarded now is one of them
+        rows = []
         for a in pool:
             t = a.tile
             assert t is not None
@@ -404,11 +408,20 @@ class StrongBot:
             off, s, u = offence_cache[key]
             push = off - self._future_push(s if mode != "riichi" else ctx.draws_left, ctx, counts)
             counts[k] += 1
+            order = _discard_order(k, counts, ctx)
             deal = self._deal_in(k, ctx)
-            score = -deal + (push if mode == "riichi" else max(push, -fold))
-            isolated_honor = 1 if (k >= 27 and counts[k] == 1) else 0
-            first = s if not ctx.threats else 0
-            tie = (first, -score, s, -u, -isolated_honor, -(k in YAOCHU), 0 if a.tsumogiri else 1, self.rng.random())
+            folding = -deal - fold if mode != "riichi" else -1e18
+            rows.append((a, s, u, order, -deal + push, folding))
+        # push while the best push beats the best fold: then shanten first, the safer of equal tiles; otherwise
+        # every tile by its better score
+        fold_mode = bool(ctx.threats) and max(r[5] for r in rows) > max(r[4] for r in rows)
+        for a, s, u, order, push_score, fold_score in rows:
+            if fold_mode:
+                score = max(push_score, fold_score)
+                tie = (0, -_bucket(score), s, order, -score, -u, 0 if a.tsumogiri else 1, self.rng.random())
+            else:
+                score = push_score
+                tie = (s, -_bucket(score), order, -score, -u, 0 if a.tsumogiri else 1, self.rng.random())
             scored.append((tie, a, score))
         scored.sort(key=lambda x: x[0])
         out = [Decision(a, sc) for _, a, sc in scored]
@@ -489,6 +502,27 @@ class StrongBot:
 
 def _first(choice: Action, legal: list[Action]) -> list[Decision]:
     return [Decision(choice, 1.0)] + [Decision(a, 0.0) for a in legal if a != choice]
+
+
+def _bucket(score: float) -> int:
+    """Scores within a few per cent of each other count as equal (the estimates are not finer than that)."""
+    return round(math.copysign(math.log1p(abs(score) / 50.0), score) * BUCKETS)
+
+
+def _discard_order(kind: int, counts: Sequence[int], ctx: _Ctx) -> int:
+    """Among equally good discards, which goes first: a lone guest wind, a lone terminal, a lone 2 or 8, a lone
+    value honour (it may still pair up and be ponned), then the rest."""
+    if counts[kind] != 1:
+        return 5
+    if kind >= 27:
+        v = ctx.view
+        value = kind >= 31 or kind in (27 + v.seat_wind, 27 + v.round_wind)
+        return 3 if value else 0
+    n = kind % 9
+    lo, hi = kind - min(n, 2), kind + min(8 - n, 2)
+    if sum(counts[lo : hi + 1]) > 1:
+        return 5
+    return 1 if n in (0, 8) else (2 if n in (1, 7) else 4)
 
 
 def _near(counts: Sequence[int]) -> list[int]:

@@ -116,7 +116,7 @@ def estimate_value(
             han += 0.45 * mult  # a pair that may become the set (or stays the pair)
             yaku = yaku or mult > 0
         elif counts[k] == 1:
-            han += 0.05 * mult  # a single that may still pair up
+            han += 0.12 * mult  # a single that may still pair up and be ponned
     yaochu = sum(counts[k] for k in YAOCHU)
     meld_yaochu = any(t.kind in YAOCHU for m in melds for t in m.tiles)
     if (closed or open_tanyao) and not meld_yaochu:
