@@ -224,27 +224,17 @@ class StrongBot:
 
     # -- shapes ---------------------------------------------------------------------------------------------
 
-    def _shape(self, counts: list[int], ctx: _Ctx, near: Sequence[int]) -> tuple[int, int]:
+    def _shape(self, counts: list[int], ctx: _Ctx, near: Sequence[int] = ()) -> tuple[int, int]:
         """(shanten, unseen copies of the kinds that lower it) of a 3n+1 closed part, cached."""
         key = bytes(counts)
         got = ctx.cache.get(key)
         if got is not None:
             return got
-        s = shanten(counts)
+        s, kinds = _improving(counts, key)
         unseen = ctx.unseen
-        total = 0
-        if s == 0:
-            total = sum(unseen[w] for w in wait_kinds(counts))
-        else:
-            for k in near:
-                if counts[k] >= 4 or not unseen[k]:
-                    continue
-                counts[k] += 1
-                if shanten(counts) < s:
-                    total += unseen[k]
-                counts[k] -= 1
-        ctx.cache[key] = (s, total)
-        return s, total
+        out = (s, sum(unseen[k] for k in kinds))
+        ctx.cache[key] = out
+        return out
 
     def _second_step(self, counts: list[int], s: int, ctx: _Ctx, near: Sequence[int]) -> float:
         """Average over accepted draws of the acceptance of the best next discard (for s = 1: tenpai waits)."""
@@ -383,12 +373,12 @@ class StrongBot:
         best_s = min((v[0] for v in base.values()), default=8)
         top_u = max((v[1] for v in base.values() if v[0] == best_s), default=0)
         top = sorted((k for k, v in base.items() if v[0] == best_s and v[1] >= 0.5 * top_u), key=lambda k: -base[k][1])
-        top_set = set(top[:4])
         scored: list[tuple[tuple[float, ...], Action, float]] = []
         offence_cache: dict[tuple[int, bool, str], tuple[float, int, int]] = {}
         follows: dict[int, float] = {}
         if 1 <= best_s <= 2:
-            for k in top_set:
+            # the second step costs most at two-shanten (many draws, each with many discards): the best two there
+            for k in top[: 4 if best_s == 1 else 2]:
                 counts[k] -= 1
                 follows[k] = self._second_step(counts, best_s, ctx, near)
                 counts[k] += 1
@@ -523,6 +513,35 @@ def _discard_order(kind: int, counts: Sequence[int], ctx: _Ctx) -> int:
     if sum(counts[lo : hi + 1]) > 1:
         return 5
     return 1 if n in (0, 8) else (2 if n in (1, 7) else 4)
+
+
+_IMPROVING: dict[bytes, tuple[int, tuple[int, ...]]] = {}
+_IMPROVING_MAX = 200_000
+
+
+def _improving(counts: list[int], key: bytes) -> tuple[int, tuple[int, ...]]:
+    """Shanten of a 3n+1 closed part and the kinds whose draw lowers it (for tenpai: the waits). Kept in a
+    process-wide table, as a hand changes by a tile or two from one decision to the next."""
+    got = _IMPROVING.get(key)
+    if got is not None:
+        return got
+    s = shanten(counts)
+    if s == 0:
+        kinds = tuple(wait_kinds(counts))
+    else:
+        found = []
+        for k in _near(counts):
+            if counts[k] >= 4:
+                continue
+            counts[k] += 1
+            if shanten(counts) < s:
+                found.append(k)
+            counts[k] -= 1
+        kinds = tuple(found)
+    if len(_IMPROVING) >= _IMPROVING_MAX:
+        _IMPROVING.clear()
+    _IMPROVING[key] = (s, kinds)
+    return s, kinds
 
 
 def _near(counts: Sequence[int]) -> list[int]:
