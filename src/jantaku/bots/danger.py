@@ -131,7 +131,7 @@ def threats(view: PlayerView, unseen: Sequence[int]) -> list[Threat]:
             p = 1.0
         elif melds:
             n = len(melds)
-            p = (0.0, 0.08, 0.25, 0.5, 0.95)[min(n, 4)] + min(0.25, max(0, turn - 6) * 0.025)
+            p = (0.0, 0.05, 0.18, 0.4, 0.95)[min(n, 4)] + min(0.2, max(0, turn - 6) * 0.02)
             p = min(p, 0.95)
         elif turn >= 12:
             p = 0.1 + (turn - 12) * 0.04

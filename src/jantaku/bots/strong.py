@@ -270,7 +270,9 @@ class StrongBot:
         """Points a win of this hand is worth (riichi: declared now or later on a closed hand)."""
         closed = all(not m.is_open for m in melds)  # type: ignore[attr-defined]
         v = ctx.view
-        est = estimate_value(counts, melds, ctx.dora, reds, v.seat_wind, v.round_wind, ctx.rules.open_tanyao)  # type: ignore[arg-type]
+        est = estimate_value(
+            counts, melds, ctx.dora, reds, v.seat_wind, v.round_wind, ctx.rules.open_tanyao, unseen=ctx.unseen
+        )  # type: ignore[arg-type]
         han = est.yaku_han + est.dora
         if closed and (riichi or planned or not est.has_yaku):
             if not ctx.rules.riichi:
@@ -312,7 +314,9 @@ class StrongBot:
                 stick = 1000 * (1 - p) * 0.6
                 return p * value - stick, s, u
             v = ctx.view
-            est = estimate_value(counts, melds, ctx.dora, reds, v.seat_wind, v.round_wind, ctx.rules.open_tanyao)  # type: ignore[arg-type]
+            est = estimate_value(
+                counts, melds, ctx.dora, reds, v.seat_wind, v.round_wind, ctx.rules.open_tanyao, unseen=ctx.unseen
+            )  # type: ignore[arg-type]
             if est.has_yaku:
                 value = ctx.points(est.yaku_han + est.dora + (0.35 if closed else 0.0))
                 return _win_chance((), w, not furiten, ctx) * value, s, u
@@ -404,14 +408,20 @@ class StrongBot:
             rows.append((a, s, u, order, -deal + push, folding))
         # push while the best push beats the best fold: then shanten first, the safer of equal tiles; otherwise
         # every tile by its better score
-        fold_mode = bool(ctx.threats) and max(r[5] for r in rows) > max(r[4] for r in rows)
+        best_push = max(r[4] for r in rows)
+        fold_mode = bool(ctx.threats) and max(r[5] for r in rows) > best_push
+        near_best = best_push - (0.25 * abs(best_push) + 300)
+        serious = any(t.tenpai >= 0.9 for t in ctx.threats)  # a riichi, or an open hand of four melds
         for a, s, u, order, push_score, fold_score in rows:
             if fold_mode:
                 score = max(push_score, fold_score)
-                tie = (0, -_bucket(score), s, order, -score, -u, 0 if a.tsumogiri else 1, self.rng.random())
+                tie = (0, 0, -_bucket(score), s, order, -score, -u, 0 if a.tsumogiri else 1, self.rng.random())
             else:
+                # pushing: the lowest shanten among the tiles whose score is near the best (a much more
+                # dangerous tile does not win by its shanten alone)
                 score = push_score
-                tie = (s, -_bucket(score), order, -score, -u, 0 if a.tsumogiri else 1, self.rng.random())
+                far = 0 if push_score >= near_best or not serious else 1
+                tie = (far, s, -_bucket(score), order, -score, -u, 0 if a.tsumogiri else 1, self.rng.random())
             scored.append((tie, a, score))
         scored.sort(key=lambda x: x[0])
         out = [Decision(a, sc) for _, a, sc in scored]
@@ -464,7 +474,9 @@ class StrongBot:
             melds = [*ctx.melds, meld]
             # a call must keep a yaku in sight (M-League rules 2023, 1章3条: one yaku to win)
             v = ctx.view
-            est = estimate_value(trial, melds, ctx.dora, reds, v.seat_wind, v.round_wind, ctx.rules.open_tanyao)  # type: ignore[arg-type]
+            est = estimate_value(
+                trial, melds, ctx.dora, reds, v.seat_wind, v.round_wind, ctx.rules.open_tanyao, unseen=ctx.unseen
+            )  # type: ignore[arg-type]
             if not (est.has_yaku or _keeps_a_yaku(ctx.view, a)):
                 decisions.append(Decision(a, -1e9))
                 continue
@@ -500,14 +512,14 @@ def _bucket(score: float) -> int:
 
 
 def _discard_order(kind: int, counts: Sequence[int], ctx: _Ctx) -> int:
-    """Among equally good discards, which goes first: a lone guest wind, a lone terminal, a lone 2 or 8, a lone
-    value honour (it may still pair up and be ponned), then the rest."""
+    """Among equally good discards, which goes first: a lone guest wind (or a value honour that can hardly pair
+    up), a lone terminal, a lone 2 or 8, a lone live value honour, then the rest."""
     if counts[kind] != 1:
         return 5
     if kind >= 27:
         v = ctx.view
         value = kind >= 31 or kind in (27 + v.seat_wind, 27 + v.round_wind)
-        return 3 if value else 0
+        return 3 if value and ctx.unseen[kind] >= 2 else 0
     n = kind % 9
     lo, hi = kind - min(n, 2), kind + min(8 - n, 2)
     if sum(counts[lo : hi + 1]) > 1:

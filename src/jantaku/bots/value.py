@@ -87,9 +87,11 @@ def estimate_value(
     round_wind: int,
     open_tanyao: bool,
     chiitoi: bool = False,
+    unseen: Sequence[int] | None = None,
 ) -> HandValue:
     """Han a hand is heading for, from its closed ``counts`` (13 or 14 tiles' worth), its melds, ``dora`` (34
-    counts from :func:`dora_kinds`) and its red fives. ``chiitoi``: the hand is going for seven pairs."""
+    counts from :func:`dora_kinds`) and its red fives. ``chiitoi``: the hand is going for seven pairs.
+    ``unseen``: copies of each kind not yet seen (a lone value honour counts only while two are left)."""
     closed = all(not m.is_open for m in melds)
     han = 0.0
     yaku = False
@@ -115,7 +117,7 @@ def estimate_value(
         elif counts[k] == 2 and not chiitoi:
             han += 0.45 * mult  # a pair that may become the set (or stays the pair)
             yaku = yaku or mult > 0
-        elif counts[k] == 1:
+        elif counts[k] == 1 and (unseen is None or unseen[k] >= 2):
             han += 0.12 * mult  # a single that may still pair up and be ponned
     yaochu = sum(counts[k] for k in YAOCHU)
     meld_yaochu = any(t.kind in YAOCHU for m in melds for t in m.tiles)
