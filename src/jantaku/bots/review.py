@@ -313,10 +313,15 @@ class _Asker:
                 decision=decision_kind(legal),
                 actual=action_mjai(actual, k),
                 bot=action_mjai(choice, k),
-                ranking=[{"action": action_mjai(d.action, k), "score": round(d.score, 1)} for d in ranking],
+                ranking=[{"action": action_mjai(d.action, k), "score": _estimate(d.score)} for d in ranking],
                 agree=_same(choice, actual),
             )
         )
+
+
+def _estimate(score: float) -> float | None:
+    """A score for the JSON output: ``None`` for an action the bot rules out (a call without a yaku)."""
+    return None if abs(score) >= 1e8 else round(score, 1)
 
 
 def _ranking(agent: object, view: PlayerView, legal: list[Action]) -> list[Decision]:

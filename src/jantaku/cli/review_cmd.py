@@ -68,6 +68,8 @@ def _gap(it: ReviewItem) -> float:
         return 0.0
     best = it.ranking[0]["score"]
     actual = next((r["score"] for r in it.ranking if _same_mjai(r["action"], it.actual)), best)
+    if best is None or actual is None:
+        return 0.0
     return float(best - actual)
 
 
