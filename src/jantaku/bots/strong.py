@@ -410,7 +410,7 @@ class StrongBot:
         # every tile by its better score
         best_push = max(r[4] for r in rows)
         fold_mode = bool(ctx.threats) and max(r[5] for r in rows) > best_push
-        near_best = best_push - (0.25 * abs(best_push) + 300)
+        near_best = best_push - (0.1 * abs(best_push) + 100)
         serious = any(t.tenpai >= 0.9 for t in ctx.threats)  # a riichi, or an open hand of four melds
         for a, s, u, order, push_score, fold_score in rows:
             if fold_mode:
