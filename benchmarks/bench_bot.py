@@ -19,7 +19,9 @@ Four parts, each skipped when its count is 0:
    11-12% deal-in).
 3. **Agreement with players** (``--records``): the real games are replayed (:mod:`jantaku.bots.review`) and
    at each decision of each player the bot is asked; the share of decisions where it chooses what the player
-   chose, discards and calls apart, for ``efficiency`` and ``strong``, with 95% intervals.
+   chose, per kind of decision, for ``efficiency`` and ``strong``, with 95% intervals. ``discard`` is a turn
+   where only discards were legal; ``riichi`` a turn where riichi was possible (a riichi against a silent
+   discard of the same tile counts as a difference); ``call`` a discard the player could call.
 4. **Speed**: every ``strong`` decision in parts 1 and 2 is timed; median and 99th percentile (the targets are
    5 ms and 50 ms).
 
@@ -186,7 +188,7 @@ def agreement(paths: list[str], bots: list[str], limit: int) -> dict[str, Any]:
                     t[0] += it.agree
                     t[1] += 1
         print(
-            f"agreement of {bot} with the players of {len(files)} games ({skipped} hands skipped, "
+            f"agreement of {bot} with the players of {len(files)} record files ({skipped} hands skipped, "
             f"{time.perf_counter() - start:.0f} s)"
         )
         for kind in sorted(tally, key=lambda k: -tally[k][1]):
