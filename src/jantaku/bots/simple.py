@@ -29,6 +29,7 @@ from .base import PlayerView
 
 if TYPE_CHECKING:
     from .mjai_process import MjaiProcessAgent
+    from .strong import StrongBot
 
 __all__ = ["EfficiencyBot", "RandomBot", "make_bot"]
 
@@ -203,8 +204,8 @@ def _keeps_a_yaku(view: PlayerView, call: Action) -> bool:
     return len(suits) == 1 and sum(counts) >= 4
 
 
-def make_bot(name: str, seed: int | str = 0) -> RandomBot | EfficiencyBot | MjaiProcessAgent:
-    """A bot by name: ``random``, ``efficiency``, or ``mjai:COMMAND`` (an external mjai bot process).
+def make_bot(name: str, seed: int | str = 0) -> RandomBot | EfficiencyBot | StrongBot | MjaiProcessAgent:
+    """A bot by name: ``random``, ``efficiency``, ``strong``, or ``mjai:COMMAND`` (an external mjai bot process).
 
     For ``mjai:COMMAND`` the seat is read from a seed of the form ``"SEED:SEAT"`` (as the simulation runner
     passes it); otherwise the agent takes its seat from the first view it is asked with.
@@ -213,6 +214,10 @@ def make_bot(name: str, seed: int | str = 0) -> RandomBot | EfficiencyBot | Mjai
         return RandomBot(seed)
     if name == "efficiency":
         return EfficiencyBot(seed)
+    if name == "strong":
+        from .strong import StrongBot
+
+        return StrongBot(seed)
     if name.startswith("mjai:"):
         from .mjai_process import MjaiProcessAgent
 
@@ -221,4 +226,4 @@ def make_bot(name: str, seed: int | str = 0) -> RandomBot | EfficiencyBot | Mjai
         return MjaiProcessAgent(name[len("mjai:") :].strip(), seat=seat)
     from jantaku.errors import JantakuError
 
-    raise JantakuError(f"unknown bot {name!r}: jantaku's bots are random, efficiency and mjai:COMMAND")
+    raise JantakuError(f"unknown bot {name!r}: jantaku's bots are random, efficiency, strong and mjai:COMMAND")

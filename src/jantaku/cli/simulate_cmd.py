@@ -24,7 +24,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rules", default="standard", help="preset name or TOML file (default standard)")
     p.add_argument("--games", type=int, default=10)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--bots", default="efficiency", help="one bot for all seats, or four separated by commas")
+    p.add_argument(
+        "--bots",
+        default="efficiency",
+        help="one bot for all seats, or four separated by commas: random, efficiency, strong, mjai:COMMAND",
+    )
     p.add_argument("--workers", type=int, default=1, help="processes to play in (default 1)")
     p.add_argument("--out", default=None, help="folder for the games' records")
     p.add_argument("--format", default="mjai", choices=("mjai", "tenhou6"), help="record format for --out")

@@ -1,0 +1,351 @@
+"""Review a recorded game: replay it through the table engine and ask a bot at each decision of a player.
+
+Each hand is rebuilt as :mod:`jantaku.records.replay` rebuilds it (the record's wall, or one that deals and
+draws what the record shows) and driven with the record's own actions. Before each action of a chosen player
+that had a choice (more than one legal action), the bot is shown that player's view and the legal actions,
+and its choice and ranking are kept beside what the player did. A hand the engine cannot follow is skipped
+and named in :attr:`ReviewReport.skipped`.
+
+>>> from pathlib import Path
+>>> from jantaku.records.load import read_records
+>>> rec = read_records(sorted(Path("tests/data/records/tenhou-mjlog").rglob("*.mjlog"))[0])[0]
+>>> report = review_record(rec, players={0}, bot="efficiency")
+>>> 0 <= report.agreement() <= 1 and report.items[0].actor == 0
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Container, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from jantaku.errors import JantakuError
+from jantaku.records.record import GameRecord
+from jantaku.records.replay import rules_for_record, wall_from_hand
+from jantaku.rules import Ruleset
+from jantaku.table.actions import (
+    ANKAN,
+    CHI,
+    DAIMINKAN,
+    DISCARD,
+    KAKAN,
+    KYUUSHU,
+    PASS,
+    PON,
+    RIICHI,
+    RON,
+    TSUMO,
+    Action,
+)
+from jantaku.table.kyoku import CHANKAN, DRAWN, ENDED, RESPONSES, Kyoku
+from jantaku.table.wall import Wall
+
+from .base import PlayerView
+from .mjai_process import action_to_mjai
+from .simple import make_bot
+from .strong import Decision
+
+__all__ = ["ReviewItem", "ReviewReport", "action_mjai", "decision_kind", "review_record"]
+
+
+@dataclass
+class ReviewItem:
+    """One decision of one player: what the player did, what the bot would do, and the bot's ranking."""
+
+    source: str
+    kyoku: str
+    honba: int
+    actor: int
+    decision: str
+    actual: dict[str, Any]
+    bot: dict[str, Any]
+    ranking: list[dict[str, Any]]
+    agree: bool
+    note: str = ""
+    """For the costliest differences: ``deal-in`` (the player's discard dealt in, the bot's choice differed),
+    ``missed win`` (the bot would have won)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "kyoku": self.kyoku,
+            "honba": self.honba,
+            "actor": self.actor,
+            "decision": self.decision,
+            "actual": self.actual,
+            "bot": self.bot,
+            "agree": self.agree,
+            "ranking": self.ranking,
+            **({"note": self.note} if self.note else {}),
+        }
+
+
+@dataclass
+class ReviewReport:
+    """Every reviewed decision of one record, and the hands that could not be followed."""
+
+    source: str
+    items: list[ReviewItem] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+    def agreement(self, decision: str | None = None, actor: int | None = None) -> float:
+        """Share of decisions (of one kind, of one player) where the bot chose what the player chose."""
+        sel = [
+            i
+            for i in self.items
+            if (decision is None or i.decision == decision) and (actor is None or i.actor == actor)
+        ]
+        return sum(i.agree for i in sel) / len(sel) if sel else 0.0
+
+
+def action_mjai(action: Action, k: Kyoku | None = None) -> dict[str, Any]:
+    """An action in mjai form; a riichi carries its discard (``pai``), a ron and a call their ``target``."""
+    out = action_to_mjai(action)
+    if action.kind == RIICHI and action.tile is not None:
+        out["pai"] = action.tile.mjai
+        out["tsumogiri"] = action.tsumogiri
+    if action.kind == PASS:
+        out["actor"] = action.seat
+    if k is not None and action.kind in (RON, CHI, PON, DAIMINKAN) and k.last_discard is not None:
+        out["target"] = k.last_discard[0]
+    if k is not None and action.kind == RON and k.phase == CHANKAN and k.kakan_tile is not None:
+        out["target"] = k.actor
+    return out
+
+
+def decision_kind(legal: list[Action]) -> str:
+    """What a choice among ``legal`` is about: ``win``, ``riichi``, ``kan``, ``nine_terminals``, ``call``,
+    ``discard`` (or the first other action kind, for a decision this module does not know)."""
+    kinds = {a.kind for a in legal}
+    if TSUMO in kinds or RON in kinds:
+        return "win"
+    if PASS in kinds:
+        if kinds & {CHI, PON, DAIMINKAN}:
+            return "call"
+        return next((k for k in kinds if k != PASS), "pass")
+    if RIICHI in kinds:
+        return "riichi"
+    if KYUUSHU in kinds:
+        return "nine_terminals"
+    if ANKAN in kinds or KAKAN in kinds:
+        return "kan"
+    if kinds == {DISCARD}:
+        return "discard"
+    return sorted(kinds - {DISCARD})[0] if kinds - {DISCARD} else "discard"
+
+
+def _same(a: Action, b: Action) -> bool:
+    if a.kind != b.kind:
+        return False
+    ta = a.tile.mjai if a.tile is not None else None
+    tb = b.tile.mjai if b.tile is not None else None
+    if a.kind in (DISCARD, RIICHI):
+        return ta == tb
+    return ta == tb and sorted(t.mjai for t in a.consumed) == sorted(t.mjai for t in b.consumed)
+
+
+def _find(k: Kyoku, seat: int, kind: str, pai: str | None = None, tsumogiri: bool | None = None) -> Action:
+    legal = k.legal_actions(seat)
+    match = [a for a in legal if a.kind == kind and (pai is None or (a.tile is not None and a.tile.mjai == pai))]
+    exact = [a for a in match if tsumogiri is None or a.tsumogiri == tsumogiri]
+    if exact or match:
+        return (exact or match)[0]
+    raise JantakuError(f"seat {seat} {kind} {pai or ''}: the engine does not offer it")
+
+
+Ask = Callable[[Kyoku, int, list[Action], Action], None]
+
+
+def _answers(k: Kyoku, upcoming: list[dict[str, Any]], target: int, ask: Ask) -> None:
+    """Answer an open discard (or a kan that may be robbed) as the record does, asking before each answer."""
+    rons: list[int] = []
+    call = None
+    for e in upcoming:
+        if e["type"] in ("reach_accepted", "dora"):
+            continue
+        if e["type"] == "hora" and e["target"] == target and e["actor"] != target:
+            rons.append(e["actor"])
+            continue
+        if e["type"] in ("chi", "pon", "daiminkan") and e.get("target") == target and not rons:
+            call = e
+        if e["type"] == "ryukyoku" and e.get("reason") == "triple_ron":
+            rons = [s for s in k.to_act() if any(a.kind == RON for a in k.legal_actions(s))]
+        break
+    for seat in list(k.to_act()):
+        legal = k.legal_actions(seat)
+        if seat in rons:
+            action = _find(k, seat, RON)
+        elif call is not None and call["actor"] == seat:
+            want = sorted(call["consumed"])
+            action = next(
+                (
+                    a
+                    for a in legal
+                    if a.kind == call["type"]
+                    and a.tile is not None
+                    and a.tile.mjai == call["pai"]
+                    and sorted(t.mjai for t in a.consumed) == want
+                ),
+                None,
+            )
+            if action is None:
+                raise JantakuError(f"the record's {call['type']} by seat {seat} is not offered")
+        else:
+            action = _find(k, seat, PASS)
+        ask(k, seat, legal, action)
+        k.apply(action)
+
+
+def _drive(k: Kyoku, events: list[dict[str, Any]], ask: Ask) -> None:
+    pending: set[int] = set()
+    for pos, e in enumerate(events):
+        t = e["type"]
+        upcoming = events[pos + 1 :]
+        if t == "tsumo":
+            if k.phase != DRAWN or k.actor != e["actor"] or k.drawn is None or k.mjai(k.drawn) != e["pai"]:
+                raise JantakuError(f"the record has seat {e['actor']} draw {e['pai']}; the engine does not")
+        elif t == "reach":
+            pending.add(e["actor"])
+        elif t == "dahai":
+            seat = e["actor"]
+            action = _find(k, seat, RIICHI if seat in pending else DISCARD, e["pai"], e.get("tsumogiri"))
+            ask(k, seat, k.legal_actions(seat), action)
+            k.apply(action)
+            pending.discard(seat)
+            if k.phase == RESPONSES:
+                _answers(k, upcoming, seat, ask)
+        elif t in ("ankan", "kakan"):
+            seat = e["actor"]
+            legal = k.legal_actions(seat)
+            if t == "ankan":
+                want = sorted(e["consumed"])
+                found = (a for a in legal if a.kind == ANKAN and sorted(x.mjai for x in a.consumed) == want)
+                action = next(found, None)
+                if action is None:
+                    raise JantakuError(f"seat {seat} ankan {want}: the engine does not offer it")
+            else:
+                action = _find(k, seat, KAKAN, e["pai"])
+            ask(k, seat, legal, action)
+            k.apply(action)
+            if k.phase == CHANKAN:
+                _answers(k, upcoming, seat, ask)
+        elif t == "hora" and e["actor"] == e["target"] and k.phase == DRAWN:
+            action = _find(k, e["actor"], TSUMO)
+            ask(k, e["actor"], k.legal_actions(e["actor"]), action)
+            k.apply(action)
+        elif t == "ryukyoku" and e.get("reason") == "nine_terminals" and k.phase == DRAWN:
+            action = _find(k, k.actor, KYUUSHU)
+            ask(k, k.actor, k.legal_actions(k.actor), action)
+            k.apply(action)
+        elif t == "end_kyoku":
+            break
+        if k.phase == ENDED:
+            break
+
+
+def review_record(
+    record: GameRecord,
+    players: Container[int] = (0, 1, 2, 3),
+    bot: str = "strong",
+    rules: Ruleset | str | None = None,
+    seed: int | str = 0,
+) -> ReviewReport:
+    """Replay ``record`` and ask ``bot`` (a bot name) at each decision of the seats in ``players``."""
+    rs = rules_for_record(record, rules)
+    report = ReviewReport(record.source)
+    agents = {s: make_bot(bot, f"{seed}:{s}") for s in range(4) if s in players}
+    for n, hand in enumerate(record.hands()):
+        start = hand[0]
+        name = f"{start['bakaze']}{start['kyoku']}"
+        try:
+            wall = (
+                Wall(record.walls[n])
+                if record.walls and n < len(record.walls)
+                else wall_from_hand(hand, record.red_fives)
+            )
+            k = Kyoku(
+                rs,
+                wall,
+                dealer=start["oya"],
+                round_wind="ESWN".index(start["bakaze"]),
+                honba=start["honba"],
+                deposits=start["kyotaku"],
+                scores=list(start["scores"]),
+                kyoku_number=start["kyoku"],
+            )
+        except (JantakuError, ValueError, KeyError, IndexError) as e:
+            report.skipped.append(f"{name}-{start.get('honba', 0)}: {e}")
+            continue
+        hand_items: list[ReviewItem] = []
+        ask = _Asker(agents, record.source, name, start["honba"], hand_items)
+        try:
+            _drive(k, hand[1:], ask)
+        except (JantakuError, StopIteration, AssertionError) as e:
+            report.skipped.append(f"{name}-{start['honba']}: {e}")
+            continue
+        _mark_costly(k, hand_items)
+        report.items.extend(hand_items)
+    return report
+
+
+class _Asker:
+    """Asks the bot at each decision of one hand and keeps what it said."""
+
+    def __init__(self, agents: dict[int, Any], source: str, name: str, honba: int, out: list[ReviewItem]) -> None:
+        self.agents = agents
+        self.source = source
+        self.name = name
+        self.honba = honba
+        self.out = out
+
+    def __call__(self, k: Kyoku, seat: int, legal: list[Action], actual: Action) -> None:
+        if seat not in self.agents or len(legal) < 2:
+            return
+        ranking = _ranking(self.agents[seat], PlayerView(k, seat), list(legal))
+        choice = ranking[0].action
+        self.out.append(
+            ReviewItem(
+                source=self.source,
+                kyoku=self.name,
+                honba=self.honba,
+                actor=seat,
+                decision=decision_kind(legal),
+                actual=action_mjai(actual, k),
+                bot=action_mjai(choice, k),
+                ranking=[{"action": action_mjai(d.action, k), "score": _estimate(d.score)} for d in ranking],
+                agree=_same(choice, actual),
+            )
+        )
+
+
+def _estimate(score: float) -> float | None:
+    """A score for the JSON output: ``None`` for an action the bot rules out (a call without a yaku)."""
+    return None if abs(score) >= 1e8 else round(score, 1)
+
+
+def _ranking(agent: object, view: PlayerView, legal: list[Action]) -> list[Decision]:
+    """The agent's ranking of ``legal`` (a bot without estimates: its choice first, the rest unscored)."""
+    rank = getattr(agent, "rank", None)
+    if rank is not None:
+        return list(rank(view, legal))
+    choice = agent.act(view, legal)  # type: ignore[attr-defined]
+    return [Decision(choice, 0.0)] + [Decision(a, 0.0) for a in legal if a != choice]
+
+
+def _mark_costly(k: Kyoku, items: Iterable[ReviewItem]) -> None:
+    """Note the differences that cost most: the discard that dealt in, a win the player passed."""
+    deal_in = None
+    for w in (k.result.wins if k.result else []) if k.result is not None else []:
+        if w.from_seat is not None:
+            deal_in = w.from_seat
+    last_discard: dict[int, ReviewItem] = {}
+    for it in items:
+        if it.actual.get("type") in ("dahai", "reach"):
+            last_discard[it.actor] = it
+        if not it.agree and it.bot.get("type") == "hora":
+            it.note = "missed win"
+    if deal_in is not None and deal_in in last_discard:
+        it = last_discard[deal_in]
+        if not it.agree and it.bot.get("pai") != it.actual.get("pai"):
+            it.note = "deal-in"

@@ -1,0 +1,574 @@
+"""The ``strong`` bot: hand building with value, defence by expected value, riichi or dama, calls, placement.
+
+Every decision is scored in points, by expected value:
+
+- **Offence.** For each discard the bot works out the shanten and the tiles accepted (copies it cannot see)
+  of the 13 tiles left, and for the best few it looks a second step ahead: after each accepted draw, the
+  tiles accepted by the best next discard (at one-shanten: the tenpai waits). A small model turns shanten,
+  acceptance and the draws left into a chance of winning before the hand ends (others may end it first), and
+  :mod:`jantaku.bots.value` estimates what the win is worth under the rule set (yaku in sight, dora and red
+  fives, riichi with ura and ippatsu only where the rule set has them, kiriage, honba and deposits).
+- **Defence.** :mod:`jantaku.bots.danger` estimates per opponent the chance it is tenpai, what a deal-in
+  would cost, and per kind the chance that kind is its winning tile. Each discard's score is its offence
+  minus the cost of dealing in with it now, minus (while pushing) the risk of the dangerous tiles still to
+  come; folding scores the discard's deal-in cost and the risk of running out of safe tiles. The bot takes
+  the better of pushing and folding for each tile and discards the best tile.
+- **Riichi or dama.** A tenpai discard is scored twice: as riichi (one han more, ura and ippatsu chances,
+  the stick at stake, no folding later) and silent (only when the hand has a yaku, or for a closed tsumo).
+- **Calls** only when the hand after the call has a yaku in sight, and the call's offence beats waiting.
+  Kans when they cost nothing and nobody is in riichi; nine terminals unless a thirteen-orphans try is on.
+- **Placement** at all-last: the top player folds earlier and prefers dama; the last player discounts wins
+  too small to climb a place; a player near zero under a bust rule folds earlier.
+- **洁律** and any decision it does not know (an action kind added later): the efficiency bot's choice.
+
+Wins offered are always taken. Deterministic for a given seed (ties break by a seeded random number).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from jantaku.shapes.shanten import shanten
+from jantaku.shapes.waits import wait_kinds
+from jantaku.table.actions import (
+    ANKAN,
+    CHI,
+    CONTINUE,
+    DAIMINKAN,
+    DISCARD,
+    KAKAN,
+    KYUUSHU,
+    PASS,
+    PON,
+    RIICHI,
+    RON,
+    STOP,
+    TSUMO,
+    Action,
+)
+
+from .base import PlayerView
+from .danger import Threat, threats
+from .simple import EfficiencyBot, _keeps_a_yaku
+from .value import YAOCHU, dora_kinds, estimate_value, win_points
+
+__all__ = ["Decision", "StrongBot"]
+
+KNOWN_KINDS = frozenset((DISCARD, RIICHI, TSUMO, RON, CHI, PON, DAIMINKAN, ANKAN, KAKAN, KYUUSHU, PASS, STOP, CONTINUE))
+
+
+_TYPICAL_ACCEPT = (0.0, 20.0, 34.0, 46.0, 56.0)
+"""Tiles a hand of each shanten typically accepts (for the steps of a plan not looked at tile by tile)."""
+_TYPICAL_WAITS = 5.0
+BUCKETS = 20
+"""Scores are compared in steps of about 1/30 in log scale (3%)."""
+OPEN_SPEED = 1.6
+"""How much faster an open hand (with a yaku) takes each step: it may chi and pon its tiles too."""
+WIN_BONUS = 1500.0
+"""Added to every win's value: a win also ends the hand, taking the others' chances to win (and to be dealt
+in to by this seat) away. It is what makes a quick cheap hand worth playing."""
+
+
+class Decision(NamedTuple):
+    """One legal action with the bot's estimate of it (points, higher is better)."""
+
+    action: Action
+    score: float
+
+
+class _OpenSet(NamedTuple):
+    """A meld as the value estimate needs it (for a call not made yet)."""
+
+    kind: object
+    tiles: tuple
+    is_open: bool
+
+    @property
+    def kind34(self) -> int:
+        return self.tiles[0].kind
+
+
+class _Kind(NamedTuple):
+    value: str
+
+
+class _Ctx:
+    """What one decision needs, computed once: own counts, unseen copies, threats, placement."""
+
+    def __init__(self, view: PlayerView) -> None:
+        self.view = view
+        self.rules = view.rules
+        self.counts = view.counts
+        hand = view.hand
+        self.reds = sum(1 for t in hand if t.red)
+        visible = view.visible_counts()
+        self.unseen = [max(0, 4 - self.counts[k] - visible[k]) for k in range(34)]
+        self.n_unseen = max(1, sum(self.unseen))
+        self.draws_left = max(0, view.tiles_left // 4)
+        self.melds = view.melds()
+        self.closed = all(not m.is_open for m in self.melds)
+        self.dealer = view.seat_wind == 0
+        self.dora = dora_kinds(view.dora_indicators)
+        k = getattr(view, "_k", None)
+        self.honba = getattr(k, "honba", 0) if k is not None else 0
+        self.deposits = getattr(k, "deposits", 0) if k is not None else 0
+        self.threats: list[Threat] = threats(view, self.unseen)
+        self.hazard = 0.05 + 0.06 * sum(t.tenpai for t in self.threats)
+        self.own_river = {t.kind for t in view.river(view.seat)}
+        self.risk_mult = 1.0
+        self.need = 0.0  # points a win must bring to climb a place at all-last
+        self._placement(view, k)
+        self.cache: dict[bytes, tuple[int, int]] = {}
+        self.follow_default: float | None = None
+
+    def _placement(self, view: PlayerView, k: object) -> None:
+        rules = self.rules
+        scores = view.scores
+        me = view.seat
+        if rules.bust and scores[me] < 8000:
+            self.risk_mult *= 1.4
+        number = getattr(k, "kyoku_number", 0)
+        all_last = view.round_wind >= rules.rounds - 1 and number == 4
+        if not all_last:
+            return
+        order = sorted(range(4), key=lambda s: -scores[s])
+        rank = order.index(me)
+        if rank == 0:
+            lead = scores[me] - scores[order[1]]
+            self.risk_mult *= 1.8 if lead > 4000 else 1.3
+        elif rank == 3:
+            self.need = scores[order[2]] - scores[me]
+            self.risk_mult *= 0.7
+
+    def points(self, han: float) -> float:
+        """What a win of ``han`` brings (at least one han), honba and deposits included, placement-weighted."""
+        pts = win_points(max(1.0, han), self.dealer, self.rules)
+        pts += self.honba * self.rules.honba_points + 1000 * self.deposits
+        if self.need > 0:
+            pts *= 1.3 if pts >= self.need else 0.4
+        return pts + WIN_BONUS
+
+
+def _win_chance(steps: Sequence[float], waits: float, ron: bool, ctx: _Ctx) -> float:
+    """Chance to win before the hand ends: ``steps`` the per-draw chance of each shanten step still to go
+    (first step first), ``waits`` the unseen copies of the winning tiles once tenpai."""
+    n = ctx.n_unseen
+    p_win = min(0.9, waits / n * (1.8 if ron else 1.0))
+    levels = len(steps)
+    probs = [0.0] * (levels + 1)
+    probs[levels] = 1.0
+    won = 0.0
+    keep = 1.0 - ctx.hazard
+    for _ in range(ctx.draws_left):
+        won += probs[0] * p_win
+        probs[0] *= 1.0 - p_win
+        for i in range(1, levels + 1):
+            moved = probs[i] * steps[levels - i]
+            probs[i] -= moved
+            probs[i - 1] += moved
+        for i in range(levels + 1):
+            probs[i] *= keep
+    return won
+
+
+class StrongBot:
+    """The ``strong`` bot (see the module docs). ``act`` returns the best legal action; ``rank`` scores them
+    all (for review)."""
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self.rng = random.Random(seed)
+        self._fallback = EfficiencyBot(seed)
+
+    # -- entry points -------------------------------------------------------------------------------------
+
+    def act(self, view: PlayerView, legal: list[Action]) -> Action:
+        return self.rank(view, legal)[0].action
+
+    def rank(self, view: PlayerView, legal: list[Action]) -> list[Decision]:
+        """Every legal action with its estimate, best first (an action without an estimate scores 0)."""
+        if not legal:
+            raise ValueError("the bot was asked to act with no legal action")
+        kinds = {a.kind for a in legal}
+        if len(legal) == 1:
+            return [Decision(legal[0], 0.0)]
+        if not kinds <= KNOWN_KINDS:
+            # a decision added to the engine after this bot: decide among the kinds it knows, else take the
+            # first legal action
+            known = [a for a in legal if a.kind in KNOWN_KINDS]
+            if not known:
+                return _first(legal[0], legal)
+            ranked = self.rank(view, known)
+            return ranked + [Decision(a, 0.0) for a in legal if a.kind not in KNOWN_KINDS]
+        if view.rules.family == "jielu":
+            return self._fallback_rank(view, legal)
+        for a in legal:
+            if a.kind in (TSUMO, RON):
+                return _first(a, legal)
+        if STOP in kinds:
+            return _first(next(a for a in legal if a.kind == STOP), legal)
+        ctx = _Ctx(view)
+        if PASS in kinds:
+            return self._respond(ctx, legal)
+        if KYUUSHU in kinds and self._take_kyuushu(ctx):
+            return _first(next(a for a in legal if a.kind == KYUUSHU), legal)
+        return self._own_turn(ctx, legal)
+
+    def _fallback_rank(self, view: PlayerView, legal: list[Action]) -> list[Decision]:
+        choice = self._fallback.act(view, legal)
+        if choice not in legal:
+            choice = legal[0]
+        return _first(choice, legal)
+
+    # -- shapes ---------------------------------------------------------------------------------------------
+
+    def _shape(self, counts: list[int], ctx: _Ctx, near: Sequence[int] = ()) -> tuple[int, int]:
+        """(shanten, unseen copies of the kinds that lower it) of a 3n+1 closed part, cached."""
+        key = bytes(counts)
+        got = ctx.cache.get(key)
+        if got is not None:
+            return got
+        s, kinds = _improving(counts, key)
+        unseen = ctx.unseen
+        out = (s, sum(unseen[k] for k in kinds))
+        ctx.cache[key] = out
+        return out
+
+    def _second_step(self, counts: list[int], s: int, ctx: _Ctx, near: Sequence[int]) -> float:
+        """Average over accepted draws of the acceptance of the best next discard (for s = 1: tenpai waits)."""
+        unseen = ctx.unseen
+        cache = ctx.cache
+        weight = 0
+        total = 0.0
+        for k in near:
+            if counts[k] >= 4 or not unseen[k]:
+                continue
+            counts[k] += 1
+            if shanten(counts) < s:
+                best = 0
+                for d in range(34):
+                    if counts[d] and d != k:
+                        counts[d] -= 1
+                        got = cache.get(bytes(counts))
+                        if got is None and shanten(counts) == s - 1:
+                            got = self._shape(counts, ctx, near)
+                        counts[d] += 1
+                        if got is not None and got[0] == s - 1 and got[1] > best:
+                            best = got[1]
+                weight += unseen[k]
+                total += unseen[k] * best
+            counts[k] -= 1
+        return total / weight if weight else 0.0
+
+    # -- offence ----------------------------------------------------------------------------------------
+
+    def _value(
+        self, counts: list[int], ctx: _Ctx, reds: int, melds: Sequence[object], riichi: bool, planned: bool = False
+    ) -> float:
+        """Points a win of this hand is worth (riichi: declared now or later on a closed hand)."""
+        closed = all(not m.is_open for m in melds)  # type: ignore[attr-defined]
+        v = ctx.view
+        est = estimate_value(
+            counts, melds, ctx.dora, reds, v.seat_wind, v.round_wind, ctx.rules.open_tanyao, unseen=ctx.unseen
+        )  # type: ignore[arg-type]
+        han = est.yaku_han + est.dora
+        if closed and (riichi or planned or not est.has_yaku):
+            if not ctx.rules.riichi:
+                return ctx.points(han + 0.35) if est.has_yaku else ctx.points(1 + est.dora) * 0.4
+            if riichi:  # declared now
+                han += 1.0 + 0.35 + (0.4 if ctx.rules.ura_dora else 0.0) + (0.12 if ctx.rules.ippatsu else 0.0)
+            else:  # a riichi still to come (or a dama hand that finds a yaku)
+                han += 1.0 + 0.2 + (0.3 if ctx.rules.ura_dora else 0.0) + (0.08 if ctx.rules.ippatsu else 0.0)
+        elif closed:
+            han += 0.35  # a closed tsumo
+        elif not est.has_yaku:
+            return 0.0
+        return ctx.points(han)
+
+    def _offence(
+        self,
+        counts: list[int],
+        ctx: _Ctx,
+        near: Sequence[int],
+        reds: int,
+        melds: Sequence[object],
+        follow: float | None,
+        mode: str = "best",
+    ) -> tuple[float, int, int]:
+        """(expected points, shanten, acceptance) of a 3n+1 closed part. ``mode``: ``best`` (riichi later if it
+        pays), ``riichi`` (declared now), ``dama`` (tenpai, silent)."""
+        s, u = self._shape(counts, ctx, near)
+        closed = all(not m.is_open for m in melds)  # type: ignore[attr-defined]
+        if s > 4 or (ctx.draws_left == 0 and s > 0):
+            return 0.0, s, u
+        n = ctx.n_unseen
+        if s == 0:
+            waits = wait_kinds(counts)
+            furiten = any(w in ctx.own_river for w in waits)
+            w = float(u)
+            if mode == "riichi":
+                value = self._value(counts, ctx, reds, melds, True)
+                p = _win_chance((), w, not furiten, ctx) * 0.93
+                stick = 1000 * (1 - p) * 0.6
+                return p * value - stick, s, u
+            v = ctx.view
+            est = estimate_value(
+                counts, melds, ctx.dora, reds, v.seat_wind, v.round_wind, ctx.rules.open_tanyao, unseen=ctx.unseen
+            )  # type: ignore[arg-type]
+            if est.has_yaku:
+                value = ctx.points(est.yaku_han + est.dora + (0.35 if closed else 0.0))
+                return _win_chance((), w, not furiten, ctx) * value, s, u
+            if closed:
+                return _win_chance((), w, False, ctx) * ctx.points(1 + est.dora), s, u
+            return 0.0, s, u
+        if follow is None and s <= 2 and ctx.follow_default is not None:
+            follow = ctx.follow_default
+        if follow is not None and s <= 2:
+            steps = [u / n] + ([max(follow, 1.0) / n] if s == 2 else [])
+            waits = follow if s == 1 else _TYPICAL_WAITS
+        else:
+            steps = [u / n] + [_TYPICAL_ACCEPT[level] / n for level in range(s - 1, 0, -1)]
+            waits = _TYPICAL_WAITS
+        if not closed:
+            steps = [x * OPEN_SPEED for x in steps]  # an open hand with a yaku may call its next tiles too
+        steps = [min(0.8, x) for x in steps]
+        value = self._value(counts, ctx, reds, melds, False, planned=closed)
+        return _win_chance(steps, waits, True, ctx) * value, s, u
+
+    # -- defence -------------------------------------------------------------------------------------------
+
+    def _deal_in(self, kind: int, ctx: _Ctx) -> float:
+        return ctx.risk_mult * sum(t.tenpai * t.danger[kind] * t.cost for t in ctx.threats)
+
+    def _future_push(self, s: int, ctx: _Ctx, rest: Sequence[int]) -> float:
+        """Risk of the dangerous tiles still to be discarded while pushing a hand at shanten ``s``."""
+        if not ctx.threats:
+            return 0.0
+        turns = min(ctx.draws_left, s + 2) * 0.6
+        kinds = [k for k in range(34) if rest[k]] or [0]
+        return sum(
+            t.tenpai * t.cost * ctx.risk_mult * sum(t.danger[k] for k in kinds) / len(kinds) * turns
+            for t in ctx.threats
+        )
+
+    def _future_fold(self, ctx: _Ctx, rest: Sequence[int]) -> float:
+        """Risk of running out of safe tiles while folding."""
+        if not ctx.threats:
+            return 0.0
+        safe = sum(rest[k] for k in range(34) if all(t.danger[k] < 0.01 for t in ctx.threats))
+        short = max(0, min(ctx.draws_left, 6) - safe)
+        return sum(t.tenpai * t.cost * ctx.risk_mult * 0.05 * short for t in ctx.threats)
+
+    # -- own turn ----------------------------------------------------------------------------------------
+
+    def _own_turn(self, ctx: _Ctx, legal: list[Action]) -> list[Decision]:
+        counts = ctx.counts
+        near = _near(counts)
+        pool = [a for a in legal if a.kind in (DISCARD, RIICHI)]
+        base: dict[int, tuple[int, int]] = {}
+        for a in pool:
+            k = a.tile.kind  # type: ignore[union-attr]
+            if k not in base:
+                counts[k] -= 1
+                base[k] = self._shape(counts, ctx, near)
+                counts[k] += 1
+        best_s = min((v[0] for v in base.values()), default=8)
+        top_u = max((v[1] for v in base.values() if v[0] == best_s), default=0)
+        top = sorted((k for k, v in base.items() if v[0] == best_s and v[1] >= 0.5 * top_u), key=lambda k: -base[k][1])
+        scored: list[tuple[tuple[float, ...], Action, float]] = []
+        offence_cache: dict[tuple[int, bool, str], tuple[float, int, int]] = {}
+        follows: dict[int, float] = {}
+        if 1 <= best_s <= 2:
+            # the second step costs most at two-shanten (many draws, each with many discards): the best two there
+            for k in top[: 4 if best_s == 1 else 2]:
+                counts[k] -= 1
+                follows[k] = self._second_step(counts, best_s, ctx, near)
+                counts[k] += 1
+        ctx.follow_default = sum(follows.values()) / len(follows) * 0.9 if follows else None
+        fold = self._future_fold(ctx, counts)  # of the whole hand: the tile discarded now is one of them
+        rows = []
+        for a in pool:
+            t = a.tile
+            assert t is not None
+            k = t.kind
+            reds = ctx.reds - (1 if t.red else 0)
+            mode = "riichi" if a.kind == RIICHI else ("dama" if base[k][0] == 0 else "best")
+            key = (k, t.red, mode)
+            counts[k] -= 1
+            if key not in offence_cache:
+                offence_cache[key] = self._offence(counts, ctx, near, reds, ctx.melds, follows.get(k), mode)
+            off, s, u = offence_cache[key]
+            push = off - self._future_push(s if mode != "riichi" else ctx.draws_left, ctx, counts)
+            counts[k] += 1
+            order = _discard_order(k, counts, ctx)
+            deal = self._deal_in(k, ctx)
+            folding = -deal - fold if mode != "riichi" else -1e18
+            rows.append((a, s, u, order, -deal + push, folding))
+        # push while the best push beats the best fold: then shanten first, the safer of equal tiles; otherwise
+        # every tile by its better score
+        best_push = max(r[4] for r in rows)
+        fold_mode = bool(ctx.threats) and max(r[5] for r in rows) > best_push
+        near_best = best_push - (0.1 * abs(best_push) + 100)
+        serious = any(t.tenpai >= 0.9 for t in ctx.threats)  # a riichi, or an open hand of four melds
+        for a, s, u, order, push_score, fold_score in rows:
+            if fold_mode:
+                score = max(push_score, fold_score)
+                tie = (0, 0, -_bucket(score), s, order, -score, -u, 0 if a.tsumogiri else 1, self.rng.random())
+            else:
+                # pushing: the lowest shanten among the tiles whose score is near the best (a much more
+                # dangerous tile does not win by its shanten alone)
+                score = push_score
+                far = 0 if push_score >= near_best or not serious else 1
+                tie = (far, s, -_bucket(score), order, -score, -u, 0 if a.tsumogiri else 1, self.rng.random())
+            scored.append((tie, a, score))
+        scored.sort(key=lambda x: x[0])
+        out = [Decision(a, sc) for _, a, sc in scored]
+        kan = self._kan_choice(ctx, legal, best_s)
+        if kan is not None:
+            out.insert(0, Decision(kan, out[0].score if out else 0.0))
+        ranked = {d.action for d in out}
+        out.extend(Decision(a, 0.0) for a in legal if a not in ranked)
+        return out
+
+    def _kan_choice(self, ctx: _Ctx, legal: list[Action], best_s: int) -> Action | None:
+        for a in legal:
+            if a.kind not in (ANKAN, KAKAN) or a.tile is None:
+                continue
+            if ctx.view.riichi(ctx.view.seat):
+                return a  # the engine offers a kan in riichi only when it keeps the waits
+            if any(t.tenpai >= 0.9 for t in ctx.threats):
+                continue
+            trial = list(ctx.counts)
+            trial[a.tile.kind] -= 4 if a.kind == ANKAN else 1
+            if sum(trial) % 3 == 1 and shanten(trial) <= best_s:
+                return a
+        return None
+
+    def _take_kyuushu(self, ctx: _Ctx) -> bool:
+        kinds = sum(1 for k in YAOCHU if ctx.counts[k])
+        return kinds < 11
+
+    # -- answering a discard -----------------------------------------------------------------------------
+
+    def _respond(self, ctx: _Ctx, legal: list[Action]) -> list[Decision]:
+        passing = next(a for a in legal if a.kind == PASS)
+        calls = [a for a in legal if a.kind in (PON, CHI)]
+        if not calls:
+            return _first(passing, legal)
+        counts = ctx.counts
+        near = _near(counts)
+        now_s, _ = self._shape(counts, ctx, near)
+        pass_off, _, _ = self._offence(counts, ctx, near, ctx.reds, ctx.melds, None)
+        pass_score = pass_off - self._future_push(now_s, ctx, counts) if ctx.threats else pass_off
+        pass_score = max(pass_score, -self._future_fold(ctx, counts))
+        decisions = [Decision(passing, pass_score)]
+        for a in calls:
+            assert a.tile is not None
+            trial = list(counts)
+            for t in a.consumed:
+                trial[t.kind] -= 1
+            reds = ctx.reds - sum(1 for t in a.consumed if t.red)
+            meld = _OpenSet(_Kind("chi" if a.kind == CHI else "pon"), (a.tile, *a.consumed), True)
+            melds = [*ctx.melds, meld]
+            # a call must keep a yaku in sight (M-League rules 2023, 1章3条: one yaku to win)
+            v = ctx.view
+            est = estimate_value(
+                trial, melds, ctx.dora, reds, v.seat_wind, v.round_wind, ctx.rules.open_tanyao, unseen=ctx.unseen
+            )  # type: ignore[arg-type]
+            if not (est.has_yaku or _keeps_a_yaku(ctx.view, a)):
+                decisions.append(Decision(a, -1e9))
+                continue
+            best = -1e18
+            trial_near = _near(trial)
+            for d in range(34):
+                if not trial[d] or (a.kind == PON and d == a.tile.kind):
+                    continue
+                trial[d] -= 1
+                if sum(trial) % 3 == 1:
+                    off, s, _ = self._offence(trial, ctx, trial_near, reds, melds, None)
+                    if s <= now_s:
+                        push = off - self._future_push(s, ctx, trial)
+                        score = push - self._deal_in(d, ctx)
+                        best = max(best, score)
+                trial[d] += 1
+            decisions.append(Decision(a, best if best > -1e17 else -1e9))
+        decisions.sort(key=lambda d: -d.score)
+        if decisions[0].action is not passing and decisions[0].score <= pass_score + 50:
+            decisions.sort(key=lambda d: (d.action is not passing, -d.score))
+        ranked = {d.action for d in decisions}
+        decisions.extend(Decision(a, -1e9) for a in legal if a not in ranked)
+        return decisions
+
+
+def _first(choice: Action, legal: list[Action]) -> list[Decision]:
+    return [Decision(choice, 1.0)] + [Decision(a, 0.0) for a in legal if a != choice]
+
+
+def _bucket(score: float) -> int:
+    """Scores within a few per cent of each other count as equal (the estimates are not finer than that)."""
+    return round(math.copysign(math.log1p(abs(score) / 50.0), score) * BUCKETS)
+
+
+def _discard_order(kind: int, counts: Sequence[int], ctx: _Ctx) -> int:
+    """Among equally good discards, which goes first: a lone guest wind (or a value honour that can hardly pair
+    up), a lone terminal, a lone 2 or 8, a lone live value honour, then the rest."""
+    if counts[kind] != 1:
+        return 5
+    if kind >= 27:
+        v = ctx.view
+        value = kind >= 31 or kind in (27 + v.seat_wind, 27 + v.round_wind)
+        return 3 if value and ctx.unseen[kind] >= 2 else 0
+    n = kind % 9
+    lo, hi = kind - min(n, 2), kind + min(8 - n, 2)
+    if sum(counts[lo : hi + 1]) > 1:
+        return 5
+    return 1 if n in (0, 8) else (2 if n in (1, 7) else 4)
+
+
+_IMPROVING: dict[bytes, tuple[int, tuple[int, ...]]] = {}
+_IMPROVING_MAX = 200_000
+
+
+def _improving(counts: list[int], key: bytes) -> tuple[int, tuple[int, ...]]:
+    """Shanten of a 3n+1 closed part and the kinds whose draw lowers it (for tenpai: the waits). Kept in a
+    process-wide table, as a hand changes by a tile or two from one decision to the next."""
+    got = _IMPROVING.get(key)
+    if got is not None:
+        return got
+    s = shanten(counts)
+    if s == 0:
+        kinds = tuple(wait_kinds(counts))
+    else:
+        found = []
+        for k in _near(counts):
+            if counts[k] >= 4:
+                continue
+            counts[k] += 1
+            if shanten(counts) < s:
+                found.append(k)
+            counts[k] -= 1
+        kinds = tuple(found)
+    if len(_IMPROVING) >= _IMPROVING_MAX:
+        _IMPROVING.clear()
+    _IMPROVING[key] = (s, kinds)
+    return s, kinds
+
+
+def _near(counts: Sequence[int]) -> list[int]:
+    """Kinds whose draw can lower the shanten of a hand held in ``counts`` (held kinds and suit neighbours
+    within two; the terminals and honours when a thirteen-orphans try is on)."""
+    out = []
+    for k in range(34):
+        if counts[k]:
+            out.append(k)
+            continue
+        if k < 27:
+            n = k % 9
+            lo, hi = k - min(n, 2), k + min(8 - n, 2)
+            if any(counts[lo : hi + 1]):
+                out.append(k)
+    if sum(1 for k in YAOCHU if counts[k]) >= 8:
+        out = sorted(set(out) | YAOCHU)
+    return out

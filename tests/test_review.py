@@ -1,0 +1,115 @@
+"""``jantaku review``: real records replayed, the bot asked at each decision, JSON and summary output."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from jantaku.bots.review import decision_kind, review_record
+from jantaku.cli import main
+from jantaku.records.load import read_records
+from jantaku.table.actions import Action
+
+DATA = Path(__file__).parent / "data" / "records"
+# a Tenhou top-room game (Houou table, 2014) from tests/data/records/tenhou-mjlog
+MJLOG = sorted((DATA / "tenhou-mjlog").rglob("*.mjlog"))[0]
+FIELDS = {"source", "kyoku", "honba", "actor", "decision", "actual", "bot", "ranking"}
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_review_json_gives_one_object_per_decision(capsys):
+    code, out, err = run(capsys, "review", MJLOG, "--json", "--player", "all")
+    assert code == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    report = review_record(read_records(MJLOG)[0])
+    assert len(lines) == len(report.items) > 100  # a whole hanchan: hundreds of decisions
+    for obj in lines:
+        assert set(obj) >= FIELDS
+        assert obj["actor"] in (0, 1, 2, 3)
+        assert obj["actual"]["type"] in (
+            "dahai",
+            "reach",
+            "chi",
+            "pon",
+            "daiminkan",
+            "ankan",
+            "kakan",
+            "hora",
+            "none",
+            "ryukyoku",
+        )
+        chosen = [r["action"] for r in obj["ranking"]]
+        assert obj["bot"] == chosen[0]
+        assert obj["actual"] in chosen  # the player's action was one of the legal ones ranked
+        same = all(obj["bot"].get(k) == obj["actual"].get(k) for k in ("type", "pai", "consumed"))
+        assert obj["agree"] == same
+    kinds = {o["decision"] for o in lines}
+    assert {"discard", "call"} <= kinds
+    agreement = sum(o["agree"] for o in lines) / len(lines)
+    assert 0 < agreement < 1
+    assert {o["actor"] for o in lines} == {0, 1, 2, 3}
+
+
+def test_review_one_player_and_every_kind_of_record(capsys):
+    code, out, _ = run(capsys, "review", MJLOG, "--json", "--player", "2", "--bot", "efficiency")
+    assert code == 0
+    assert {json.loads(line)["actor"] for line in out.splitlines()} == {2}
+    tenhou6 = sorted((DATA / "tenhou6").rglob("*.json"))[0]
+    code, out, err = run(capsys, "review", tenhou6, "--json")
+    assert code == 0, err
+    assert out.strip() and all(set(json.loads(line)) >= FIELDS for line in out.splitlines())
+
+
+def test_review_of_a_game_jantaku_stored(capsys, tmp_path):
+    code, _, _ = run(
+        capsys, "simulate", "--rules", "tenhou", "--games", "1", "--bots", "strong", "--out", tmp_path, "--quiet"
+    )
+    assert code == 0
+    stored = next(tmp_path.iterdir())
+    report = review_record(read_records(stored)[0], bot="strong", seed="0")
+    # simulate's game 0 seeded its bots "0:SEAT", as the review does with seed "0": the strong bot, replayed
+    # from the stored record, makes every one of its own decisions again
+    assert report.items and not report.skipped
+    assert report.agreement() == 1.0
+
+
+def test_review_summary_shows_agreement_and_differences(capsys):
+    code, out, _ = run(capsys, "review", MJLOG)
+    assert code == 0
+    assert "decisions reviewed with the strong bot" in out
+    assert "agreement" in out and "costliest differences" in out
+    for seat in range(4):
+        assert any(line.split()[:1] == [str(seat)] for line in out.splitlines())
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--player", "7"], "--player is a seat 0-3 or 'all'"),
+        (["--rules", "nosuch"], "nosuch"),
+    ],
+)
+def test_review_bad_input_is_one_line(capsys, argv, message):
+    code, _, err = run(capsys, "review", MJLOG, *argv)
+    assert code == 2
+    assert message in err and "Traceback" not in err
+
+
+def test_review_missing_file(capsys, tmp_path):
+    code, _, err = run(capsys, "review", tmp_path / "missing.mjlog")
+    assert code == 2 and "no such file" in err
+
+
+def test_decision_kinds():
+    d = Action.discard
+    from jantaku.tiles import Tile
+
+    assert decision_kind([d(0, Tile("1m")), d(0, Tile("2m"))]) == "discard"
+    assert decision_kind([d(0, Tile("1m")), Action.riichi(0, Tile("1m"))]) == "riichi"
+    assert decision_kind([Action.passing(1), Action.pon(1, Tile("1m"), (Tile("1m"), Tile("1m")))]) == "call"
+    assert decision_kind([Action.passing(1), Action("ron", 1, Tile("1m"))]) == "win"
