@@ -404,3 +404,14 @@ def test_jantaku_bot_calls_only_where_the_rules_allow():
     assert st.legal_actions() == []  # not from the left, no pair: nothing to decide
     assert [len(m) for m in (st.all_melds[2], st.hand)] == [1, 10]
     assert st.visible_counts()[4] == 1 and st.visible_counts()[1] == 1  # 5m in the chi; 2m in a river
+
+
+def test_jantaku_bot_strong_plays_whole_mjai_games_beside_other_seats():
+    """``jantaku bot strong``: the strong bot as an external mjai process, seated twice in simulated games;
+    an illegal answer would stop the game with an error, so the games ending is the check."""
+    from jantaku.sim import simulate
+
+    bots = ["mjai:jantaku bot strong", "efficiency", "mjai:jantaku bot strong", "random"]
+    summary = simulate("tenhou", 2, seed=5, bots=bots)
+    assert summary.games == 2 and summary.hands >= 8
+    assert summary.win_rate[0] + summary.win_rate[2] > 0  # the strong seats win hands

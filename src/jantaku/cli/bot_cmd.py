@@ -667,7 +667,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "bot",
         help="run one of jantaku's bots as an mjai bot on stdin/stdout",
-        description="Run jantaku's random or efficiency bot as an mjai bot process: read one JSON array of "
+        description="Run jantaku's random, efficiency or strong bot as an mjai bot process: read one JSON array of "
         "events (or one event object) per line on stdin and print one JSON action per line on stdout "
         '({"type":"none"} when there is nothing to decide). The seat is start_game\'s id. The bot tracks '
         "its own hand, every meld, river and riichi, dora, scores and furiten from the events and computes "
@@ -679,7 +679,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         '  echo \'[{"type":"start_game","id":0}]\' | jantaku bot random',
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("name", choices=["random", "efficiency"], help="which of jantaku's bots plays")
+    p.add_argument("name", choices=["random", "efficiency", "strong"], help="which of jantaku's bots plays")
     p.add_argument("--rules", default=None, help="preset name or TOML file (default: start_game's, else standard)")
     p.add_argument("--seat", type=int, choices=range(4), default=None, help="seat when start_game has no id")
     p.add_argument("--seed", default="0", help="the bot's random seed (default 0)")

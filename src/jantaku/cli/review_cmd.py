@@ -24,8 +24,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "player and kind of decision, and the costliest differences. With --json: one JSON object per decision "
         '{"source","kyoku","honba","actor","decision","actual","bot","agree","ranking"}, actions in mjai form, '
         "the ranking listing every legal action with the bot's estimate (points; higher is better).",
-        epilog="examples:\n  jantaku review game.mjlog\n  jantaku review logs/ --player 2 --json > decisions.jsonl\n"
-        "  jantaku review game.json --bot efficiency --rules tenhou",
+        epilog="examples (from a clone of the repository):\n"
+        "  jantaku review examples/records/2010102910gm-00a9-0000-cdb9804c.mjlog\n"
+        "  jantaku review examples/records --player 2 --json > decisions.jsonl\n"
+        "  jantaku review examples/records/tenhou6-triple-ron.json --bot efficiency --rules tenhou",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("paths", nargs="+", help="record files or folders (searched recursively)")
