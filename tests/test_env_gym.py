@@ -73,8 +73,8 @@ def test_score_reward_adds_up_to_the_point_change():
 def test_bad_options_are_refused_by_name():
     with pytest.raises(JantakuError, match="seat must be 0-3"):
         je.MahjongEnv("standard", seat=4)
-    with pytest.raises(JantakuError, match="unknown bot 'strong'"):
-        je.MahjongEnv("standard", opponents="strong")
+    with pytest.raises(JantakuError, match="unknown bot 'champion'"):
+        je.MahjongEnv("standard", opponents="champion")
     with pytest.raises(JantakuError, match="list of 3"):
         je.MahjongEnv("standard", opponents=["random", "random"])
     with pytest.raises(JantakuError, match="reward must be one of"):
