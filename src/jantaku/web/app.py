@@ -638,6 +638,8 @@ class BrowserGuard:
         origin = headers.get("origin")
         if origin is None:
             return None  # not sent by a browser page (curl, a script): nothing cross-site about it
+        # host and port must match; the scheme is not compared: behind a proxy that ends TLS the page is https
+        # while this server sees http, and no other site can serve a page from this host and port
         parts = urlsplit(origin.strip()) if origin.strip() != "null" else None
         if (
             parts is None
