@@ -8,14 +8,16 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import socket
 from pathlib import Path
 
 import pytest
-from starlette.testclient import TestClient, WebSocketDenialResponse
+from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from jantaku.cli import main
 from jantaku.web.app import LOOPBACK_HOSTS, create_app
+from jantaku.web.background import BackgroundServer
 from jantaku.web.storage import SqliteStore
 
 BASE = "http://127.0.0.1:8000"
@@ -130,12 +132,9 @@ def test_a_foreign_host_name_is_refused(client):
 def test_a_foreign_host_name_cannot_open_a_websocket(client):
     data = _table(client)
     url = f"{WS}/ws/tables/{data['id']}?token={data['seats'][0]['token']}"
-    with (
-        pytest.raises(WebSocketDenialResponse) as refused,
-        client.websocket_connect(url, headers={"Host": "evil.example"}),
-    ):
+    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(url, headers={"Host": "evil.example"}):
         pass
-    assert refused.value.status_code == 421 and "evil.example" in json.loads(refused.value.content)["error"]
+    assert refused.value.code == 1008 and "evil.example" in refused.value.reason
 
 
 def test_without_a_list_every_host_name_is_answered(tmp_path):
@@ -200,17 +199,31 @@ def test_a_cross_site_websocket_is_refused(client):
     data = _table(client)
     url = f"{WS}/ws/tables/{data['id']}?token={data['seats'][0]['token']}"
     for origin in (FOREIGN, "null", "http://127.0.0.1:9999"):
-        with (
-            pytest.raises(WebSocketDenialResponse) as refused,
-            client.websocket_connect(url, headers={"Origin": origin}),
-        ):
+        with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(url, headers={"Origin": origin}):
             pass
-        assert refused.value.status_code == 403
-        assert "cross-site" in json.loads(refused.value.content)["error"]
-        assert refused.value.headers["x-frame-options"] == "DENY"
+        assert refused.value.code == 1008 and "cross-site" in refused.value.reason
     for headers in (SAME_ORIGIN, {}):
         with client.websocket_connect(url, headers=headers) as ws:
             assert ws.receive_json()["type"] == "view"
+
+
+def test_a_refused_handshake_is_http_403_from_the_real_server(tmp_path):
+    """Under uvicorn (as ``jantaku serve`` runs) the refused handshake is answered 403 and never upgraded."""
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    app = _app(tmp_path / "real.sqlite3")
+    with BackgroundServer(app) as server:
+        table = app.state.manager.create("tenhou", ["human", "random", "random", "random"])
+        url = f"ws://127.0.0.1:{server.port}/ws/tables/{table.id}?token={table.seats[0].token}"
+        rebound = url.replace("127.0.0.1", "rebound.example")  # a name that leads to this server (DNS rebinding)
+        for target, origin in ((url, FOREIGN), (rebound, None)):
+            sock = socket.create_connection(("127.0.0.1", server.port))
+            with pytest.raises(InvalidStatus) as refused, connect(target, sock=sock, origin=origin, open_timeout=10):
+                pass
+            assert refused.value.response.status_code == 403
+        with connect(url, origin=f"http://127.0.0.1:{server.port}", open_timeout=10) as ws:
+            assert json.loads(ws.recv(timeout=10))["type"] == "view"
 
 
 # -- JSON bodies ----------------------------------------------------------------------------------------------

@@ -586,7 +586,8 @@ def _origin_netloc(scheme: str, netloc: str) -> str:
 
 class BrowserGuard:
     """ASGI middleware: refuse foreign ``Host`` names (421) and cross-site state-changing requests (403), and
-    add the security headers to every answer (see the module docs).
+    add the security headers to every answer (see the module docs). A refused websocket handshake is closed
+    before it is accepted (HTTP 403, close code 1008 with the reason).
 
     ``allowed_hosts``: the names answered besides IP addresses (``None``: every name, for an application
     behind something that checks them, or a test client)."""
@@ -660,11 +661,12 @@ class BrowserGuard:
         if scope["type"] == "http":
             await send({"type": "http.response.start", "status": status, "headers": headers})
             await send({"type": "http.response.body", "body": body})
-        elif "websocket.http.response" in scope.get("extensions", {}):
-            await send({"type": "websocket.http.response.start", "status": status, "headers": headers})
-            await send({"type": "websocket.http.response.body", "body": body})
-        else:  # pragma: no cover - a server without the denial-response extension answers 403
-            await send({"type": "websocket.close", "code": 1008})
+        else:
+            # a websocket handshake closed before it is accepted: the server answers HTTP 403 (a browser shows
+            # a page's script nothing of a refused handshake anyway; uvicorn's denial-response extension would
+            # carry the JSON but logs every use as an error)
+            log.info("websocket handshake refused (%s): %s", status, message)
+            await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
 
 
 # -- the application ------------------------------------------------------------------------------------------
