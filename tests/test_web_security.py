@@ -326,7 +326,7 @@ def test_another_process_on_the_same_file_honours_a_reissue(tmp_path):
         assert a.get(f"/api/tables/{tid}/view", params={"token": new}).status_code == 200
 
 
-def test_a_finished_tables_links_stay(client):
+def test_a_table_of_bots_has_no_owner_token(client):
     r = client.post("/api/tables", json={"rules": "tenhou", "seats": ["random"] * 4})
     assert r.json()["over"] and "owner_token" not in r.json()  # nobody to give a link to
 
