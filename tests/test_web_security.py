@@ -326,6 +326,16 @@ def test_another_process_on_the_same_file_honours_a_reissue(tmp_path):
         assert a.get(f"/api/tables/{tid}/view", params={"token": new}).status_code == 200
 
 
+def test_a_finished_tables_links_stay_as_they_are(client):
+    data = _table(client, ("human", "random", "random", "random"))
+    tid, token, manager = data["id"], data["seats"][0]["token"], client.app.state.manager
+    table = manager.get(tid)
+    while not table.over:  # the person always takes the first legal action (a whole game: under a second)
+        manager.act(tid, token, table.step, 0)
+    _refused(client.post(f"/api/tables/{tid}/seats/0/reissue", json={"token": data["owner_token"]}), 409, "over")
+    assert client.get(f"/api/tables/{tid}/view", params={"token": token}).json()["over"]
+
+
 def test_a_table_of_bots_has_no_owner_token(client):
     r = client.post("/api/tables", json={"rules": "tenhou", "seats": ["random"] * 4})
     assert r.json()["over"] and "owner_token" not in r.json()  # nobody to give a link to
