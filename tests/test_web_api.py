@@ -65,7 +65,7 @@ def test_create_rejects_bad_requests(client):
     ):
         r = client.post("/api/tables", json=body)
         assert r.status_code == 400 and r.json()["error"], body
-    r = client.post("/api/tables", content=b"{not json")
+    r = client.post("/api/tables", content=b"{not json", headers={"Content-Type": "application/json"})
     assert r.status_code == 400 and "JSON" in r.json()["error"]
     assert client.post("/api/tables", json=[1, 2]).status_code == 400
 

@@ -31,7 +31,8 @@ HUGE_INT = b"9" * 5000
 def client(tmp_path):
     n = itertools.count()
     app = create_app(SqliteStore(tmp_path / "games.sqlite3"), seed_source=lambda: f"robust-{next(n)}")
-    with TestClient(app, raise_server_exceptions=False) as c:
+    # raw bodies below are sent as JSON (a JSON body must say so: test_web_security.py)
+    with TestClient(app, raise_server_exceptions=False, headers={"Content-Type": "application/json"}) as c:
         yield c
 
 

@@ -15,10 +15,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Start the web table: play whole games against bots or with friends (each seat has its own "
         "link), browse and export stored games, and score hands. Games are kept in a SQLite file.",
         epilog="examples:\n  jantaku serve\n  jantaku serve --port 8080 --db ~/mahjong/games.sqlite3\n"
-        "  jantaku serve --max-tables 200 --tables-per-minute 10\n\n"
+        "  jantaku serve --max-tables 200 --tables-per-minute 10\n"
+        "  jantaku serve --host 0.0.0.0 --allowed-host mahjong.example.org\n\n"
         "Every move is stored before it is answered. Only tables in play are held in memory: a finished game,\n"
         "and a table unused for --idle-minutes, is kept in the database only and read back when asked for.\n"
-        "Requests are limited (JSON bodies 256 KiB, uploads 8 MiB, gzip uploads 32 MiB once inflated).",
+        "Requests are limited (JSON bodies 256 KiB, uploads 8 MiB, gzip uploads 32 MiB once inflated).\n"
+        "The server answers only to 127.0.0.1, localhost, [::1], its --host, the --allowed-host names and any\n"
+        "IP address (421 for another name: a web page cannot reach it by rebinding a name), refuses changes\n"
+        "sent from another site's page (403) and JSON bodies not sent as application/json (415).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
@@ -46,6 +50,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         metavar="N",
         help="new tables one address may create a minute (default 60; 0: no limit); more are refused (429)",
     )
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a further host name people reach the server by (repeatable), e.g. the machine's name on the "
+        "network or the name a proxy forwards; requests naming any other host are refused (421)",
+    )
     p.set_defaults(run=run)
 
 
@@ -70,6 +82,14 @@ def run(args: argparse.Namespace) -> int:
         raise JantakuError(f"--idle-minutes must be more than 0, got {args.idle_minutes}")
     if not 0 <= args.tables_per_minute <= 1_000_000:
         raise JantakuError(f"--tables-per-minute must be 0-1000000, got {args.tables_per_minute}")
+    from jantaku.web.app import LOOPBACK_HOSTS, host_name
+
+    allowed = [*LOOPBACK_HOSTS]
+    for option, value in [("--host", args.host), *(("--allowed-host", v) for v in args.allowed_host)]:
+        name = host_name(value)
+        if name is None:
+            raise JantakuError(f"{option}: {value!r} is not a host name (give a name like example.org, no scheme)")
+        allowed.append(name)
     import uvicorn
 
     from jantaku.web.app import create_app
@@ -81,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
         max_tables=args.max_tables,
         idle_seconds=args.idle_minutes * 60,
         creates_per_minute=args.tables_per_minute,
+        allowed_hosts=allowed,
     )
     print(f"jantaku web table: open {url_for(args.host, args.port)}  (games in {db})", flush=True)
     uvicorn.run(

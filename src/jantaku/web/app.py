@@ -8,7 +8,10 @@
 ``GET  /api/yaku``                       every yaku and dora name in kanji, English and Chinese
 ``GET  /api/status``                     the tables held in memory and the server's limits (for monitoring)
 ``POST /api/tables``                     a new table ``{"rules", "seats": [4 x "human"|bot], "names"?}``;
-                                         answers every human seat's secret token and share link
+                                         answers every human seat's secret token and share link, and the
+                                         creator's ``owner_token``
+``POST /api/tables/{id}/seats/{seat}/``  ``{"token"}`` (the ``owner_token`` or the seat's own token): the seat
+``reissue``                              gets a new token and link; the old link is refused (403) from then on
 ``GET  /api/tables/{id}/view?token=``    the seat's view (own hand, public table, legal actions)
 ``POST /api/tables/{id}/act``            ``{"token", "step", "index"}`` (or ``"action": {...}``); the new view
 ``GET  /api/games``                      stored (finished) games, newest first
@@ -26,32 +29,49 @@
 =======================================  ==================================================================
 
 Errors are JSON ``{"error": "..."}`` with a 4xx status: 400 malformed or illegal, 403 a token that is not
-the table's, 404 an unknown table or game, 409 a stale action (the table moved on, here or in another server
-process on the same database), 413 a body or upload too big (or a gzip upload inflating too far), 429 too
-many new tables from one address; 503 when the server holds its limit of tables or the game store refused a
-write (nothing changed: try again). What a request may hold is set out in :mod:`jantaku.web.limits`. An
-action is stored before it is answered: an acknowledged move is never lost.
+the table's (or a request from another site, below), 404 an unknown table or game, 409 a stale action (the
+table moved on, here or in another server process on the same database), 413 a body or upload too big (or a
+gzip upload inflating too far), 415 a JSON body sent without ``Content-Type: application/json``, 421 a Host
+the server does not answer to, 429 too many new tables from one address; 503 when the server holds its limit
+of tables or the game store refused a write (nothing changed: try again). What a request may hold is set out
+in :mod:`jantaku.web.limits`. An action is stored before it is answered: an acknowledged move is never lost.
+
+Browser safety (:class:`BrowserGuard`): a page on another site must not be able to drive a server running on
+the user's machine. So a request whose ``Host`` is a name the server was not started for is refused (421: a
+DNS-rebinding page reaches the server under its own name; an IP address cannot be rebound and is always
+answered); a state-changing request (POST, PUT, PATCH, DELETE, and the websocket handshake) carrying an
+``Origin`` other than the server's own is refused (403; a request without ``Origin``, from curl or a script,
+is let through); JSON bodies must say ``Content-Type: application/json`` (a cross-site form cannot send that
+without the ``Origin`` that the check refuses). Every answer carries a Content-Security-Policy that allows
+only the server's own scripts, styles, pictures and connections (no inline script or style) and no framing,
+``X-Content-Type-Options: nosniff``, ``X-Frame-Options: DENY`` and ``Referrer-Policy: no-referrer`` (seat
+tokens are in page addresses); pages and API answers are ``Cache-Control: no-store`` unless they say
+otherwise (a tile, the yaku names).
 """
 
 from __future__ import annotations
 
 import io
+import ipaddress
 import json
 import logging
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from jantaku.errors import JantakuError
@@ -67,7 +87,7 @@ from .storage import GameStore, SqliteStore
 from .svg import TILE_NAMES, tile_svg
 from .tables import BOTS, BadRequest, NotFound, TableManager, WebError, all_yaku_names, playable_presets
 
-__all__ = ["MAX_UPLOAD", "TooLarge", "create_app"]
+__all__ = ["LOOPBACK_HOSTS", "MAX_UPLOAD", "BrowserGuard", "TooLarge", "create_app", "host_name"]
 
 STATIC = Path(str(resources.files("jantaku.web") / "static"))
 
@@ -95,7 +115,17 @@ def _size(n: int) -> str:
     return f"{n // (1024 * 1024)} MiB" if n >= 1024 * 1024 else f"{n // 1024} KiB"
 
 
+class UnsupportedMediaType(WebError):
+    """A JSON body sent as something else (415)."""
+
+    status = 415
+
+
 async def _json_body(request: Request) -> dict[str, Any]:
+    media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if media != "application/json":
+        shown = _short(media, 60) if media else "none"
+        raise UnsupportedMediaType(f"the body must be sent as Content-Type: application/json (not {shown})")
     raw = await _read_body(request, MAX_JSON_BYTES, "the body")
     obj = parse_json(raw or b"null", "the body")
     if not isinstance(obj, dict):
@@ -177,9 +207,21 @@ async def create_table(request: Request) -> Response:
         if info.kind == "human":
             entry["link"] = f"/?table={table.id}&token={info.token}"
         out.append(entry)
-    return JSONResponse(
-        {"id": table.id, "rules": table.rules, "step": table.step, "over": table.over, "seats": out}, status_code=201
-    )
+    answer = {"id": table.id, "rules": table.rules, "step": table.step, "over": table.over, "seats": out}
+    if table.owner is not None:
+        answer["owner_token"] = table.owner
+    return JSONResponse(answer, status_code=201)
+
+
+async def reissue_link(request: Request) -> Response:
+    body = await _json_body(request)
+    text = request.path_params["seat"]
+    if not (text.isdigit() and len(text) == 1):
+        raise BadRequest(f"seat: 0-3, not {_short(text, 20)!r}")
+    seat = int(text)
+    manager = _manager(request)
+    table, token = await run_in_threadpool(manager.reissue, request.path_params["id"], body.get("token"), seat)
+    return JSONResponse({"seat": seat, "token": token, "link": f"/?table={table.id}&token={token}"})
 
 
 async def table_view(request: Request) -> Response:
@@ -222,6 +264,13 @@ async def table_socket(websocket: WebSocket) -> None:
                 await listener.queue.get()
                 while not listener.queue.empty():  # several changes at once: one view
                     listener.queue.get_nowait()
+                try:
+                    table.seat_of(token)  # the seat's link may have been reissued
+                except WebError as e:
+                    await websocket.send_json({"type": "error", "status": e.status, "error": e.message})
+                    await websocket.close(code=4000 + e.status, reason=e.message[:120])
+                    tg.cancel_scope.cancel()
+                    return
                 await websocket.send_json({"type": "view", "view": table.view(seat)})
 
         async with anyio.create_task_group() as tg:
@@ -475,6 +524,151 @@ async def score(request: Request) -> Response:
     return JSONResponse(result)
 
 
+# -- browser safety -------------------------------------------------------------------------------------------
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+"""The names a server answers to besides its ``--host`` and ``--allowed-host`` ones."""
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+"""The pages' Content-Security-Policy: only the server's own files, nothing inline, never in a frame."""
+
+SECURITY_HEADERS = (
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+)
+
+_SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def host_name(value: str) -> str | None:
+    """The host name of a ``Host`` header (or a ``--host`` value), lower case, without its port; an IPv6
+    address in brackets; ``None`` for something that is not a host.
+
+    >>> host_name("LocalHost:8000"), host_name("[::1]:80"), host_name("::1"), host_name("a b")
+    ('localhost', '[::1]', '[::1]', None)
+    """
+    value = value.strip().lower()
+    if value.startswith("["):
+        end = value.find("]")
+        name, rest = value[: end + 1], value[end + 1 :]
+        if end < 0 or (rest and not (rest.startswith(":") and rest[1:].isdigit())):
+            return None
+    elif value.count(":") > 1:  # a bare IPv6 address (a --host value)
+        name = f"[{value}]"
+    else:
+        name, _, port = value.partition(":")
+        if _ and not port.isdigit():
+            return None
+    if not name or any(c.isspace() or c in "/\\@?#" for c in name):
+        return None
+    return name
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name[1:-1] if name.startswith("[") else name)
+    except ValueError:
+        return False
+    return True
+
+
+def _origin_netloc(scheme: str, netloc: str) -> str:
+    """``netloc`` lower case, without the scheme's default port."""
+    netloc = netloc.lower()
+    default = {"http": ":80", "https": ":443", "ws": ":80", "wss": ":443"}.get(scheme, "")
+    return netloc[: -len(default)] if default and netloc.endswith(default) else netloc
+
+
+class BrowserGuard:
+    """ASGI middleware: refuse foreign ``Host`` names (421) and cross-site state-changing requests (403), and
+    add the security headers to every answer (see the module docs). A refused websocket handshake is closed
+    before it is accepted (HTTP 403, close code 1008 with the reason).
+
+    ``allowed_hosts``: the names answered besides IP addresses (``None``: every name, for an application
+    behind something that checks them, or a test client)."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: Iterable[str] | None) -> None:
+        self.app = app
+        self.allowed_hosts = None if allowed_hosts is None else frozenset(host_name(h) or h for h in allowed_hosts)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        problem = self._problem(scope, headers)
+        if problem is not None:
+            await self._refuse(scope, receive, send, *problem)
+            return
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope["path"]
+        no_store = path.startswith("/api/") or not path.startswith(("/static/", "/tiles/"))
+
+        async def secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                out = [(k, v) for k, v in message.get("headers", []) if k.lower() not in dict(SECURITY_HEADERS)]
+                out.extend(SECURITY_HEADERS)
+                if no_store and not any(k.lower() == b"cache-control" for k, _ in out):
+                    out.append((b"cache-control", b"no-store"))
+                message = {**message, "headers": out}
+            await send(message)
+
+        await self.app(scope, receive, secured)
+
+    def _problem(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str] | None:
+        host = headers.get("host")
+        if host is None:
+            return 400, "the request has no Host header"
+        name = host_name(host)
+        if name is None:
+            return 400, f"the Host header {host[:80]!r} is not a host name"
+        if self.allowed_hosts is not None and name not in self.allowed_hosts and not _is_address(name):
+            return 421, (
+                f"this server does not answer to the host name {name[:80]!r}: start it with "
+                f"--allowed-host {name[:80]} to allow it"
+            )
+        if scope["type"] == "http" and scope["method"] in _SAFE_METHODS:
+            return None
+        origin = headers.get("origin")
+        if origin is None:
+            return None  # not sent by a browser page (curl, a script): nothing cross-site about it
+        # host and port must match; the scheme is not compared: behind a proxy that ends TLS the page is https
+        # while this server sees http, and no other site can serve a page from this host and port
+        parts = urlsplit(origin.strip()) if origin.strip() != "null" else None
+        if (
+            parts is None
+            or parts.scheme not in ("http", "https")
+            or _origin_netloc(parts.scheme, parts.netloc) != _origin_netloc(parts.scheme, host.strip())
+        ):
+            return 403, f"cross-site request refused: Origin {origin[:80]!r} is not this server ({host[:80]})"
+        return None
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, status: int, message: str) -> None:
+        body = json.dumps({"error": message}).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"cache-control", b"no-store"),
+            *SECURITY_HEADERS,
+        ]
+        if scope["type"] == "http":
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+        else:
+            # a websocket handshake closed before it is accepted: the server answers HTTP 403 (a browser shows
+            # a page's script nothing of a refused handshake anyway; uvicorn's denial-response extension would
+            # carry the JSON but logs every use as an error)
+            log.info("websocket handshake refused (%s): %s", status, message)
+            await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
+
+
 # -- the application ------------------------------------------------------------------------------------------
 
 
@@ -501,12 +695,16 @@ def create_app(
     max_tables: int = 1000,
     idle_seconds: float = 900.0,
     creates_per_minute: int = 60,
+    allowed_hosts: Iterable[str] | None = None,
 ) -> Starlette:
     """The application over ``store`` (default: a :class:`~jantaku.web.storage.SqliteStore` at ``db``, or
     ``jantaku.sqlite3`` in the working folder). ``seed_source`` gives new tables their seeds (default: random;
     tests fix it to replay the same games). ``max_tables``, ``idle_seconds`` and ``creates_per_minute`` bound
     the tables held in memory and the tables one address may create a minute (see
-    :class:`~jantaku.web.tables.TableManager`)."""
+    :class:`~jantaku.web.tables.TableManager`). ``allowed_hosts``: the host names the server answers to (IP
+    addresses are always answered; ``None``, the default: every name, for tests and an application behind a
+    proxy that checks them; ``jantaku serve`` passes :data:`LOOPBACK_HOSTS`, its ``--host`` and its
+    ``--allowed-host`` names). The other browser checks and headers (:class:`BrowserGuard`) always apply."""
     store = store if store is not None else SqliteStore(db if db is not None else "jantaku.sqlite3")
     routes = [
         Route("/", page),
@@ -520,6 +718,7 @@ def create_app(
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{id}/view", table_view),
         Route("/api/tables/{id}/act", table_act, methods=["POST"]),
+        Route("/api/tables/{id}/seats/{seat}/reissue", reissue_link, methods=["POST"]),
         Route("/api/games", list_games),
         Route("/api/games/{id}", get_game),
         Route("/api/games/{id}/export", export_game),
@@ -530,7 +729,9 @@ def create_app(
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers = {WebError: _web_error, HTTPException: _http_error, Exception: _server_error}
-    app = Starlette(routes=routes, exception_handlers=handlers)
+    app = Starlette(
+        routes=routes, exception_handlers=handlers, middleware=[Middleware(BrowserGuard, allowed_hosts=allowed_hosts)]
+    )
     app.state.store = store
     app.state.manager = TableManager(
         store, seed_source, max_tables=max_tables, idle_seconds=idle_seconds, creates_per_minute=creates_per_minute

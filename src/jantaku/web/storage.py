@@ -63,6 +63,10 @@ _MIGRATIONS: tuple[str, ...] = (
     UPDATE tables SET step = json_array_length(actions);
     ALTER TABLE games ADD COLUMN table_state TEXT;
     """,
+    """
+    ALTER TABLE tables ADD COLUMN owner TEXT;
+    ALTER TABLE tables ADD COLUMN tokens INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
 """The schema version this code writes."""
@@ -107,6 +111,10 @@ class StoredTable:
     seats: list[dict[str, Any]]
     actions: list[dict[str, Any]]
     status: str = "playing"
+    owner: str | None = None
+    """The table creator's secret (it may reissue any seat's link); ``None`` for tables from before it."""
+    tokens: int = 0
+    """How many times a seat's token was reissued (a write from a process that missed one is refused)."""
 
 
 def _table_json(table: StoredTable) -> str:
@@ -120,6 +128,8 @@ def _table_json(table: StoredTable) -> str:
             "seats": table.seats,
             "actions": table.actions,
             "status": table.status,
+            "owner": table.owner,
+            "tokens": table.tokens,
         },
         ensure_ascii=False,
         separators=(",", ":"),
@@ -147,6 +157,13 @@ class GameStore(Protocol):
 
     def table_step(self, table_id: str) -> int | None:
         """The stored step of a game in play (how many actions it holds), or ``None``."""
+
+    def table_stamp(self, table_id: str) -> tuple[int, int] | None:
+        """The stored step of a game in play and how many times a seat's token was reissued, or ``None``."""
+
+    def save_tokens(self, table: StoredTable, expected_step: int, expected_tokens: int) -> None:
+        """Store a game in play's seats (a reissued token) with ``table.tokens``, only if the stored table is at
+        ``expected_step`` with ``expected_tokens`` reissues (else :class:`StaleWrite`, nothing written)."""
 
     def finish_table(
         self, table_id: str, game: StoredGame, expected_step: int | None = None, state: StoredTable | None = None
@@ -267,8 +284,9 @@ class SqliteStore:
         with self._transaction() as db:
             if expected_step is None:
                 db.execute(
-                    "INSERT OR REPLACE INTO tables (id, created, updated, rules, seed, seats, actions, status, step)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT OR REPLACE INTO tables"
+                    " (id, created, updated, rules, seed, seats, actions, status, step, owner, tokens)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         table.id,
                         table.created,
@@ -279,12 +297,24 @@ class SqliteStore:
                         actions,
                         table.status,
                         len(table.actions),
+                        table.owner,
+                        table.tokens,
                     ),
                 )
                 return
             cursor = db.execute(
-                "UPDATE tables SET updated = ?, seats = ?, actions = ?, status = ?, step = ? WHERE id = ? AND step = ?",
-                (table.updated, seats, actions, table.status, len(table.actions), table.id, expected_step),
+                "UPDATE tables SET updated = ?, seats = ?, actions = ?, status = ?, step = ?"
+                " WHERE id = ? AND step = ? AND tokens = ?",
+                (
+                    table.updated,
+                    seats,
+                    actions,
+                    table.status,
+                    len(table.actions),
+                    table.id,
+                    expected_step,
+                    table.tokens,
+                ),
             )
             if cursor.rowcount != 1:
                 raise StaleWrite(f"table {table.id} is no longer at step {expected_step}")
@@ -292,24 +322,44 @@ class SqliteStore:
     def get_table(self, table_id: str) -> StoredTable | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT id, created, updated, rules, seed, seats, actions, status FROM tables WHERE id = ?",
+                "SELECT id, created, updated, rules, seed, seats, actions, status, owner, tokens"
+                " FROM tables WHERE id = ?",
                 (table_id,),
             ).fetchone()
         if row is None:
             return None
-        return StoredTable(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), json.loads(row[6]), row[7])
+        seats, actions = json.loads(row[5]), json.loads(row[6])
+        return StoredTable(row[0], row[1], row[2], row[3], row[4], seats, actions, row[7], row[8], int(row[9]))
 
     def table_step(self, table_id: str) -> int | None:
         with self._lock:
             row = self._db.execute("SELECT step FROM tables WHERE id = ?", (table_id,)).fetchone()
         return None if row is None else int(row[0])
 
+    def table_stamp(self, table_id: str) -> tuple[int, int] | None:
+        with self._lock:
+            row = self._db.execute("SELECT step, tokens FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    def save_tokens(self, table: StoredTable, expected_step: int, expected_tokens: int) -> None:
+        seats = json.dumps(table.seats, ensure_ascii=False)
+        with self._transaction() as db:
+            cursor = db.execute(
+                "UPDATE tables SET updated = ?, seats = ?, tokens = ? WHERE id = ? AND step = ? AND tokens = ?",
+                (table.updated, seats, table.tokens, table.id, expected_step, expected_tokens),
+            )
+            if cursor.rowcount != 1:
+                raise StaleWrite(f"table {table.id} is no longer at step {expected_step} with these links")
+
     def finish_table(
         self, table_id: str, game: StoredGame, expected_step: int | None = None, state: StoredTable | None = None
     ) -> None:
         with self._transaction() as db:
             if expected_step is not None:
-                cursor = db.execute("DELETE FROM tables WHERE id = ? AND step = ?", (table_id, expected_step))
+                tokens = state.tokens if state is not None else 0
+                cursor = db.execute(
+                    "DELETE FROM tables WHERE id = ? AND step = ? AND tokens = ?", (table_id, expected_step, tokens)
+                )
                 if cursor.rowcount != 1:
                     raise StaleWrite(f"table {table_id} is no longer at step {expected_step}")
             else:

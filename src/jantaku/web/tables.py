@@ -535,6 +535,8 @@ class LiveTable:
     created: str
     game: Game
     actions: list[dict[str, Any]] = field(default_factory=list)
+    owner: str | None = None
+    tokens: int = 0
     hand_results: list[dict[str, Any]] = field(default_factory=list)
     lock: threading.RLock = field(default_factory=threading.RLock)
     listeners: list[_Listener] = field(default_factory=list)
@@ -773,6 +775,8 @@ class LiveTable:
             [info.to_json(with_token=True) for info in self.seats],
             list(self.actions),
             "finished" if self.over else "playing",
+            self.owner,
+            self.tokens,
         )
 
     def stored_game(self) -> StoredGame:
@@ -875,6 +879,8 @@ class TableManager:
             while table_id in self.tables or self.store.get_table(table_id) or self.store.get_game(table_id):
                 table_id = secrets.token_urlsafe(8)  # pragma: no cover - 64 random bits
         table = LiveTable(table_id, rules, seed, infos, utc_now(), game)
+        if any(info.kind == "human" for info in infos):
+            table.owner = secrets.token_urlsafe(16)
         table.run_bots()
         with self._storing(table_id):
             self._persist(table, None)
@@ -912,8 +918,8 @@ class TableManager:
         if table is not None:
             if not table.over:
                 with table.lock, self._storing(table_id):  # never compared while a move is being stored
-                    if self.store.table_step(table_id) != table.step:
-                        self._refresh(table)  # another process moved it on (or finished it)
+                    if self.store.table_stamp(table_id) != (table.step, table.tokens):
+                        self._refresh(table)  # another process moved it on, finished it or reissued a link
             table.last_used = time.monotonic()
             return table
         with self._lock:
@@ -952,12 +958,14 @@ class TableManager:
             fresh = self._rebuild(stored)
             table.game, table.actions, table.hand_results = fresh.game, fresh.actions, fresh.hand_results
             table._bots = fresh._bots
+            table.seats, table.owner, table.tokens = fresh.seats, fresh.owner, fresh.tokens
         table.notify()
 
     def _rebuild(self, stored: StoredTable) -> LiveTable:
         infos = [SeatInfo(s["kind"], s["name"], s.get("bot"), s.get("token")) for s in stored.seats]
         game = Game(load_rules(stored.rules), seed=stored.seed, names=[i.name for i in infos])
         table = LiveTable(stored.id, stored.rules, stored.seed, infos, stored.created, game)
+        table.owner, table.tokens = stored.owner, stored.tokens
         try:
             for a in stored.actions:
                 table._apply(action_from_json(a))
@@ -1027,6 +1035,44 @@ class TableManager:
             ) from None
         table.last_used = time.monotonic()
         return table
+
+    def reissue(self, table_id: str, token: Any, seat: Any) -> tuple[LiveTable, str]:
+        """Replace human seat ``seat``'s token with a new one (its old link then gets 403); allowed to the table's
+        creator (``token`` its ``owner_token``) and to the seat itself. Returns the table and the new token.
+        A finished table's links stay as they are (409)."""
+        if not isinstance(token, str):
+            raise BadRequest("'token' (the creator's owner_token or the seat's own token, a string) is required")
+        if not _is_int(seat) or not 0 <= seat < 4:
+            raise BadRequest(f"seat: 0-3, not {_short(seat)}")
+        table = self.get(table_id)
+        with table.lock:
+            info = table.seats[seat]
+            owner = table.owner is not None and secrets.compare_digest(table.owner, token)
+            own = info.token is not None and secrets.compare_digest(info.token, token)
+            if not (owner or own):
+                raise Forbidden("only the table's creator (its owner_token) or the seat itself may reissue its link")
+            if info.kind != "human":
+                raise BadRequest(f"seat {seat} is a bot: it has no link")
+            if table.over:
+                raise Conflict(f"table {table.id} is over: its links can no longer be changed")
+            old, fresh = info.token, secrets.token_urlsafe(16)
+            info.token = fresh
+            table.tokens += 1
+            try:
+                with self._storing(table.id):
+                    self.store.save_tokens(table.stored_table(), table.step, table.tokens - 1)
+            except StaleWrite:
+                info.token, table.tokens = old, table.tokens - 1
+                self._refresh(table)
+                raise Conflict(
+                    "another server process changed this table first: nothing was changed, try again"
+                ) from None
+            except BaseException:
+                info.token, table.tokens = old, table.tokens - 1
+                raise
+        table.last_used = time.monotonic()
+        table.notify()  # the old link's websockets learn that it no longer holds the seat
+        return table, fresh
 
     def _commit(self, table: LiveTable, step: int) -> None:
         with self._storing(table.id):
