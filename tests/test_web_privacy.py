@@ -14,10 +14,11 @@ import pytest
 from starlette.testclient import TestClient
 
 from jantaku.rules import load_rules
-from jantaku.table import Wall, draw_seating
+from jantaku.table import Game, Wall, draw_seating
 from jantaku.table.kyoku import CALLED, DRAWN, ENDED
 from jantaku.web.app import create_app
 from jantaku.web.storage import SqliteStore
+from jantaku.web.tables import action_from_json
 from scenario_walls import build_wall
 
 RULES = "mleague"
@@ -81,11 +82,28 @@ def _says_nothing_of_others(view: dict, seat: int) -> None:
         assert view["actions"] and view["to_act"] == [seat], "a private phase shown to a seat not asked"
 
 
+def _held(client, walls, seed: str, hands: dict[int, str], draws: list[str], people: tuple[int, int]):
+    """A table with this seed whose first hand is dealt from these hands and draws (created on the server's
+    manager, so that several tables share one seed, hence one seating); its id and the people's tokens."""
+    walls[seed] = build_wall(hands, draws, dealer=_dealer(seed), dora=["1z"])
+    kinds = ["efficiency"] * 4
+    for s in people:
+        kinds[s] = "human"
+    table = client.app.state.manager.create(RULES, kinds, seed=seed)
+    return table.id, {s: table.seats[s].token for s in people}
+
+
+def _apart_from_id(view: dict) -> dict:
+    return {k: v for k, v in view.items() if k != "table"}
+
+
 def test_a_pending_pon_is_shown_to_the_caller_only(client, walls):
     """Person A (the dealer) discards 3m; the bot to A's right could chi it (it passes at once) and person B
     across could pon it. While B decides, A's view and A's websocket say only that the table waits: nobody in
-    ``to_act``, phase ``waiting``, a step that moved by A's discard alone (the bot's pass is not counted), and
-    a refusal that names nobody. B's view offers the pon. Once B pons, the call is public."""
+    ``to_act``, phase ``waiting``, and a refusal that names nobody; B's view offers the pon. A's view is the
+    very one A gets at a table where the bot could not chi (its pass leaves no trace), and once B passes it is
+    the very one A gets at a table where B could not pon (the wait leaves no trace in the step). At a table
+    where B pons, the call is public."""
     seed = "privacy-pon"
     a = _dealer(seed)
     c, b, d = (a + 1) % 4, (a + 2) % 4, (a + 3) % 4
@@ -95,8 +113,10 @@ def test_a_pending_pon_is_shown_to_the_caller_only(client, walls):
         b: "3m3m8m3p6p1s4s7s2z3z4z7z1z",  # may pon 3m
         d: "5m9m2p4p8p3s5s8s6z5z2z4z1p",
     }
-    walls[seed] = build_wall(hands, ["8m"], dealer=a, dora=["1z"])
-    tid, tokens = _create(client, (a, b))
+    draws = ["8m", "5z", "6m"]  # A's, then C's and B's draws
+    tid, tokens = _held(client, walls, seed, hands, draws, (a, b))
+    no_chi, no_chi_tokens = _held(client, walls, seed, {**hands, c: "1s7s6m4p7p9p2s5s9s3z4z6z1p"}, draws, (a, b))
+    no_pon, no_pon_tokens = _held(client, walls, seed, {**hands, b: "9m9m8m3p6p1s4s7s2z3z4z7z1z"}, draws, (a, b))
     table = client.app.state.manager.get(tid)
     with client.websocket_connect(f"/ws/tables/{tid}?token={tokens[a]}") as ws:
         first = ws.receive_json()["view"]
@@ -112,10 +132,13 @@ def test_a_pending_pon_is_shown_to_the_caller_only(client, walls):
         assert table.actions[-1] == {"type": "none", "seat": c, "tile": None, "consumed": [], "tsumogiri": False}
         assert mine == _view(client, tid, tokens[a])
         assert mine["to_act"] == [] and mine["round"]["phase"] == "waiting" and mine["actions"] == []
-        assert mine["step"] == first["step"] + 1 < table.step
         _says_nothing_of_others(mine, a)
         text = json.dumps(mine)
         assert "responses" not in text and "pon" not in text and '"none"' not in text
+        # the same discard where the bot had nothing to pass on: the same view
+        r = _act(client, no_chi, no_chi_tokens[a], _view(client, no_chi, no_chi_tokens[a]), "dahai", "3m")
+        assert r.status_code == 200 and client.app.state.manager.get(no_chi).actions[-1]["type"] == "dahai"
+        assert _apart_from_id(r.json()) == _apart_from_id(mine)
         # B sees the option
         theirs = _view(client, tid, tokens[b])
         assert theirs["to_act"] == [b] and theirs["round"]["phase"] == "responses"
@@ -130,12 +153,18 @@ def test_a_pending_pon_is_shown_to_the_caller_only(client, walls):
         assert refusal == {"type": "error", "status": 400, "error": r.json()["error"]}
         stale = client.post(f"/api/tables/{tid}/act", json={"token": tokens[a], "step": table.step, "index": 0})
         assert stale.status_code == 409 and f"view is at step {mine['step']}," in stale.json()["error"]
-        # B pons: now it is public, and B's turn to discard is too
-        assert _act(client, tid, tokens[b], theirs, "pon").status_code == 200
-        called = ws.receive_json()["view"]
-        assert called["to_act"] == [b] and called["round"]["phase"] == CALLED
-        assert [m["type"] for m in called["players"][b]["melds"]] == ["pon"]
-        _says_nothing_of_others(called, a)
+        # B passes: the bot draws and discards, B draws; A sees what it sees where B had no pair of 3m
+        assert _act(client, tid, tokens[b], theirs, "none").status_code == 200
+        moved = ws.receive_json()["view"]
+        assert moved["to_act"] == [b] and moved["players"][b]["has_drawn"] and moved["round"]["phase"] == DRAWN
+        r = _act(client, no_pon, no_pon_tokens[a], _view(client, no_pon, no_pon_tokens[a]), "dahai", "3m")
+        assert r.status_code == 200 and _apart_from_id(r.json()) == _apart_from_id(moved)
+    # where B pons, the call is public, and so is B's turn to discard
+    assert _act(client, no_chi, no_chi_tokens[b], _view(client, no_chi, no_chi_tokens[b]), "pon").status_code == 200
+    called = _view(client, no_chi, no_chi_tokens[a])
+    assert called["to_act"] == [b] and called["round"]["phase"] == CALLED
+    assert [m["type"] for m in called["players"][b]["melds"]] == ["pon"]
+    _says_nothing_of_others(called, a)
 
 
 def test_a_pass_that_settles_nothing_sends_nothing(client, walls):
@@ -201,7 +230,7 @@ def test_no_view_or_message_of_a_whole_game_tells_of_another_seats_option(client
     tid, tokens = _create(client, people)
     table = client.app.state.manager.get(tid)
     hidden = 0  # views taken while the other person had a private option
-    moves = 0
+    moves = {s: 0 for s in people}
     with client.websocket_connect(f"/ws/tables/{tid}?token={tokens[0]}") as ws:
         while True:
             views = {s: _view(client, tid, tokens[s]) for s in people}
@@ -224,17 +253,27 @@ def test_no_view_or_message_of_a_whole_game_tells_of_another_seats_option(client
                 json={"token": tokens[mover], "step": views[mover]["step"], "index": _choose(views[mover])},
             )
             assert r.status_code == 200, r.text
-            moves += 1
+            moves[mover] += 1
         messages = []
         while not messages or not messages[-1]["view"]["over"]:
             messages.append(ws.receive_json())
     assert hidden >= 10, f"only {hidden} views were taken while the other person had an option"
     steps = [m["view"]["step"] for m in messages]
-    assert steps == sorted(steps) and steps[-1] == table.view_step(0) < table.step
+    assert steps == sorted(steps) and steps[-1] == table.view_step(0)
+    # the step is the public events and the times this seat was asked or answered, nothing of anyone's passes:
+    # the game replayed from its actions, seat 0's being asked followed action by action
+    replay = Game(load_rules(RULES), seed=table.seed, names=[i.name for i in table.seats])
+    asked = [bool(replay.legal_actions(0))]
+    for action in table.actions:
+        replay.apply(action_from_json(action))
+        asked.append(bool(replay.legal_actions(0)))
+    assert replay.events == table.game.events
+    assert steps[-1] == len(replay.events) + sum(x != y for x, y in itertools.pairwise(asked))
     for m in messages:
         assert m["type"] == "view"
         _says_nothing_of_others(m["view"], 0)
     for earlier, later in itertools.pairwise(messages):
         if earlier["view"]["step"] == later["view"]["step"]:
             assert earlier == later
-    print(f"\n[privacy] {moves} moves by people, {hidden} views during the other's option, {len(messages)} messages")
+    moved = sum(moves.values())
+    print(f"\n[privacy] {moved} moves by people, {hidden} views during the other's option, {len(messages)} messages")

@@ -555,7 +555,7 @@ class LiveTable:
     last_used: float = field(default_factory=time.monotonic)
     _bots: dict[int, Any] = field(default_factory=dict)
     _seen: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    """Each seat's view step: how many actions changed what that seat can see (see :meth:`view_step`)."""
+    """Per seat, how many times its being asked to act began or ended (a part of :meth:`view_step`)."""
 
     def __post_init__(self) -> None:
         for s, info in enumerate(self.seats):
@@ -572,19 +572,18 @@ class LiveTable:
         return self.game.over
 
     def view_step(self, seat: int) -> int:
-        """The ``step`` of ``seat``'s view: how many actions so far changed what ``seat`` sees (a public event,
-        or the seat's own options appearing or being answered). Another seat's pass that settles nothing is not
-        counted, so the number says nothing of who else could answer a discard. It follows from the actions
-        alone (a table rebuilt from the store counts the same); a client echoes it back with its action."""
-        return self._seen[seat]
+        """The ``step`` of ``seat``'s view, which a client echoes back with its action: the public events of the
+        game so far (draws, discards, calls, riichi, dora, wins, draws of the hand...) plus the times this seat
+        was asked to act or answered. It moves whenever the view changes, and it is a function of what this seat
+        may know: another seat's pass on a discard adds nothing (a pass that settles the discard brings the same
+        events, the next draw or call, as a discard nobody could answer), so neither the step nor how far it
+        moves tells who else could call. It follows from the actions alone (a table rebuilt from the store
+        counts the same); it is not the table's :attr:`step`, which counts every action."""
+        return len(self.game.events) + self._seen[seat]
 
-    def _visible(self) -> list[tuple[int, bool, bool]]:
-        """What decides whether an action changed a seat's view, per seat: the public events so far, whether the
-        seat is asked to act, whether the game is over."""
-        game = self.game
-        events = len(game.events)
-        over = game.over
-        return [(events, bool(game.legal_actions(s)), over) for s in range(4)]
+    def _asked(self) -> list[bool]:
+        """Per seat, whether it is asked to act now."""
+        return [bool(self.game.legal_actions(s)) for s in range(4)]
 
     def seat_of(self, token: str | None) -> int:
         """The seat a token belongs to; :class:`Forbidden` for any other token."""
@@ -601,12 +600,12 @@ class LiveTable:
         k = self.game.kyoku
         was_playing = k.phase != ENDED
         round_name = self.game.round_name
-        before = self._visible()
+        before = self._asked()
         self.game.apply(action)
         self.actions.append(action_to_json(action))
         if was_playing and k.phase == ENDED:
             self.hand_results.append(hand_result_json(k, len(self.hand_results) + 1, round_name))
-        for s, now in enumerate(self._visible()):
+        for s, now in enumerate(self._asked()):
             if now != before[s]:
                 self._seen[s] += 1
 
