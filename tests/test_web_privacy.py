@@ -50,11 +50,11 @@ def client(tmp_path):
         yield c
 
 
-def _create(client, people: tuple[int, int]) -> tuple[str, dict[int, str]]:
+def _create(client, people: tuple[int, int], rules: str = RULES) -> tuple[str, dict[int, str]]:
     kinds = ["efficiency"] * 4
     for s in people:
         kinds[s] = "human"
-    r = client.post("/api/tables", json={"rules": RULES, "seats": kinds})
+    r = client.post("/api/tables", json={"rules": rules, "seats": kinds})
     assert r.status_code == 201, r.text
     data = r.json()
     return data["id"], {s["seat"]: s["token"] for s in data["seats"] if s["kind"] == "human"}
@@ -219,15 +219,17 @@ def _choose(view: dict) -> int:
     return kinds.index("dahai") if "dahai" in kinds else 0
 
 
-def test_no_view_or_message_of_a_whole_game_tells_of_another_seats_option(client):
+@pytest.mark.parametrize("rules", [RULES, "jielu"])
+def test_no_view_or_message_of_a_whole_game_tells_of_another_seats_option(client, rules):
     """Two people and two bots play a whole game through the API. Before every move both people's views are
     checked against the engine: ``to_act`` is exactly the public turn (or the seat itself when asked), the
     phase of a private decision reaches only those asked. Every websocket message to one of them is checked the
-    same way, and their steps never repeat or count another seat's pass."""
+    same way, and their steps never repeat or count another seat's pass. Under 洁律 (points mode) a winner
+    leaves the hand and the others play on."""
     client.post("/api/tables", json={"rules": RULES, "seats": ["random"] * 4})  # the first two seeds
     client.post("/api/tables", json={"rules": RULES, "seats": ["random"] * 4})
     people = (0, 2)
-    tid, tokens = _create(client, people)
+    tid, tokens = _create(client, people, rules)
     table = client.app.state.manager.get(tid)
     hidden = 0  # views taken while the other person had a private option
     moves = {s: 0 for s in people}
@@ -262,7 +264,7 @@ def test_no_view_or_message_of_a_whole_game_tells_of_another_seats_option(client
     assert steps == sorted(steps) and steps[-1] == table.view_step(0)
     # the step is the public events and the times this seat was asked or answered, nothing of anyone's passes:
     # the game replayed from its actions, seat 0's being asked followed action by action
-    replay = Game(load_rules(RULES), seed=table.seed, names=[i.name for i in table.seats])
+    replay = Game(load_rules(rules), seed=table.seed, names=[i.name for i in table.seats])
     asked = [bool(replay.legal_actions(0))]
     for action in table.actions:
         replay.apply(action_from_json(action))
@@ -276,4 +278,4 @@ def test_no_view_or_message_of_a_whole_game_tells_of_another_seats_option(client
         if earlier["view"]["step"] == later["view"]["step"]:
             assert earlier == later
     moved = sum(moves.values())
-    print(f"\n[privacy] {moved} moves by people, {hidden} views during the other's option, {len(messages)} messages")
+    print(f"\n[privacy] {rules}: {moved} moves, {hidden} views in the other's option, {len(messages)} messages")
