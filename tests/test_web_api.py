@@ -325,8 +325,10 @@ def test_a_person_declares_tenpai_or_stays_silent_at_the_draw(client, monkeypatc
     v = view(dealer)
     assert v["round"]["dealer"] == dealer
     while v["round"]["phase"] != "declare":
-        seat = v["to_act"][0]
+        seat = next(s for s in range(4) if view(s)["actions"])  # to_act names another seat on its turn only
         mine = view(seat)
+        if mine["round"]["phase"] == "declare":
+            break
         kinds = [a["type"] for a in mine["actions"]]
         index = (
             kinds.index("none")
@@ -336,8 +338,10 @@ def test_a_person_declares_tenpai_or_stays_silent_at_the_draw(client, monkeypatc
         r = client.post(f"/api/tables/{tid}/act", json={"token": tokens[seat], "step": mine["step"], "index": index})
         assert r.status_code == 200, r.text
         v = r.json()
-    assert v["to_act"] == [tenpai] and v["last_result"] is None
     mine = view(tenpai)
+    assert mine["to_act"] == [tenpai] and mine["round"]["phase"] == "declare" and mine["last_result"] is None
+    for other in set(range(4)) - {tenpai}:  # the others are told only that the table waits (the phase is private)
+        assert view(other)["to_act"] == [] and view(other)["round"]["phase"] == "waiting"
     assert [a["type"] for a in mine["actions"]] == ["tenpai", "noten"]
     assert view(dealer)["actions"] == []
     noten = next(a["index"] for a in mine["actions"] if a["type"] == "noten")

@@ -99,7 +99,7 @@ def test_reload_keeps_the_game(page, server):
     page.wait_for_function("(s) => document.body.dataset.step === s", arg=before_step)
     assert _hand_on_page(page) == before_hand
     assert page.locator(".river").all_inner_texts() == rivers
-    assert int(before_step) == table.step
+    assert int(before_step) == table.view(0)["step"]
 
 
 def test_two_people_share_a_table_and_see_only_their_own_tiles(browser, server):

@@ -255,7 +255,7 @@ async def table_socket(websocket: WebSocket) -> None:
         await websocket.send_json({"type": "error", "status": e.status, "error": e.message})
         await websocket.close(code=4000 + e.status, reason=e.message[:120])
         return
-    listener = table.subscribe()
+    listener = table.subscribe(seat)
     try:
         await websocket.send_json({"type": "view", "view": table.view(seat)})
 

@@ -16,7 +16,10 @@ restarted server answers at once). It caps the tables it holds and the tables on
 minute.
 
 A seat's view (:meth:`LiveTable.view`) holds its own hand and everything public, never another seat's closed
-tiles (nor the game's seed, from which every wall follows).
+tiles (nor the game's seed, from which every wall follows), nor another seat's options: while other seats
+may answer a discard (pon, chi, kan, ron), rob a kan or declare tenpai, the view says only that the table is
+waiting (see :meth:`LiveTable.view`). Its ``step`` counts the changes this seat can see, so a pass is not
+counted by anyone but the seat that passed.
 
 >>> from jantaku.web.storage import SqliteStore
 >>> m = TableManager(SqliteStore(":memory:"))
@@ -50,7 +53,7 @@ from jantaku.shapes.shanten import shanten, shanten_regular
 from jantaku.shapes.waits import wait_kinds
 from jantaku.table import Game
 from jantaku.table.actions import Action
-from jantaku.table.kyoku import DRAWN, ENDED, IllegalActionError, Kyoku
+from jantaku.table.kyoku import CALLED, DRAWN, ENDED, IllegalActionError, Kyoku
 from jantaku.tiles import Tile
 
 from .storage import GameStore, StaleWrite, StoredGame, StoredTable, utc_now
@@ -75,6 +78,13 @@ BOTS = ("efficiency", "random")
 """The bots a web table may seat (external ``mjai:`` processes are never started from a web request)."""
 
 _WINDS = "ESWN"
+
+WAITING = "waiting"
+"""The phase a seat's view shows while the table waits on decisions that are not this seat's and not public
+(another seat's answer to a discard, a robbable kan, a tenpai declaration at the draw)."""
+
+_PUBLIC_PHASES = (DRAWN, CALLED, ENDED)
+"""Phases whose decision-maker everyone knows: the seat on its draw/discard turn (or nobody)."""
 
 
 class WebError(Exception):
@@ -522,6 +532,10 @@ Commit = Callable[["LiveTable", int], None]
 class _Listener:
     loop: asyncio.AbstractEventLoop
     queue: asyncio.Queue[int]
+    seat: int | None = None
+    told: int = -1
+    """The seat's view step this listener was last woken for (a seat's listener is woken only when its view
+    changed)."""
 
 
 @dataclass
@@ -542,6 +556,8 @@ class LiveTable:
     listeners: list[_Listener] = field(default_factory=list)
     last_used: float = field(default_factory=time.monotonic)
     _bots: dict[int, Any] = field(default_factory=dict)
+    _seen: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    """Per seat, how many times its being asked to act began or ended (a part of :meth:`view_step`)."""
 
     def __post_init__(self) -> None:
         for s, info in enumerate(self.seats):
@@ -556,6 +572,20 @@ class LiveTable:
     @property
     def over(self) -> bool:
         return self.game.over
+
+    def view_step(self, seat: int) -> int:
+        """The ``step`` of ``seat``'s view, which a client echoes back with its action: the public events of the
+        game so far (draws, discards, calls, riichi, dora, wins, draws of the hand...) plus the times this seat
+        was asked to act or answered. It moves whenever the view changes, and it is a function of what this seat
+        may know: another seat's pass on a discard adds nothing (a pass that settles the discard brings the same
+        events, the next draw or call, as a discard nobody could answer), so neither the step nor how far it
+        moves tells who else could call. It follows from the actions alone (a table rebuilt from the store
+        counts the same); it is not the table's :attr:`step`, which counts every action."""
+        return len(self.game.events) + self._seen[seat]
+
+    def _asked(self) -> list[bool]:
+        """Per seat, whether it is asked to act now."""
+        return [bool(self.game.legal_actions(s)) for s in range(4)]
 
     def seat_of(self, token: str | None) -> int:
         """The seat a token belongs to; :class:`Forbidden` for any other token."""
@@ -572,10 +602,14 @@ class LiveTable:
         k = self.game.kyoku
         was_playing = k.phase != ENDED
         round_name = self.game.round_name
+        before = self._asked()
         self.game.apply(action)
         self.actions.append(action_to_json(action))
         if was_playing and k.phase == ENDED:
             self.hand_results.append(hand_result_json(k, len(self.hand_results) + 1, round_name))
+        for s, now in enumerate(self._asked()):
+            if now != before[s]:
+                self._seen[s] += 1
 
     def run_bots(self) -> None:
         """Let the bots act until a person must decide or the game is over."""
@@ -595,11 +629,10 @@ class LiveTable:
         ``commit`` (given the table and the step it was at) stores the new state before anyone sees it; if it
         raises, the table is put back exactly as it was and the error goes on."""
         with self.lock:
-            self._check_step(step)
+            self._check_step(seat, step)
             legal = self.game.legal_actions(seat)
             if not legal:
-                waiting = ", ".join(str(s) for s in self.game.to_act())
-                raise BadRequest(f"seat {seat} is not asked to act now (waiting for seat {waiting})")
+                raise BadRequest(self._not_asked(seat))
             if not 0 <= index < len(legal):
                 raise BadRequest(f"no legal action number {index}: seat {seat} has {len(legal)} (0-{len(legal) - 1})")
             self._move(legal[index], commit)
@@ -608,22 +641,33 @@ class LiveTable:
     def apply_action(self, seat: int, step: int, action: Action, commit: Commit | None = None) -> None:
         """Like :meth:`act` with an explicit action (an illegal one is refused with 400 naming the rule)."""
         with self.lock:
-            self._check_step(step)
+            self._check_step(seat, step)
             if action.seat != seat:
                 raise Forbidden(f"a seat may act only for itself (seat {seat}, action for seat {action.seat})")
+            if not self.game.legal_actions(seat):
+                raise BadRequest(self._not_asked(seat))
             self._move(action, commit)
         self.notify()
 
-    def _check_step(self, step: int) -> None:
+    def _not_asked(self, seat: int) -> str:
+        """The refusal of an action by a seat that is not asked to act: it names whose turn it is only when that
+        is public (a draw/discard turn), never who else may answer a discard."""
+        turn = self._public_to_act(seat)
+        if turn:
+            return f"seat {seat} is not asked to act now (it is seat {turn[0]}'s turn)"
+        return f"seat {seat} is not asked to act now (waiting for other players)"
+
+    def _check_step(self, seat: int, step: int) -> None:
         if self.game.over:
             raise Conflict("the game is over")
-        if step != self.step:
-            raise Conflict(f"stale action: the table is at step {self.step}, this was sent at step {step}")
+        seen = self.view_step(seat)
+        if step != seen:
+            raise Conflict(f"stale action: this seat's view is at step {seen}, this was sent at step {step}")
 
     def _move(self, action: Action, commit: Commit | None) -> None:
         """Apply a person's action and the bots' answers, then ``commit``; on any failure after the person's
         action was applied, restore the table (an illegal action changes nothing)."""
-        before = (self.step, len(self.hand_results), copy.deepcopy(self._bots))
+        before = (self.step, len(self.hand_results), copy.deepcopy(self._bots), list(self._seen))
         try:
             self._apply(action)
         except IllegalActionError as e:
@@ -636,21 +680,26 @@ class LiveTable:
             self._restore(*before)
             raise
 
-    def _restore(self, step: int, results: int, bots: dict[int, Any]) -> None:
+    def _restore(self, step: int, results: int, bots: dict[int, Any], seen: list[int]) -> None:
         """Put the table back at ``step``: the game replayed from its seed and first ``step`` actions (the game
-        follows from them alone), the hand results and the bots as they were."""
+        follows from them alone), the hand results, the bots and the seats' view steps as they were."""
         actions = self.actions[:step]
         game = Game(load_rules(self.rules), seed=self.seed, names=[i.name for i in self.seats])
         for a in actions:
             game.apply(action_from_json(a))
         self.game, self.actions, self.hand_results, self._bots = game, actions, self.hand_results[:results], bots
+        self._seen = seen
 
     # -- listeners (websockets) ------------------------------------------------------------------------------
 
-    def subscribe(self) -> _Listener:
-        """A queue (of the running event loop) that gets the step after every change."""
-        listener = _Listener(asyncio.get_running_loop(), asyncio.Queue())
+    def subscribe(self, seat: int | None = None) -> _Listener:
+        """A queue (of the running event loop) that gets a step after every change; with ``seat``, only after a
+        change that seat can see (its :meth:`view_step` moved), so the messages pushed to a seat do not tell
+        when another seat passed on a discard."""
+        listener = _Listener(asyncio.get_running_loop(), asyncio.Queue(), seat)
         with self.lock:
+            if seat is not None:
+                listener.told = self.view_step(seat)
             self.listeners.append(listener)
         return listener
 
@@ -661,10 +710,15 @@ class LiveTable:
 
     def notify(self) -> None:
         """Tell every listener the table changed (thread-safe; from any thread or loop)."""
+        told: list[tuple[_Listener, int]] = []
         with self.lock:
-            listeners = list(self.listeners)
-            step = self.step
-        for li in listeners:
+            for li in self.listeners:
+                if li.seat is None:
+                    told.append((li, self.step))
+                elif self.view_step(li.seat) != li.told:
+                    li.told = self.view_step(li.seat)
+                    told.append((li, li.told))
+        for li, step in told:
             try:
                 li.loop.call_soon_threadsafe(li.queue.put_nowait, step)
             except RuntimeError:  # the listener's loop is closed
@@ -674,9 +728,33 @@ class LiveTable:
 
     def view(self, seat: int) -> dict[str, Any]:
         """Everything ``seat`` may see, as JSON: own hand (sorted, drawn tile apart), the public table, the
-        legal actions with their indices, the last hand's result and the final table once the game is over."""
+        legal actions with their indices, the last hand's result and the final table once the game is over.
+
+        Nothing in it tells of another seat's options: ``to_act`` names another seat only on its draw/discard
+        turn (or the all-last dealer's choice to stop), which everyone sees; while other seats may answer a
+        discard, rob a kan or declare tenpai it holds this seat alone if this seat is asked too, else nothing,
+        and ``round.phase`` is :data:`WAITING` unless this seat is asked. ``step`` is :meth:`view_step`."""
         with self.lock:
             return self._view(seat)
+
+    def _public_to_act(self, seat: int) -> list[int]:
+        """The seats ``seat`` may be told the table waits for: the seat on its (public) draw/discard turn or the
+        all-last dealer deciding whether to stop; ``seat`` itself whenever it is asked; nobody else."""
+        game = self.game
+        if game.over:
+            return []
+        waiting = game.to_act()
+        if game.yame_choice is not None or game.kyoku.phase in _PUBLIC_PHASES:
+            return waiting
+        return [seat] if seat in waiting else []
+
+    def _public_phase(self, seat: int) -> str:
+        """The hand's phase as ``seat`` may see it: a private decision (answers to a discard, a robbable kan, a
+        tenpai declaration) is named only to a seat asked to take part in it."""
+        k = self.game.kyoku
+        if k.phase in _PUBLIC_PHASES or seat in k.to_act():
+            return k.phase
+        return WAITING
 
     def _view(self, seat: int) -> dict[str, Any]:
         game = self.game
@@ -734,7 +812,7 @@ class LiveTable:
             final = {"scores": list(r.scores), "ranks": list(r.ranks), "final": list(r.final)}
         return {
             "table": self.id,
-            "step": self.step,
+            "step": self.view_step(seat),
             "seat": seat,
             "rules": self.rules,
             "family": k.rules.family,
@@ -748,12 +826,12 @@ class LiveTable:
                 "deposits": k.deposits,
                 "tiles_left": k.tiles_left,
                 "dora_indicators": [k.tile(i).mpsz for i in k.dora_indicators()],
-                "phase": k.phase,
+                "phase": self._public_phase(seat),
             },
             "players": players,
             "hand": [k.tile(i).mpsz for i in hand],
             "drawn": k.tile(drawn).mpsz if drawn is not None else None,
-            "to_act": game.to_act(),
+            "to_act": self._public_to_act(seat),
             "actions": [{"index": n, **action_to_json(a)} for n, a in enumerate(legal)],
             "waits": waits_json(k, seat) if k.phase != ENDED and not k.won[seat] else None,
             "wins": wins_so_far,
@@ -957,7 +1035,7 @@ class TableManager:
                 raise NotFound(f"no table {table.id}")
             fresh = self._rebuild(stored)
             table.game, table.actions, table.hand_results = fresh.game, fresh.actions, fresh.hand_results
-            table._bots = fresh._bots
+            table._bots, table._seen = fresh._bots, fresh._seen
             table.seats, table.owner, table.tokens = fresh.seats, fresh.owner, fresh.tokens
         table.notify()
 

@@ -7,7 +7,7 @@ const TEXT = {
     newTable: "New table", rules: "Rules", seat: "Seat", human: "Person", efficiency: "Efficiency bot",
     random: "Random bot", name: "Name", create: "Create table", links: "Share each person's link:",
     open: "Open", round: "Round", honba: "Honba", deposits: "Riichi sticks", wall: "Wall", dora: "Dora",
-    you: "you", riichiBadge: "Riichi", yourTurn: "Your turn", waiting: "Waiting for others",
+    you: "you", riichiBadge: "Riichi", yourTurn: "Your turn", waiting: "Waiting for other players",
     dahai: "Discard", reach: "Riichi", tsumo: "Tsumo", ron: "Ron", chi: "Chi", pon: "Pon",
     daiminkan: "Kan", ankan: "Kan", kakan: "Kan", ryukyoku: "Nine terminals", none: "Pass",
     yame: "End the game", continue: "Play on", chooseRiichi: "Choose the riichi discard",

@@ -121,6 +121,16 @@ function meldTiles(m, small) {
   return span;
 }
 
+// Whose box is marked as acting: this seat when it is asked, another seat only on its draw/discard turn (or the
+// all-last dealer's choice to stop, after a hand has ended), which everyone sees. Whether someone may call, rob a kan or declare tenpai is private: the server never says it (a
+// seat not asked is told only that the table waits), and the page never guesses it.
+const PUBLIC_PHASES = ["drawn", "called", "ended"];
+
+function isActing(seat) {
+  if (view.over || !view.to_act.includes(seat)) return false;
+  return seat === view.seat || PUBLIC_PHASES.includes(view.round.phase);
+}
+
 function renderPlayer(box, p) {
   const you = p.seat === view.seat ? ` (${t("you")})` : "";
   const dealer = p.seat === view.round.dealer ? el("span", { class: "badge dealer" }, t("dealer")) : null;
@@ -146,7 +156,7 @@ function renderPlayer(box, p) {
       win.win_tile && win.from !== null ? tileImg(win.win_tile, "small win-tile") : null);
   }
   box.replaceChildren(...[title, hidden, river, melds].filter(Boolean));
-  box.classList.toggle("acting", view.to_act.includes(p.seat) && !view.over);
+  box.classList.toggle("acting", isActing(p.seat));
   box.classList.toggle("won", !!p.won);
 }
 
