@@ -1,7 +1,7 @@
 """Regenerate the README's screenshots (docs/*.png) with Playwright and Debian's chromium.
 
     python tools/screenshots.py            # writes docs/play.png, docs/result.png, docs/score.png, docs/replay.png,
-                                           # docs/jielu-result.png
+                                           # docs/jielu-result.png, docs/tiles.png
     python tools/screenshots.py --only jielu-result     # one (or a comma-separated few) of them
 
 The web table is served in-process on a free loopback port with a throwaway database and fixed seeds, so the
@@ -28,7 +28,7 @@ from jantaku.web.background import BackgroundServer  # noqa: E402
 from jantaku.web.storage import SqliteStore  # noqa: E402
 
 SEED = "screenshot-3"
-SHOTS = ("play", "result", "score", "replay", "jielu-result")
+SHOTS = ("play", "result", "score", "replay", "jielu-result", "tiles")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
             page = ctx.new_page()
             if only & {"play", "result", "score", "replay"}:
                 _riichi_shots(page, server, out, only)
+            if "tiles" in only:
+                _tiles(page, server, out)
             if "jielu-result" in only:
                 fixed.append(f"{args.seed}-jielu")
                 _jielu_result(page, server, out)
@@ -128,6 +130,33 @@ def _jielu_result(page, server, out: Path) -> None:
         play_turn(page, prefer_wins=True, take_wins=bot_won)
     _shot(page.locator("#result-dialog"), out / "jielu-result.png")
     page.set_viewport_size({"width": 1280, "height": 860})
+
+
+def _tiles(page, server, out: Path) -> None:
+    """All 37 faces and the back as the server sends them (``/tiles/{name}.svg``), one row per suit, at 1.5
+    times their size. Built on the server's own page with DOM calls, which its Content-Security-Policy allows."""
+    rows = [[f"{n}{suit}" for n in "1234567890"] for suit in "mps"] + [[f"{n}z" for n in "1234567"] + ["back"]]
+    page.goto(server.url)
+    page.evaluate(
+        """rows => {
+            const sheet = document.createElement('div');
+            Object.assign(sheet.style, {padding: '8px', background: '#2f6b47', display: 'inline-block'});
+            sheet.id = 'tile-sheet';
+            for (const row of rows) {
+                const line = sheet.appendChild(document.createElement('div'));
+                line.style.display = 'flex';
+                for (const name of row) {
+                    const img = line.appendChild(new Image(90, 120));
+                    img.src = `/tiles/${name}.svg`;
+                    img.alt = name;
+                }
+            }
+            document.body.replaceChildren(sheet);
+        }""",
+        rows,
+    )
+    page.wait_for_function("() => [...document.images].every(i => i.complete && i.naturalWidth > 0)")
+    _shot(page.locator("#tile-sheet"), out / "tiles.png")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """The tiles drawn as SVG by jantaku itself (nothing is fetched): 37 faces and a back.
 
 Pins are drawn as circles and bamboo as sticks in the usual patterns, characters and honors as their
-written forms (rendered with the viewer's serif/CJK fonts), red fives in red. :func:`tile_svg` gives one
+written forms, drawn as strokes of jantaku's own small stroke font (no ``<text>``: the faces need no font, so a
+browser without CJK fonts shows them the same), red fives in red. :func:`tile_svg` gives one
 tile by its mpsz name (``"5m"``, ``"0p"``, ``"7z"``, ``"back"``), :func:`hand_svg` a row of tiles, and
 :class:`TilesImage` shows tiles inline in Jupyter (``_repr_svg_``).
 
@@ -15,9 +16,9 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import cache
-from xml.sax.saxutils import escape
 
 from jantaku.tiles import Tile, parse_tiles
 
@@ -30,7 +31,6 @@ W, H = 60, 80
 _OPEN = '<svg xmlns="http://www.w3.org/2000/svg" '
 _INNER = (9.0, 9.0, 42.0, 62.0)  # x, y, width, height of the drawing area
 _BLUE, _GREEN, _RED, _INK = "#1f4e9c", "#1d7a3a", "#c62828", "#222"
-_FONT = "'Noto Serif CJK SC','Noto Serif CJK JP','Source Han Serif','Hiragino Mincho ProN','SimSun',serif"
 _NUMERALS = "一二三四五六七八九"
 _HONORS = {1: ("東", _INK), 2: ("南", _INK), 3: ("西", _INK), 4: ("北", _INK), 6: ("發", _GREEN), 7: ("中", _RED)}
 
@@ -125,22 +125,118 @@ def _sou(n: int, red: bool) -> str:
     return "".join(out)
 
 
-def _text(x: float, y: float, size: float, color: str, text: str) -> str:
+# A small stroke font of jantaku's own: each glyph is a list of strokes in a 100 x 100 box (x to the right,
+# y down), written as path data with absolute M (move), L (line) and Q (quadratic curve) commands only. They
+# are drawn as round-capped lines, so a face needs no font at all (a machine without CJK fonts draws them the
+# same). The forms follow the regular script's stroke structure; 萬 and 發 are simplified but keep their parts
+# (艹 over 禺; 癶 over 弓 and 殳).
+_GLYPHS: dict[str, tuple[str, ...]] = {
+    "一": ("M8,52 Q50,46 92,48",),
+    "二": ("M22,30 Q50,27 78,28", "M8,74 Q50,69 92,71"),
+    "三": ("M20,16 Q50,13 80,14", "M28,48 Q50,45 72,46", "M8,84 Q50,79 92,81"),
+    "四": (
+        "M14,18 L14,86",
+        "M14,18 L86,18 L86,86",
+        "M40,18 Q40,50 24,62",
+        "M60,18 L60,56 Q60,62 68,62 L86,62",
+        "M14,86 L86,86",
+    ),
+    "五": ("M16,14 L84,14", "M46,14 L38,82", "M24,46 L72,46 L70,82", "M8,84 L92,84"),
+    "六": ("M46,6 L56,22", "M8,36 L92,36", "M38,52 Q32,72 14,88", "M62,52 Q74,68 86,86"),
+    "七": ("M8,48 L92,36", "M40,10 L40,78 Q40,88 52,88 L86,88 L88,74"),
+    "八": ("M40,16 Q38,62 10,88", "M58,24 Q66,66 92,86"),
+    "九": ("M42,8 Q42,58 10,90", "M14,36 L64,36 Q62,72 66,84 Q68,90 78,90 L92,90 L92,76"),
+    "萬": (
+        "M6,14 L94,14",
+        "M32,4 L36,26",
+        "M68,4 L64,26",
+        "M26,32 L26,58",
+        "M26,32 L74,32 L74,58",
+        "M26,45 L74,45",
+        "M50,32 L50,58",
+        "M26,58 L74,58",
+        "M16,66 L16,98",
+        "M16,66 L84,66 L84,92 Q84,99 74,97",
+        "M50,58 L50,70",
+        "M46,70 L32,86 L68,84",
+        "M58,74 L68,88",
+    ),
+    "東": (
+        "M12,16 L88,16",
+        "M24,26 L24,60",
+        "M24,26 L76,26 L76,60",
+        "M24,43 L76,43",
+        "M24,60 L76,60",
+        "M50,4 L50,96",
+        "M46,62 Q34,80 10,92",
+        "M54,62 Q68,80 92,92",
+    ),
+    "南": (
+        "M12,14 L88,14",
+        "M50,3 L50,26",
+        "M18,30 L18,96",
+        "M18,30 L82,30 L82,88 Q82,96 72,94",
+        "M36,40 L43,50",
+        "M64,40 L57,50",
+        "M30,56 L70,56",
+        "M28,72 L72,72",
+        "M50,56 L50,94",
+    ),
+    "西": (
+        "M8,12 L92,12",
+        "M16,32 L16,90",
+        "M16,32 L84,32 L84,90",
+        "M40,12 Q40,52 22,66",
+        "M60,12 L60,58 Q60,66 68,66 L84,66",
+        "M16,90 L84,90",
+    ),
+    "北": (
+        "M36,8 L36,92",
+        "M10,40 L36,40",
+        "M8,80 L36,68",
+        "M64,8 L64,80 Q64,90 74,90 L92,90 L92,78",
+        "M64,44 L88,30",
+    ),
+    "中": ("M14,28 L14,68", "M14,28 L86,28 L86,68", "M14,68 L86,68", "M50,4 L50,97"),
+    "發": (
+        "M12,8 L36,8 Q30,26 8,38",
+        "M18,20 L28,30",
+        "M38,24 L44,32",
+        "M60,10 L80,10 L68,22",
+        "M62,2 Q66,24 94,36",
+        "M12,46 L36,46 L36,58 L16,58 L16,72 L40,72 Q40,94 28,94",
+        "M58,42 L58,54 Q56,62 46,66",
+        "M58,42 L72,42 L72,56 Q72,62 90,60",
+        "M50,70 L82,70 Q72,88 46,96",
+        "M56,76 Q70,90 94,96",
+    ),
+}
+_NUMBER = re.compile(r"(-?[0-9.]+),(-?[0-9.]+)")
+
+
+def _glyph(char: str, x: float, y: float, size: float, color: str, width: float) -> str:
+    """``char`` from the stroke font as one ``<path>``, its 100 x 100 box scaled to ``size`` at (``x``, ``y``)."""
+    k = size / 100
+
+    def place(m: re.Match[str]) -> str:
+        return f"{x + float(m[1]) * k:.1f},{y + float(m[2]) * k:.1f}"
+
+    d = " ".join(_NUMBER.sub(place, stroke) for stroke in _GLYPHS[char])
     return (
-        f'<text x="{x}" y="{y}" font-family="{_FONT}" font-size="{size}" font-weight="bold" fill="{color}" '
-        f'text-anchor="middle" dominant-baseline="central">{escape(text)}</text>'
+        f'<path d="{d}" fill="none" stroke="{color}" stroke-width="{width}" stroke-linecap="round" '
+        'stroke-linejoin="round"/>'
     )
 
 
 def _man(n: int, red: bool) -> str:
-    return _text(30, 24, 24, _RED if red else _INK, _NUMERALS[n - 1]) + _text(30, 56, 26, _RED, "萬")
+    return _glyph(_NUMERALS[n - 1], 16, 8, 28, _RED if red else _INK, 3.4) + _glyph("萬", 11, 37, 38, _RED, 2.6)
 
 
 def _honor(n: int) -> str:
     if n == 5:
         return f'<rect x="14" y="16" width="32" height="48" rx="3" fill="none" stroke="{_BLUE}" stroke-width="3"/>'
     char, color = _HONORS[n]
-    return _text(30, 41, 38, color, char)
+    return _glyph(char, 8, 19, 44, color, 3.4)
 
 
 @cache
