@@ -279,3 +279,10 @@ def test_no_view_or_message_of_a_whole_game_tells_of_another_seats_option(client
             assert earlier == later
     moved = sum(moves.values())
     print(f"\n[privacy] {rules}: {moved} moves, {hidden} views in the other's option, {len(messages)} messages")
+
+
+def test_the_creation_answer_carries_no_count_of_actions(client):
+    """The table's internal action count (bots' passes included) is never sent: each seat has its own step."""
+    r = client.post("/api/tables", json={"rules": "mleague", "seats": ["human", "efficiency", "human", "efficiency"]})
+    assert r.status_code == 201
+    assert "step" not in r.json()

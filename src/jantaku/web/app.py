@@ -207,7 +207,9 @@ async def create_table(request: Request) -> Response:
         if info.kind == "human":
             entry["link"] = f"/?table={table.id}&token={info.token}"
         out.append(entry)
-    answer = {"id": table.id, "rules": table.rules, "step": table.step, "over": table.over, "seats": out}
+    # no step here: the table's own count of actions would tell how many hidden passes came before (each seat's
+    # view has its own step)
+    answer = {"id": table.id, "rules": table.rules, "over": table.over, "seats": out}
     if table.owner is not None:
         answer["owner_token"] = table.owner
     return JSONResponse(answer, status_code=201)
