@@ -45,7 +45,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         const="",
         default=None,
         metavar="ADDRESS",
-        help="play the games as Ray tasks on the cluster at ADDRESS (HOST:PORT of its head, ray://HOST:10001 or "
+        help="play the games as Ray tasks on the cluster at ADDRESS (HOST:PORT of its head node, or "
         "auto), or on a local Ray instance when no ADDRESS is given; needs the ray extra",
     )
     p.set_defaults(run=run)

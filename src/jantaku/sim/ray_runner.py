@@ -7,7 +7,7 @@ statistics and, when records are asked for, their text; the driver sums the stat
 every record itself, so a cluster needs no shared folder and the files are byte for byte those of a local run.
 
 Ray downloads nothing and reports no usage statistics: this module sets ``RAY_USAGE_STATS_ENABLED=0`` before
-importing Ray, and a local instance is started without the dashboard, on 127.0.0.1.
+importing Ray, and a local instance is started without the dashboard, with 127.0.0.1 as its node address.
 """
 
 from __future__ import annotations
@@ -79,6 +79,7 @@ def _connect(ray: Any, address: str | None, workers: int | None) -> bool:
             ray.init(address=address, logging_level="WARNING", log_to_driver=False)
         else:
             ray.init(
+                address="local",  # a new instance, even if a cluster was started on this machine
                 num_cpus=workers,
                 include_dashboard=False,
                 object_store_memory=LOCAL_OBJECT_STORE_BYTES,
@@ -105,8 +106,8 @@ def simulate_ray(
 ) -> Summary:
     """Play ``games`` games (seeds ``seed``, ``seed+1``, ...) as Ray tasks and summarise them.
 
-    ``address`` is a running cluster's (``HOST:PORT`` of its head, ``ray://HOST:10001`` for Ray Client, or
-    ``auto``); without one a local Ray instance with ``workers`` CPUs (default: all) is started and stopped
+    ``address`` is a running cluster's (``HOST:PORT`` of its head node, or ``auto`` for the one
+    started on this machine); without one a local Ray instance with ``workers`` CPUs (default: all) is started and stopped
     afterwards. If Ray is already initialised in this process, that session is used as it is. Same seeds, same
     games: the summary equals :func:`~jantaku.sim.runner.simulate`'s (but for ``seconds``) and the records in
     ``out`` are the same files.
