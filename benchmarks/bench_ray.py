@@ -40,7 +40,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from _report import print_table
-
 from jantaku.sim.ray_runner import import_ray, simulate_ray
 from jantaku.sim.runner import simulate
 
@@ -108,6 +107,10 @@ def row(name: str, run, games: int) -> dict:
             "wall_s": wall, "summary": summary}  # fmt: skip
 
 
+def _yes(r: dict) -> str:
+    return "yes" if r["same_summary"] else "NO"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=24)
@@ -155,8 +158,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{os.cpu_count()} CPUs here; the two-node cluster: nodes {nodes}, {cpus:g} CPUs\n")  # fmt: skip
     print_table(
         ["row", "hanchan/s", "play s", "wall s", "same summary"],
-        [[r["row"], f"{r['hanchan_per_s']:.2f}", f"{r['play_s']:.1f}", f"{r['wall_s']:.1f}",
-          "yes" if r["same_summary"] else "NO"] for r in rows],  # fmt: skip
+        [[r["row"], f"{r['hanchan_per_s']:.2f}", f"{r['play_s']:.1f}", f"{r['wall_s']:.1f}", _yes(r)] for r in rows],
         right=(1, 2, 3),
     )
     if args.json:

@@ -33,8 +33,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--workers",
         type=int,
         default=None,
-        help="processes to play in (default 1); with --ray and no ADDRESS, the local Ray instance's CPUs "
-        "(default all)",
+        help="processes to play in (default 1); with --ray and no ADDRESS, the local Ray instance's CPUs (default all)",
     )
     p.add_argument("--out", default=None, help="folder for the games' records")
     p.add_argument("--format", default="mjai", choices=("mjai", "tenhou6"), help="record format for --out")

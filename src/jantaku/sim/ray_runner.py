@@ -106,8 +106,8 @@ def simulate_ray(
 ) -> Summary:
     """Play ``games`` games (seeds ``seed``, ``seed+1``, ...) as Ray tasks and summarise them.
 
-    ``address`` is a running cluster's (``HOST:PORT`` of its head node, or ``auto`` for the one
-    started on this machine); without one a local Ray instance with ``workers`` CPUs (default: all) is started and stopped
+    ``address`` is a running cluster's (``HOST:PORT`` of its head node, or ``auto`` for the one started on this
+    machine); without one a local Ray instance with ``workers`` CPUs (default: all) is started and stopped
     afterwards. If Ray is already initialised in this process, that session is used as it is. Same seeds, same
     games: the summary equals :func:`~jantaku.sim.runner.simulate`'s (but for ``seconds``) and the records in
     ``out`` are the same files.
