@@ -50,7 +50,6 @@ def ray_cli() -> str:
 @pytest.fixture(scope="module")
 def cluster():
     """The address of a one-node Ray cluster (2 CPUs) on 127.0.0.1, stopped after the module."""
-    pytest.importorskip("ray", reason="the ray extra is part of the test extra")
     temp = tempfile.mkdtemp(prefix="jantaku-ray-", dir="/tmp")
     port, nm, om, agent, agent_grpc, metrics, rt_env = free_ports(7)
     env = {**os.environ, **RAY_ENV}
@@ -177,6 +176,16 @@ def test_a_failing_task_is_reported_with_its_seeds(cluster):
     # an mjai bot whose program exits at once (`false`) fails inside the task
     with pytest.raises(JantakuError, match=r"--ray: a task failed \(seeds 0-0\)"):
         simulate_ray("mleague", 1, bots=["mjai:false"], address=cluster)
+
+
+def test_an_address_where_nothing_answers_is_refused_at_once(capsys):
+    port = free_ports(1)[0]  # free: nothing listens there
+    start = time.monotonic()
+    assert main(["simulate", "--games", "1", "--ray", f"127.0.0.1:{port}"]) != 0
+    assert f"no Ray head node answers at 127.0.0.1:{port}" in capsys.readouterr().err
+    assert time.monotonic() - start < 30  # Ray itself would keep retrying for minutes
+    with pytest.raises(JantakuError, match="HOST:PORT"):
+        simulate_ray("mleague", 1, address="nowhere")
 
 
 def test_without_ray_the_error_names_the_extra(monkeypatch):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import socket
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,8 @@ def _connect(ray: Any, address: str | None, workers: int | None) -> bool:
     """Join the cluster at ``address`` or start a local instance; whether this call started Ray."""
     if ray.is_initialized():
         return False
+    if address and address != "auto":
+        _probe(address)
     try:
         if address:
             ray.init(address=address, logging_level="WARNING", log_to_driver=False)
@@ -89,8 +92,22 @@ def _connect(ray: Any, address: str | None, workers: int | None) -> bool:
             )
     except (ConnectionError, RuntimeError, ValueError) as e:
         where = f"the Ray cluster at {address}" if address else "a local Ray instance"
-        raise JantakuError(f"--ray: cannot reach {where}: {str(e).strip().splitlines()[0]}") from None
+        why = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        raise JantakuError(f"--ray: cannot reach {where}: {why}") from None
     return True
+
+
+def _probe(address: str, timeout: float = 5.0) -> None:
+    """Fail at once, naming ``address``, when nothing answers there (Ray itself would retry for minutes)."""
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise JantakuError(f"--ray {address!r}: give the head node's address as HOST:PORT (or auto)")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except (OSError, ValueError) as e:
+        why = getattr(e, "strerror", None) or e
+        raise JantakuError(f"--ray: no Ray head node answers at {address} ({why})") from None
 
 
 def simulate_ray(
