@@ -61,9 +61,9 @@ def cluster():
         "--dashboard-agent-listen-port", str(agent), "--dashboard-agent-grpc-port", str(agent_grpc),
         "--metrics-export-port", str(metrics), "--runtime-env-agent-port", str(rt_env),
     ]  # fmt: skip
-    started = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
-    assert started.returncode == 0, started.stdout + started.stderr
     try:
+        started = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+        assert started.returncode == 0, started.stdout + started.stderr
         yield f"127.0.0.1:{port}"
     finally:
         import ray
