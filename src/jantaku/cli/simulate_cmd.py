@@ -29,10 +29,24 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         default="efficiency",
         help="one bot for all seats, or four separated by commas: random, efficiency, strong, mjai:COMMAND",
     )
-    p.add_argument("--workers", type=int, default=1, help="processes to play in (default 1)")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes to play in (default 1); with --ray and no ADDRESS, the local Ray instance's CPUs (default all)",
+    )
     p.add_argument("--out", default=None, help="folder for the games' records")
     p.add_argument("--format", default="mjai", choices=("mjai", "tenhou6"), help="record format for --out")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="play the games as Ray tasks on the cluster at ADDRESS (HOST:PORT of its head node, or "
+        "auto), or on a local Ray instance when no ADDRESS is given; needs the ray extra",
+    )
     p.set_defaults(run=run)
 
 
@@ -45,7 +59,7 @@ def _check(args: argparse.Namespace) -> None:
     """Refuse out-of-range numbers and an --out that cannot be a folder before any game is played."""
     if not 1 <= args.games <= MAX_GAMES:
         raise JantakuError(f"--games must be 1-{MAX_GAMES}, got {excerpt(args.games)}")
-    if not 1 <= args.workers <= MAX_WORKERS:
+    if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
         raise JantakuError(f"--workers must be 1-{MAX_WORKERS}, got {excerpt(args.workers)}")
     if args.out is not None:
         out = Path(args.out)
@@ -60,8 +74,14 @@ def run(args: argparse.Namespace) -> int:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     _check(args)
     show = not args.quiet and (sys.stderr.isatty() or args.games >= 20)
-    summary = simulate(
-        args.rules, args.games, args.seed, bots, args.workers, args.out, progress_bar if show else None, args.format
-    )
+    bar = progress_bar if show else None
+    if args.ray is not None:
+        from jantaku.sim.ray_runner import simulate_ray
+
+        summary = simulate_ray(
+            args.rules, args.games, args.seed, bots, args.ray or None, args.workers, args.out, bar, args.format
+        )
+    else:
+        summary = simulate(args.rules, args.games, args.seed, bots, args.workers or 1, args.out, bar, args.format)
     print(summary.report(bots * 4 if len(bots) == 1 else bots))
     return 0

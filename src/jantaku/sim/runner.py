@@ -148,6 +148,24 @@ def simulate(
     fmt: str = "mjai",
 ) -> Summary:
     """Play ``games`` games (seeds ``seed``, ``seed+1``, ...) and summarise them."""
+    spec, rs, bot_list, seeds = _plan(rules, games, seed, bots, out, fmt)
+    chunk = max(1, min(50, games // max(1, workers * 4) or 1))
+    jobs = [(spec, seeds[i : i + chunk], bot_list, str(out) if out else None, fmt) for i in range(0, games, chunk)]
+    totals = _Totals(rs, games, progress)
+    if workers > 1:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for stats in pool.map(_run_chunk, jobs):
+                totals.absorb(stats)
+    else:
+        for job in jobs:
+            totals.absorb(_run_chunk(job))
+    return totals.finish()
+
+
+def _plan(
+    rules: str | Ruleset, games: int, seed: int, bots: Sequence[str], out: str | Path | None, fmt: str
+) -> tuple[str, Ruleset, list[str], list[int | str]]:
+    """Check a simulation's arguments; its rule spec, rule set, four bots and seeds (shared with the Ray runner)."""
     spec = rules if isinstance(rules, str) else rules.name
     rs = load_rules(rules)
     if isinstance(rules, Ruleset) and load_rules(rules.name) != rules:
@@ -162,51 +180,53 @@ def simulate(
     if out:
         Path(out).mkdir(parents=True, exist_ok=True)
     seeds: list[int | str] = [seed + i for i in range(games)]
-    chunk = max(1, min(50, games // max(1, workers * 4) or 1))
-    jobs = [(spec, seeds[i : i + chunk], bot_list, str(out) if out else None, fmt) for i in range(0, games, chunk)]
-    summary = Summary(rules=rs.name, family=rs.family)
-    start = time.perf_counter()
-    done = 0
-    points: list[int] = []
-    totals_final = [0.0] * 4
-    totals_rank = [0] * 4
-    wins = [0] * 4
-    deal_ins = [0] * 4
+    return spec, rs, bot_list, seeds
 
-    def absorb(stats: list[GameStats]) -> None:
-        nonlocal done
+
+class _Totals:
+    """Sums games' statistics in the order they are given and makes the :class:`Summary`."""
+
+    def __init__(self, rs: Ruleset, games: int, progress: Callable[[int, int, float], None] | None) -> None:
+        self.summary = Summary(rules=rs.name, family=rs.family)
+        self.games = games
+        self.progress = progress
+        self.start = time.perf_counter()
+        self.done = 0
+        self.points: list[int] = []
+        self.totals_final = [0.0] * 4
+        self.totals_rank = [0] * 4
+        self.wins = [0] * 4
+        self.deal_ins = [0] * 4
+
+    def absorb(self, stats: list[GameStats]) -> None:
+        summary = self.summary
         for g in stats:
-            done += 1
+            self.done += 1
             summary.hands += g.hands
             summary.draw_rate += g.draws
             summary.steps += g.steps
-            points.extend(g.win_points)
+            self.points.extend(g.win_points)
             summary.yaku.update(g.yaku)
             for s in range(4):
-                totals_final[s] += g.final[s]
-                totals_rank[s] += g.ranks[s]
-                wins[s] += g.wins[s]
-                deal_ins[s] += g.deal_ins[s]
-        if progress:
-            progress(done, games, time.perf_counter() - start)
+                self.totals_final[s] += g.final[s]
+                self.totals_rank[s] += g.ranks[s]
+                self.wins[s] += g.wins[s]
+                self.deal_ins[s] += g.deal_ins[s]
+        if self.progress:
+            self.progress(self.done, self.games, time.perf_counter() - self.start)
 
-    if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for stats in pool.map(_run_chunk, jobs):
-                absorb(stats)
-    else:
-        for job in jobs:
-            absorb(_run_chunk(job))
-    summary.games = done
-    summary.seconds = time.perf_counter() - start
-    hands = max(1, summary.hands)
-    summary.mean_final = [round(v / max(1, done), 2) for v in totals_final]
-    summary.mean_rank = [v / max(1, done) for v in totals_rank]
-    summary.win_rate = [w / hands for w in wins]
-    summary.deal_in_rate = [d / hands for d in deal_ins]
-    summary.draw_rate = summary.draw_rate / hands
-    summary.mean_win_points = sum(points) / len(points) if points else 0.0
-    return summary
+    def finish(self) -> Summary:
+        summary, done, points = self.summary, self.done, self.points
+        summary.games = done
+        summary.seconds = time.perf_counter() - self.start
+        hands = max(1, summary.hands)
+        summary.mean_final = [round(v / max(1, done), 2) for v in self.totals_final]
+        summary.mean_rank = [v / max(1, done) for v in self.totals_rank]
+        summary.win_rate = [w / hands for w in self.wins]
+        summary.deal_in_rate = [d / hands for d in self.deal_ins]
+        summary.draw_rate = summary.draw_rate / hands
+        summary.mean_win_points = sum(points) / len(points) if points else 0.0
+        return summary
 
 
 def progress_bar(done: int, total: int, seconds: float) -> None:

@@ -1,0 +1,210 @@
+"""``jantaku simulate --ray``: games as Ray tasks on a real Ray cluster give the games of a local run.
+
+One Ray head node is started for the module (``ray start --head`` on 127.0.0.1, free ports, its own temp dir,
+usage statistics off, no dashboard, a 100 MB object store) and stopped at the end; the games are played on it
+and compared with :func:`jantaku.sim.runner.simulate` in this process: the summary is equal but for the time,
+and the records the driver writes are byte for byte those of the local run. One test starts a local Ray instance
+(``--ray`` with no address) through the command line in a child process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from jantaku.cli import main
+from jantaku.errors import JantakuError
+from jantaku.sim.ray_runner import simulate_ray
+from jantaku.sim.runner import simulate
+
+RAY_ENV = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO": "0"}
+
+
+def free_ports(n: int) -> list[int]:
+    """``n`` distinct TCP ports free on 127.0.0.1 now."""
+    socks, ports = [], []
+    for _ in range(n):
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        socks.append(s)
+        ports.append(s.getsockname()[1])
+    for s in socks:
+        s.close()
+    return ports
+
+
+def ray_cli() -> str:
+    return str(Path(sys.executable).with_name("ray")) if Path(sys.executable).with_name("ray").exists() else "ray"
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """The address of a one-node Ray cluster (2 CPUs) on 127.0.0.1, stopped after the module."""
+    temp = tempfile.mkdtemp(prefix="jantaku-ray-", dir="/tmp")
+    port, nm, om, agent, agent_grpc, metrics, rt_env = free_ports(7)
+    env = {**os.environ, **RAY_ENV}
+    cmd = [
+        ray_cli(), "start", "--head", "--node-ip-address", "127.0.0.1", "--port", str(port),
+        "--num-cpus", "2", "--object-store-memory", str(100 * 1024 * 1024), "--include-dashboard", "false",
+        "--disable-usage-stats", "--temp-dir", temp, "--node-manager-port", str(nm),
+        "--object-manager-port", str(om),
+        "--dashboard-agent-listen-port", str(agent), "--dashboard-agent-grpc-port", str(agent_grpc),
+        "--metrics-export-port", str(metrics), "--runtime-env-agent-port", str(rt_env),
+    ]  # fmt: skip
+    try:
+        started = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+        assert started.returncode == 0, started.stdout + started.stderr
+        yield f"127.0.0.1:{port}"
+    finally:
+        import ray
+
+        if ray.is_initialized():
+            ray.shutdown()
+        # `ray stop` stops every Ray process of this machine's user: stop only this cluster's, by their ids
+        stop_cluster(temp)
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def stop_cluster(temp: str) -> None:
+    """End the processes of the Ray cluster whose temp dir is ``temp`` (and only those)."""
+    import signal
+
+    pids = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            if temp.encode() in (proc / "cmdline").read_bytes():
+                pids.append(int(proc.name))
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + 3  # Ray's daemons may outlive a SIGTERM: SIGKILL what is left after 3 s
+    while pids and time.monotonic() < deadline:
+        pids = [pid for pid in pids if Path(f"/proc/{pid}").exists() and not _zombie(pid)]
+        time.sleep(0.2)
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].startswith("Z")
+    except (OSError, IndexError):
+        return True
+
+
+def same_summary(a, b) -> None:
+    da, db = dataclasses.asdict(a), dataclasses.asdict(b)
+    da.pop("seconds"), db.pop("seconds")
+    assert da == db
+    assert a.yaku.most_common() == b.yaku.most_common()  # the same order of ties too, so the same report
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+@pytest.mark.parametrize(
+    ("rules", "bots", "fmt", "games"),
+    [
+        ("mleague", ["efficiency"], "mjai", 5),
+        ("tenhou", ["efficiency", "random", "efficiency", "random"], "tenhou6", 3),
+        ("jielu", ["efficiency"], "mjai", 2),
+    ],
+)
+def test_same_games_on_a_cluster(cluster, tmp_path, rules, bots, fmt, games):
+    local = simulate(rules, games, seed=11, bots=bots, out=tmp_path / "local", fmt=fmt)
+    remote = simulate_ray(rules, games, seed=11, bots=bots, address=cluster, out=tmp_path / "ray", fmt=fmt)
+    assert remote.games == games and remote.hands >= games
+    same_summary(local, remote)
+    suffix = ".mjson" if fmt == "mjai" else ".json"
+    expected = [f"game_{11 + i}{suffix}" for i in range(games)]
+    assert sorted(files(tmp_path / "ray")) == sorted(expected)
+    assert files(tmp_path / "ray") == files(tmp_path / "local")
+
+
+def test_a_rule_file_is_sent_to_the_tasks(cluster, tmp_path):
+    # the tasks get the loaded rule set, so the file need exist on the driver only
+    rule_file = Path(__file__).parents[1] / "examples" / "rules" / "my_league.toml"
+    local = simulate(str(rule_file), 2, seed=5)
+    remote = simulate_ray(str(rule_file), 2, seed=5, address=cluster)
+    same_summary(local, remote)
+
+
+def test_progress_reports_every_game_in_order(cluster):
+    seen = []
+    simulate_ray("mu", 3, seed=2, address=cluster, progress=lambda done, total, _s: seen.append((done, total)))
+    assert seen[-1] == (3, 3)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_cli_output_equals_the_local_run(cluster, capsys, tmp_path):
+    args = ["simulate", "--rules", "mleague", "--games", "3", "--seed", "4", "--quiet"]
+    assert main([*args, "--out", str(tmp_path / "local")]) == 0
+    local = capsys.readouterr().out.splitlines()
+    assert main([*args, "--ray", cluster, "--out", str(tmp_path / "ray")]) == 0
+    remote = capsys.readouterr().out.splitlines()
+    assert local[0].startswith("3 games, ") and remote[0].startswith("3 games, ")
+    assert local[1:] == remote[1:]  # all but the line with the time
+    assert files(tmp_path / "ray") == files(tmp_path / "local")
+
+
+def test_workers_with_an_address_is_refused(cluster, capsys):
+    code = main(["simulate", "--games", "1", "--ray", cluster, "--workers", "2"])
+    assert code != 0
+    assert "--workers sets the CPUs of a local Ray instance" in capsys.readouterr().err
+
+
+def test_a_bad_bot_is_refused_before_ray_starts():
+    with pytest.raises(JantakuError, match="nosuchbot"):
+        simulate_ray("mleague", 1, bots=["nosuchbot"], address="127.0.0.1:1")
+
+
+def test_a_failing_task_is_reported_with_its_seeds(cluster):
+    # an mjai bot whose program exits at once (`false`) fails inside the task
+    with pytest.raises(JantakuError, match=r"--ray: a task failed \(seeds 0-0\)"):
+        simulate_ray("mleague", 1, bots=["mjai:false"], address=cluster)
+
+
+def test_an_address_where_nothing_answers_is_refused_at_once(capsys):
+    port = free_ports(1)[0]  # free: nothing listens there
+    start = time.monotonic()
+    assert main(["simulate", "--games", "1", "--ray", f"127.0.0.1:{port}"]) != 0
+    assert f"no Ray head node answers at 127.0.0.1:{port}" in capsys.readouterr().err
+    assert time.monotonic() - start < 30  # Ray itself would keep retrying for minutes
+    with pytest.raises(JantakuError, match="HOST:PORT"):
+        simulate_ray("mleague", 1, address="nowhere")
+
+
+def test_without_ray_the_error_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if the extra were not installed: `import ray` fails
+    with pytest.raises(JantakuError, match=r"pip install 'jantaku\[ray\]'"):
+        simulate_ray("mleague", 1, address="127.0.0.1:1")
+
+
+def test_local_ray_instance_from_the_command_line(cluster, tmp_path, capsys):
+    # `--ray` with no address starts (and stops) a local Ray instance, even with the module's cluster running
+    env = {**os.environ, **RAY_ENV}
+    code = "import sys; from jantaku.cli import main; sys.exit(main(sys.argv[1:]))"
+    args = ["simulate", "--rules", "mu", "--games", "2", "--seed", "9", "--quiet"]
+    ray_run = subprocess.run(
+        [sys.executable, "-c", code, *args, "--ray", "--workers", "1", "--out", str(tmp_path / "ray")],
+        env=env, capture_output=True, text=True, timeout=180,
+    )  # fmt: skip
+    assert ray_run.returncode == 0, ray_run.stderr
+    assert main([*args, "--out", str(tmp_path / "local")]) == 0
+    local = capsys.readouterr().out.splitlines()
+    assert ray_run.stdout.splitlines()[1:] == local[1:] and len(local) > 5
+    assert files(tmp_path / "ray") == files(tmp_path / "local")
