@@ -41,23 +41,27 @@ from jantaku.table.actions import (
     DISCARD,
     KAKAN,
     KYUUSHU,
+    NOTEN,
     PASS,
     PON,
     RIICHI,
     RON,
     STOP,
+    TENPAI,
     TSUMO,
     Action,
 )
 
 from .base import PlayerView
 from .danger import Threat, threats
-from .simple import EfficiencyBot, _keeps_a_yaku
+from .simple import EfficiencyBot, _keeps_a_yaku, declare_tenpai
 from .value import YAOCHU, dora_kinds, estimate_value, win_points
 
 __all__ = ["Decision", "StrongBot"]
 
-KNOWN_KINDS = frozenset((DISCARD, RIICHI, TSUMO, RON, CHI, PON, DAIMINKAN, ANKAN, KAKAN, KYUUSHU, PASS, STOP, CONTINUE))
+KNOWN_KINDS = frozenset(
+    (DISCARD, RIICHI, TSUMO, RON, CHI, PON, DAIMINKAN, ANKAN, KAKAN, KYUUSHU, PASS, STOP, CONTINUE, TENPAI, NOTEN)
+)
 
 
 _TYPICAL_ACCEPT = (0.0, 20.0, 34.0, 46.0, 56.0)
@@ -116,6 +120,7 @@ class _Ctx:
         self.honba = getattr(k, "honba", 0) if k is not None else 0
         self.deposits = getattr(k, "deposits", 0) if k is not None else 0
         self.threats: list[Threat] = threats(view, self.unseen)
+        self.pao = _pao_feeds(view, self.unseen)
         self.hazard = 0.05 + 0.06 * sum(t.tenpai for t in self.threats)
         self.own_river = {t.kind for t in view.river(view.seat)}
         self.risk_mult = 1.0
@@ -209,6 +214,10 @@ class StrongBot:
                 return _first(a, legal)
         if STOP in kinds:
             return _first(next(a for a in legal if a.kind == STOP), legal)
+        if TENPAI in kinds or NOTEN in kinds:
+            # at an exhaustive draw: show the hand, except where silence ends the game in first place
+            choice = declare_tenpai(view, legal)
+            return _first(choice if choice in legal else legal[0], legal)
         ctx = _Ctx(view)
         if PASS in kinds:
             return self._respond(ctx, legal)
@@ -340,7 +349,8 @@ class StrongBot:
     # -- defence -------------------------------------------------------------------------------------------
 
     def _deal_in(self, kind: int, ctx: _Ctx) -> float:
-        return ctx.risk_mult * sum(t.tenpai * t.danger[kind] * t.cost for t in ctx.threats)
+        cost = ctx.risk_mult * sum(t.tenpai * t.danger[kind] * t.cost for t in ctx.threats)
+        return cost + ctx.pao.get(kind, 0.0)
 
     def _future_push(self, s: int, ctx: _Ctx, rest: Sequence[int]) -> float:
         """Risk of the dangerous tiles still to be discarded while pushing a hand at shanten ``s``."""
@@ -411,7 +421,8 @@ class StrongBot:
         best_push = max(r[4] for r in rows)
         fold_mode = bool(ctx.threats) and max(r[5] for r in rows) > best_push
         near_best = best_push - (0.1 * abs(best_push) + 100)
-        serious = any(t.tenpai >= 0.9 for t in ctx.threats)  # a riichi, or an open hand of four melds
+        # a riichi, an open hand of four melds, or a tile that would make this seat liable (pao)
+        serious = any(t.tenpai >= 0.9 for t in ctx.threats) or bool(ctx.pao)
         for a, s, u, order, push_score, fold_score in rows:
             if fold_mode:
                 score = max(push_score, fold_score)
@@ -500,6 +511,41 @@ class StrongBot:
         ranked = {d.action for d in decisions}
         decisions.extend(Decision(a, -1e9) for a in legal if a not in ranked)
         return decisions
+
+
+_DRAGONS = (31, 32, 33)
+_WINDS = (27, 28, 29, 30)
+PAO_COST = 16000.0
+"""What feeding the liable meld costs, weighted: the chance the opponent holds the pair and completes the
+yakuman (about half a yakuman paid alone, by the liable player) or waits on the tile."""
+
+
+def _pao_feeds(view: PlayerView, unseen: Sequence[int]) -> dict[int, float]:
+    """Kinds whose discard would feed an opponent the meld that makes this seat liable (pao) for a yakuman,
+    with the expected cost: the third dragon to a player with two dragon pungs (daisangen), the fourth wind to
+    a player with three wind pungs (daisuushii), where the rule set has pao for them (General online rules 3.3;
+    M-League rules 2023, 8章1条)."""
+    pao = view.rules.pao
+    out: dict[int, float] = {}
+    if not pao:
+        return out
+    for o in range(4):
+        if o == view.seat:
+            continue
+        pungs = {m.kind34 for m in view.melds(o) if m.kind.value != "chi"}
+        for name, group, need in (("daisangen", _DRAGONS, 2), ("daisuushii", _WINDS, 3)):
+            if name not in pao:
+                continue
+            have = [k for k in group if k in pungs]
+            if len(have) != need:
+                continue
+            for k in group:
+                if k in pungs or not unseen[k]:
+                    continue
+                # two unseen copies: it may hold the pair (a pon makes this seat liable); one: a single wait
+                share = 0.5 if unseen[k] >= 2 else 0.15
+                out[k] = max(out.get(k, 0.0), PAO_COST * share)
+    return out
 
 
 def _first(choice: Action, legal: list[Action]) -> list[Decision]:
