@@ -11,9 +11,9 @@ from jantaku.bots import make_bot
 from jantaku.bots.danger import tile_danger
 from jantaku.bots.simple import EfficiencyBot
 from jantaku.bots.strong import StrongBot
+from jantaku.meld import Meld
 from jantaku.rules import load_rules
 from jantaku.sim.runner import play_game
-from jantaku.meld import Meld
 from jantaku.table.actions import DISCARD, NOTEN, PASS, RON, TENPAI, TSUMO, Action
 from jantaku.table.harness import check_game
 from jantaku.tiles import Tile, counts34, parse_tiles
