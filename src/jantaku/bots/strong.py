@@ -17,6 +17,13 @@ Every decision is scored in points, by expected value:
   the stick at stake, no folding later) and silent (only when the hand has a yaku, or for a closed tsumo).
 - **Calls** only when the hand after the call has a yaku in sight, and the call's offence beats waiting.
   Kans when they cost nothing and nobody is in riichi; nine terminals unless a thirteen-orphans try is on.
+- **Pao.** A tile that would feed an opponent the meld that makes this seat liable for a yakuman (the third
+  dragon to two dragon pungs, the fourth wind to three wind pungs, where the rule set has pao for them) costs
+  as a likely deal-in, so it is held.
+- **Tenpai at a draw.** Declared, except by the all-last dealer who is first and whose passing deal ends the
+  game (:func:`jantaku.bots.simple.declare_tenpai`).
+- **Discard order.** Tiles of the same shanten whose scores are close go in the order strong players discard
+  them (:func:`_discard_order`, tuned on Tenhou top-room games).
 - **Placement** at all-last: the top player folds earlier and prefers dama; the last player discounts wins
   too small to climb a place; a player near zero under a bust rule folds earlier.
 - **洁律** and any decision it does not know (an action kind added later): the efficiency bot's choice.
@@ -77,6 +84,13 @@ NEAR_SHARE = 0.15
 decides (strong players' agreement was highest at 15%; benchmarks/bench_bot.py)."""
 OPEN_SPEED = 1.6
 """How much faster an open hand (with a yaku) takes each step: it may chi and pon its tiles too."""
+DEFENCE = 1.3
+"""Every deal-in cost is weighed this much more than the offence's points: a deal-in also hands the hand and
+its tempo to another player, and the offence model is optimistic about the draws left. With ``PUSH_TURNS``
+(0.6 before) it took four strong bots' deal-in rate from 14.2% to 12.8% over 50 hanchan
+(benchmarks/bench_bot.py; almost every deal-in was a push at tenpai or one-shanten, none while folding)."""
+PUSH_TURNS = 1.0
+"""Pushing a hand at shanten ``s`` means discarding about ``(s + 2) * PUSH_TURNS`` more unknown tiles."""
 SERIOUS = 0.6
 """A threat at least this likely tenpai (a riichi, an open hand of three calls or more) makes the bot weigh
 each tile's danger before its shanten."""
@@ -134,7 +148,7 @@ class _Ctx:
         own = view.river(view.seat)
         self.own_river = {t.kind for t in own}
         self.turn = len(own)
-        self.risk_mult = 1.0
+        self.risk_mult = DEFENCE
         self.need = 0.0  # points a win must bring to climb a place at all-last
         self._placement(view, k)
         self.cache: dict[bytes, tuple[int, int]] = {}
@@ -367,7 +381,7 @@ class StrongBot:
         """Risk of the dangerous tiles still to be discarded while pushing a hand at shanten ``s``."""
         if not ctx.threats:
             return 0.0
-        turns = min(ctx.draws_left, s + 2) * 0.6
+        turns = min(ctx.draws_left, s + 2) * PUSH_TURNS
         kinds = [k for k in range(34) if rest[k]] or [0]
         return sum(
             t.tenpai * t.cost * ctx.risk_mult * sum(t.danger[k] for k in kinds) / len(kinds) * turns
