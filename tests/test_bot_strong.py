@@ -3,14 +3,18 @@
 Its strength and speed are measured by benchmarks/bench_bot.py, never asserted here.
 """
 
+import dataclasses
+
 import pytest
 
 from jantaku.bots import make_bot
 from jantaku.bots.danger import tile_danger
+from jantaku.bots.simple import EfficiencyBot
 from jantaku.bots.strong import StrongBot
+from jantaku.meld import Meld
 from jantaku.rules import load_rules
 from jantaku.sim.runner import play_game
-from jantaku.table.actions import DISCARD, PASS, RON, TSUMO, Action
+from jantaku.table.actions import DISCARD, NOTEN, PASS, RON, TENPAI, TSUMO, Action
 from jantaku.table.harness import check_game
 from jantaku.tiles import Tile, counts34, parse_tiles
 
@@ -110,8 +114,59 @@ def test_takes_a_win_when_offered():
 def test_an_unknown_decision_falls_back_to_a_legal_action():
     # a decision kind the bot does not know (e.g. one added to the engine later) never breaks it
     view = View(POOR)
-    legal = [Action("tenpai", 0), Action("noten", 0)]
+    legal = [Action("someday", 0), Action("another", 0)]
     assert StrongBot(0).act(view, legal) in legal
+
+
+def test_declares_tenpai_at_a_draw_as_the_efficiency_bot_does():
+    # the engine's tenpai declaration (000 Art 22(2)): shown unless silence ends the game in first place; the
+    # full game situations are in test_seed_sentences (declare_tenpai), here the strong bot must ask it
+    view = View("123m456p789s11s23m")
+    legal = [Action(TENPAI, 0), Action(NOTEN, 0)]
+    assert StrongBot(0).act(view, legal).kind == TENPAI
+    ranking = StrongBot(0).rank(view, list(reversed(legal)))
+    assert ranking[0].action.kind == TENPAI and len(ranking) == 2
+
+
+class MeldView(View):
+    """A constructed view where seat 1 shows melds."""
+
+    def __init__(self, hand, melds1, rules=None, **kw):
+        super().__init__(hand, **kw)
+        self._melds1 = [Meld.parse(m) for m in melds1]
+        if rules is not None:
+            self._rules = rules
+
+    def melds(self, seat=None):
+        return list(self._melds1) if seat == 1 else []
+
+    def visible_counts(self):
+        seen = super().visible_counts()
+        for m in self._melds1:
+            for t in m.tiles:
+                seen[t.kind] += 1
+        return seen
+
+
+# Discarding the lone red dragon makes this hand tenpai (1m-4m); seat 1 shows pungs of white and green.
+PAO_HAND = "123m456p789s11s23m7z"
+
+
+def test_does_not_feed_the_third_dragon_where_the_rule_set_has_pao():
+    # General online rules 3.3 / M-League rules 2023, 8章1条: who feeds the third dragon pung pays the yakuman
+    view = MeldView(PAO_HAND, ["555z+", "666z+"])
+    assert StrongBot(0).act(view, _discards(view)).tile.kind != Tile("7z").kind
+    # with one dragon pung shown, or without pao in the rule set, the hand goes tenpai
+    view = MeldView(PAO_HAND, ["555z+", "111p+"])
+    assert StrongBot(0).act(view, _discards(view)).tile.kind == Tile("7z").kind
+    no_pao = dataclasses.replace(load_rules("tenhou"), pao=frozenset())
+    view = MeldView(PAO_HAND, ["555z+", "666z+"], rules=no_pao)
+    assert StrongBot(0).act(view, _discards(view)).tile.kind == Tile("7z").kind
+
+
+def test_does_not_feed_the_fourth_wind_where_the_rule_set_has_pao():
+    view = MeldView("123m456p789s11s23m4z", ["111z+", "222z+", "333z+"])
+    assert StrongBot(0).act(view, _discards(view)).tile.kind != Tile("4z").kind
 
 
 def test_rank_lists_every_legal_action_once():
@@ -148,3 +203,14 @@ def test_danger_follows_genbutsu_suji_and_no_chance():
 
 def test_make_bot_knows_strong():
     assert isinstance(make_bot("strong", "1:0"), StrongBot)
+
+
+def test_the_efficiency_bot_falls_back_when_no_discard_is_offered():
+    # before: min() of an empty list when the legal actions held no discard, pass or win
+    view = View("1111m456p789s11s23m")
+    ankan = Action("ankan", 0, Tile("1m"), tuple(parse_tiles("1111m")))
+    assert EfficiencyBot(0).act(view, [ankan]) == ankan
+    unknown = [Action("someday", 0), Action("another", 0)]
+    assert EfficiencyBot(0).act(view, unknown) == unknown[0]
+    with pytest.raises(ValueError, match="no legal action"):
+        EfficiencyBot(0).act(view, [])

@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from .value import YAOCHU, dora_kinds, win_points
 
 if TYPE_CHECKING:
+    from jantaku.tiles import Tile
+
     from .base import PlayerView
 
 __all__ = ["Threat", "threats", "tile_danger"]
@@ -130,9 +132,7 @@ def threats(view: PlayerView, unseen: Sequence[int]) -> list[Threat]:
         if riichi:
             p = 1.0
         elif melds:
-            n = len(melds)
-            p = (0.0, 0.05, 0.18, 0.4, 0.95)[min(n, 4)] + min(0.2, max(0, turn - 6) * 0.02)
-            p = min(p, 0.95)
+            p = _open_tenpai(len(melds), turn, river)
         elif turn >= 12:
             p = 0.1 + (turn - 12) * 0.04
         else:
@@ -149,6 +149,17 @@ def threats(view: PlayerView, unseen: Sequence[int]) -> list[Threat]:
             _shape_by_melds(danger, melds)
         out.append(Threat(o, p, _deal_in_cost(view, o, riichi, dora), danger))
     return out
+
+
+def _open_tenpai(n: int, turn: int, river: Sequence[Tile]) -> float:
+    """The chance an open hand of ``n`` calls is tenpai after ``turn`` discards: two calls are about one in
+    three, three calls more likely than not, growing with the turn; a late discard of a middle tile (2-8) from
+    a called hand (it was holding it and now lets it go) makes it likelier still."""
+    p = (0.0, 0.12, 0.32, 0.62, 0.95)[min(n, 4)] + min(0.25, max(0, turn - 5) * 0.03)
+    tail = [t for t in river[-2:] if t.kind < 27 and 1 <= t.kind % 9 <= 7]
+    if n >= 2 and turn >= 6 and tail:
+        p += 0.08
+    return min(p, 0.95)
 
 
 def _shape_by_melds(danger: list[float], melds: Sequence) -> None:  # type: ignore[type-arg]

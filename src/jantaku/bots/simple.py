@@ -64,6 +64,8 @@ class EfficiencyBot:
         jielu = view.rules.family == "jielu"
         self._shanten = shanten_regular if jielu else shanten
         self._needs_yaku = not jielu
+        if not legal:
+            raise ValueError("the bot was asked to act with no legal action")
         kinds = {a.kind for a in legal}
         for a in legal:
             if a.kind in (TSUMO, RON, STOP):
@@ -84,7 +86,7 @@ class EfficiencyBot:
         discards = [a for a in legal if a.kind == DISCARD]
         riichis = [a for a in legal if a.kind == RIICHI]
         pool = riichis or discards
-        best = self._best_discards(counts, visible, pool)
+        best = self._best_discards(counts, visible, pool) if pool else []
         best_shanten = min(_shanten_after_discard(counts, self._shanten))
         for a in legal:
             # a kan that costs nothing (the hand is as close after it as after the best discard) is taken
@@ -93,7 +95,11 @@ class EfficiencyBot:
                 trial[a.tile.kind] -= 4 if a.kind == ANKAN else 1
                 if sum(trial) % 3 == 1 and self._shanten(trial) <= best_shanten:
                     return a
-        return best[0]
+        if best:
+            return best[0]
+        # no discard offered (only kans, or a decision this bot does not know): a kan if there is one, else
+        # the first legal action
+        return next((a for a in legal if a.kind in (ANKAN, KAKAN, DAIMINKAN)), legal[0])
 
     def _best_discards(self, counts: list[int], visible: list[int], pool: list[Action]) -> list[Action]:
         scored = []

@@ -17,6 +17,13 @@ Every decision is scored in points, by expected value:
   the stick at stake, no folding later) and silent (only when the hand has a yaku, or for a closed tsumo).
 - **Calls** only when the hand after the call has a yaku in sight, and the call's offence beats waiting.
   Kans when they cost nothing and nobody is in riichi; nine terminals unless a thirteen-orphans try is on.
+- **Pao.** A tile that would feed an opponent the meld that makes this seat liable for a yakuman (the third
+  dragon to two dragon pungs, the fourth wind to three wind pungs, where the rule set has pao for them) costs
+  as a likely deal-in, so it is held.
+- **Tenpai at a draw.** Declared, except by the all-last dealer who is first and whose passing deal ends the
+  game (:func:`jantaku.bots.simple.declare_tenpai`).
+- **Discard order.** Tiles of the same shanten whose scores are close go in the order strong players discard
+  them (:func:`_discard_order`, tuned on Tenhou top-room games).
 - **Placement** at all-last: the top player folds earlier and prefers dama; the last player discounts wins
   too small to climb a place; a player near zero under a bust rule folds earlier.
 - **洁律** and any decision it does not know (an action kind added later): the efficiency bot's choice.
@@ -41,32 +48,52 @@ from jantaku.table.actions import (
     DISCARD,
     KAKAN,
     KYUUSHU,
+    NOTEN,
     PASS,
     PON,
     RIICHI,
     RON,
     STOP,
+    TENPAI,
     TSUMO,
     Action,
 )
 
 from .base import PlayerView
 from .danger import Threat, threats
-from .simple import EfficiencyBot, _keeps_a_yaku
+from .simple import EfficiencyBot, _keeps_a_yaku, declare_tenpai
 from .value import YAOCHU, dora_kinds, estimate_value, win_points
 
 __all__ = ["Decision", "StrongBot"]
 
-KNOWN_KINDS = frozenset((DISCARD, RIICHI, TSUMO, RON, CHI, PON, DAIMINKAN, ANKAN, KAKAN, KYUUSHU, PASS, STOP, CONTINUE))
+KNOWN_KINDS = frozenset(
+    (DISCARD, RIICHI, TSUMO, RON, CHI, PON, DAIMINKAN, ANKAN, KAKAN, KYUUSHU, PASS, STOP, CONTINUE, TENPAI, NOTEN)
+)
 
 
 _TYPICAL_ACCEPT = (0.0, 20.0, 34.0, 46.0, 56.0)
 """Tiles a hand of each shanten typically accepts (for the steps of a plan not looked at tile by tile)."""
 _TYPICAL_WAITS = 5.0
 BUCKETS = 20
-"""Scores are compared in steps of about 1/30 in log scale (3%)."""
+"""Scores are compared in steps of about 1/20 in log scale (5%) when folding."""
+PUSH_BUCKETS = 3
+"""Pushing, tiles of the same shanten whose scores are more than ``NEAR_SHARE`` below the best are compared in
+steps of a third in log scale (the estimates are rough)."""
+NEAR_SHARE = 0.15
+"""Pushing, tiles of the same shanten within this share of the best score count as equal: the discard order
+decides (strong players' agreement was highest at 15%; benchmarks/bench_bot.py)."""
 OPEN_SPEED = 1.6
 """How much faster an open hand (with a yaku) takes each step: it may chi and pon its tiles too."""
+DEFENCE = 1.3
+"""Every deal-in cost is weighed this much more than the offence's points: a deal-in also hands the hand and
+its tempo to another player, and the offence model is optimistic about the draws left. With ``PUSH_TURNS``
+(0.6 before) it took four strong bots' deal-in rate from 14.2% to 12.8% over 50 hanchan
+(benchmarks/bench_bot.py; almost every deal-in was a push at tenpai or one-shanten, none while folding)."""
+PUSH_TURNS = 1.0
+"""Pushing a hand at shanten ``s`` means discarding about ``(s + 2) * PUSH_TURNS`` more unknown tiles."""
+SERIOUS = 0.6
+"""A threat at least this likely tenpai (a riichi, an open hand of three calls or more) makes the bot weigh
+each tile's danger before its shanten."""
 WIN_BONUS = 1500.0
 """Added to every win's value: a win also ends the hand, taking the others' chances to win (and to be dealt
 in to by this seat) away. It is what makes a quick cheap hand worth playing."""
@@ -116,9 +143,12 @@ class _Ctx:
         self.honba = getattr(k, "honba", 0) if k is not None else 0
         self.deposits = getattr(k, "deposits", 0) if k is not None else 0
         self.threats: list[Threat] = threats(view, self.unseen)
+        self.pao = _pao_feeds(view, self.unseen)
         self.hazard = 0.05 + 0.06 * sum(t.tenpai for t in self.threats)
-        self.own_river = {t.kind for t in view.river(view.seat)}
-        self.risk_mult = 1.0
+        own = view.river(view.seat)
+        self.own_river = {t.kind for t in own}
+        self.turn = len(own)
+        self.risk_mult = DEFENCE
         self.need = 0.0  # points a win must bring to climb a place at all-last
         self._placement(view, k)
         self.cache: dict[bytes, tuple[int, int]] = {}
@@ -209,6 +239,10 @@ class StrongBot:
                 return _first(a, legal)
         if STOP in kinds:
             return _first(next(a for a in legal if a.kind == STOP), legal)
+        if TENPAI in kinds or NOTEN in kinds:
+            # at an exhaustive draw: show the hand, except where silence ends the game in first place
+            choice = declare_tenpai(view, legal)
+            return _first(choice if choice in legal else legal[0], legal)
         ctx = _Ctx(view)
         if PASS in kinds:
             return self._respond(ctx, legal)
@@ -340,13 +374,14 @@ class StrongBot:
     # -- defence -------------------------------------------------------------------------------------------
 
     def _deal_in(self, kind: int, ctx: _Ctx) -> float:
-        return ctx.risk_mult * sum(t.tenpai * t.danger[kind] * t.cost for t in ctx.threats)
+        cost = ctx.risk_mult * sum(t.tenpai * t.danger[kind] * t.cost for t in ctx.threats)
+        return cost + ctx.pao.get(kind, 0.0)
 
     def _future_push(self, s: int, ctx: _Ctx, rest: Sequence[int]) -> float:
         """Risk of the dangerous tiles still to be discarded while pushing a hand at shanten ``s``."""
         if not ctx.threats:
             return 0.0
-        turns = min(ctx.draws_left, s + 2) * 0.6
+        turns = min(ctx.draws_left, s + 2) * PUSH_TURNS
         kinds = [k for k in range(34) if rest[k]] or [0]
         return sum(
             t.tenpai * t.cost * ctx.risk_mult * sum(t.danger[k] for k in kinds) / len(kinds) * turns
@@ -377,7 +412,6 @@ class StrongBot:
         best_s = min((v[0] for v in base.values()), default=8)
         top_u = max((v[1] for v in base.values() if v[0] == best_s), default=0)
         top = sorted((k for k, v in base.items() if v[0] == best_s and v[1] >= 0.5 * top_u), key=lambda k: -base[k][1])
-        scored: list[tuple[tuple[float, ...], Action, float]] = []
         offence_cache: dict[tuple[int, bool, str], tuple[float, int, int]] = {}
         follows: dict[int, float] = {}
         if 1 <= best_s <= 2:
@@ -406,12 +440,30 @@ class StrongBot:
             deal = self._deal_in(k, ctx)
             folding = -deal - fold if mode != "riichi" else -1e18
             rows.append((a, s, u, order, -deal + push, folding))
+        out = self._order_rows(ctx, rows)
+        kan = self._kan_choice(ctx, legal, best_s)
+        if kan is not None:
+            out.insert(0, Decision(kan, out[0].score if out else 0.0))
+        ranked = {d.action for d in out}
+        out.extend(Decision(a, 0.0) for a in legal if a not in ranked)
+        return out
+
+    def _order_rows(self, ctx: _Ctx, rows: list[tuple[Action, int, int, float, float, float]]) -> list[Decision]:
+        """The discards ranked from their rows (action, shanten after, acceptance, order, push and fold
+        scores)."""
+        scored: list[tuple[tuple[float, ...], Action, float]] = []
+        if not rows:
+            return []
         # push while the best push beats the best fold: then shanten first, the safer of equal tiles; otherwise
         # every tile by its better score
         best_push = max(r[4] for r in rows)
         fold_mode = bool(ctx.threats) and max(r[5] for r in rows) > best_push
         near_best = best_push - (0.1 * abs(best_push) + 100)
-        serious = any(t.tenpai >= 0.9 for t in ctx.threats)  # a riichi, or an open hand of four melds
+        # a riichi, an open hand likely tenpai, or a tile that would make this seat liable (pao)
+        serious = any(t.tenpai >= SERIOUS for t in ctx.threats) or bool(ctx.pao)
+        best_at: dict[int, float] = {}
+        for _, s, _, _, push_score, _ in rows:
+            best_at[s] = max(best_at.get(s, -1e18), push_score)
         for a, s, u, order, push_score, fold_score in rows:
             if fold_mode:
                 score = max(push_score, fold_score)
@@ -421,16 +473,12 @@ class StrongBot:
                 # dangerous tile does not win by its shanten alone)
                 score = push_score
                 far = 0 if push_score >= near_best or not serious else 1
-                tie = (far, s, -_bucket(score), order, -score, -u, 0 if a.tsumogiri else 1, self.rng.random())
+                near = push_score >= best_at[s] - NEAR_SHARE * abs(best_at[s])
+                band = 0 if near else -_bucket(score, PUSH_BUCKETS)
+                tie = (far, s, 0 if near else 1, band, order, -score, -u, 0 if a.tsumogiri else 1, self.rng.random())
             scored.append((tie, a, score))
         scored.sort(key=lambda x: x[0])
-        out = [Decision(a, sc) for _, a, sc in scored]
-        kan = self._kan_choice(ctx, legal, best_s)
-        if kan is not None:
-            out.insert(0, Decision(kan, out[0].score if out else 0.0))
-        ranked = {d.action for d in out}
-        out.extend(Decision(a, 0.0) for a in legal if a not in ranked)
-        return out
+        return [Decision(a, sc) for _, a, sc in scored]
 
     def _kan_choice(self, ctx: _Ctx, legal: list[Action], best_s: int) -> Action | None:
         for a in legal:
@@ -502,29 +550,68 @@ class StrongBot:
         return decisions
 
 
+_DRAGONS = (31, 32, 33)
+_WINDS = (27, 28, 29, 30)
+PAO_COST = 16000.0
+"""What feeding the liable meld costs, weighted: the chance the opponent holds the pair and completes the
+yakuman (about half a yakuman paid alone, by the liable player) or waits on the tile."""
+
+
+def _pao_feeds(view: PlayerView, unseen: Sequence[int]) -> dict[int, float]:
+    """Kinds whose discard would feed an opponent the meld that makes this seat liable (pao) for a yakuman,
+    with the expected cost: the third dragon to a player with two dragon pungs (daisangen), the fourth wind to
+    a player with three wind pungs (daisuushii), where the rule set has pao for them (General online rules 3.3;
+    M-League rules 2023, 8章1条)."""
+    pao = view.rules.pao
+    out: dict[int, float] = {}
+    if not pao:
+        return out
+    for o in range(4):
+        if o == view.seat:
+            continue
+        pungs = {m.kind34 for m in view.melds(o) if m.kind.value != "chi"}
+        for name, group, need in (("daisangen", _DRAGONS, 2), ("daisuushii", _WINDS, 3)):
+            if name not in pao:
+                continue
+            have = [k for k in group if k in pungs]
+            if len(have) != need:
+                continue
+            for k in group:
+                if k in pungs or not unseen[k]:
+                    continue
+                # two unseen copies: it may hold the pair (a pon makes this seat liable); one: a single wait
+                share = 0.5 if unseen[k] >= 2 else 0.15
+                out[k] = max(out.get(k, 0.0), PAO_COST * share)
+    return out
+
+
 def _first(choice: Action, legal: list[Action]) -> list[Decision]:
     return [Decision(choice, 1.0)] + [Decision(a, 0.0) for a in legal if a != choice]
 
 
-def _bucket(score: float) -> int:
+def _bucket(score: float, steps: int = BUCKETS) -> int:
     """Scores within a few per cent of each other count as equal (the estimates are not finer than that)."""
-    return round(math.copysign(math.log1p(abs(score) / 50.0), score) * BUCKETS)
+    return round(math.copysign(math.log1p(abs(score) / 50.0), score) * steps)
 
 
-def _discard_order(kind: int, counts: Sequence[int], ctx: _Ctx) -> int:
-    """Among equally good discards, which goes first: a lone guest wind (or a value honour that can hardly pair
-    up), a lone terminal, a lone 2 or 8, a lone live value honour, then the rest."""
-    if counts[kind] != 1:
-        return 5
-    if kind >= 27:
+def _discard_order(kind: int, counts: Sequence[int], ctx: _Ctx) -> float:
+    """Among equally good discards, which goes first (lowest first), the way strong players order them: a lone
+    guest wind, a lone terminal, a lone value honour (one already seen by others before a live one), a lone 2
+    or 8, a lone middle tile, then tiles that are part of a shape; honours are kept longer after the sixth
+    turn (they are the safe tiles for later), and a dora is kept. Tuned on the discards of Tenhou's top-room
+    players (benchmarks/bench_bot.py, the agreement part)."""
+    if counts[kind] >= 2:
+        order = 5.0
+    elif kind >= 27:
         v = ctx.view
         value = kind >= 31 or kind in (27 + v.seat_wind, 27 + v.round_wind)
-        return 3 if value and ctx.unseen[kind] >= 2 else 0
-    n = kind % 9
-    lo, hi = kind - min(n, 2), kind + min(8 - n, 2)
-    if sum(counts[lo : hi + 1]) > 1:
-        return 5
-    return 1 if n in (0, 8) else (2 if n in (1, 7) else 4)
+        order = (1.0 if value else 0.0) + 0.5 * (ctx.unseen[kind] - 2) + (3.0 if ctx.turn >= 6 else 0.0)
+    else:
+        n = kind % 9
+        lo, hi = kind - min(n, 2), kind + min(8 - n, 2)
+        lone = sum(counts[lo : hi + 1]) == 1
+        order = (0.5 if n in (0, 8) else (2.0 if n in (1, 7) else 3.5)) if lone else 5.0
+    return order + 4.0 * ctx.dora[kind]
 
 
 _IMPROVING: dict[bytes, tuple[int, tuple[int, ...]]] = {}
