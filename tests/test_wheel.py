@@ -81,7 +81,17 @@ def venv(wheel, tmp_path_factory):
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(env_dir)], check=True, timeout=300)
     bindir = env_dir / ("Scripts" if os.name == "nt" else "bin")
     proc = subprocess.run(
-        [str(bindir / "python"), "-m", "pip", "install", "--no-deps", "--no-index", "--force-reinstall", "-q", str(wheel)],
+        [
+            str(bindir / "python"),
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "--no-index",
+            "--force-reinstall",
+            "-q",
+            str(wheel),
+        ],
         capture_output=True,
         text=True,
         timeout=300,
