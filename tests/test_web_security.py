@@ -331,7 +331,7 @@ def test_a_finished_tables_links_stay_as_they_are(client):
     tid, token, manager = data["id"], data["seats"][0]["token"], client.app.state.manager
     table = manager.get(tid)
     while not table.over:  # the person always takes the first legal action (a whole game: under a second)
-        manager.act(tid, token, table.step, 0)
+        manager.act(tid, token, table.view_step(0), 0)
     _refused(client.post(f"/api/tables/{tid}/seats/0/reissue", json={"token": data["owner_token"]}), 409, "over")
     assert client.get(f"/api/tables/{tid}/view", params={"token": token}).json()["over"]
 

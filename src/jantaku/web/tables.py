@@ -708,14 +708,16 @@ class LiveTable:
             if listener in self.listeners:
                 self.listeners.remove(listener)
 
-    def notify(self) -> None:
-        """Tell every listener the table changed (thread-safe; from any thread or loop)."""
+    def notify(self, wake: int | None = None) -> None:
+        """Tell every listener the table changed (thread-safe; from any thread or loop). A seat's listeners are
+        told only when its view moved, or when it is ``wake`` (its link was reissued: the old link's sockets
+        must learn that they no longer hold the seat)."""
         told: list[tuple[_Listener, int]] = []
         with self.lock:
             for li in self.listeners:
                 if li.seat is None:
                     told.append((li, self.step))
-                elif self.view_step(li.seat) != li.told:
+                elif self.view_step(li.seat) != li.told or li.seat == wake:
                     li.told = self.view_step(li.seat)
                     told.append((li, li.told))
         for li, step in told:
@@ -1149,7 +1151,7 @@ class TableManager:
                 info.token, table.tokens = old, table.tokens - 1
                 raise
         table.last_used = time.monotonic()
-        table.notify()  # the old link's websockets learn that it no longer holds the seat
+        table.notify(wake=seat)  # the old link's websockets learn that it no longer holds the seat
         return table, fresh
 
     def _commit(self, table: LiveTable, step: int) -> None:
