@@ -22,7 +22,7 @@ from typing import Any
 
 from jantaku.errors import JantakuError
 from jantaku.records.record import GameRecord
-from jantaku.records.replay import rules_for_record, wall_from_hand
+from jantaku.records.replay import recorded_answers, recorded_call, rules_for_record, wall_from_hand
 from jantaku.rules import Ruleset
 from jantaku.table.actions import (
     ANKAN,
@@ -159,38 +159,13 @@ Ask = Callable[[Kyoku, int, list[Action], Action], None]
 
 def _answers(k: Kyoku, upcoming: list[dict[str, Any]], target: int, ask: Ask) -> None:
     """Answer an open discard (or a kan that may be robbed) as the record does, asking before each answer."""
-    rons: list[int] = []
-    call = None
-    for e in upcoming:
-        if e["type"] in ("reach_accepted", "dora"):
-            continue
-        if e["type"] == "hora" and e["target"] == target and e["actor"] != target:
-            rons.append(e["actor"])
-            continue
-        if e["type"] in ("chi", "pon", "daiminkan") and e.get("target") == target and not rons:
-            call = e
-        if e["type"] == "ryukyoku" and e.get("reason") == "triple_ron":
-            rons = [s for s in k.to_act() if any(a.kind == RON for a in k.legal_actions(s))]
-        break
+    rons, call = recorded_answers(k, upcoming, target)
     for seat in list(k.to_act()):
         legal = k.legal_actions(seat)
         if seat in rons:
             action = _find(k, seat, RON)
         elif call is not None and call["actor"] == seat:
-            want = sorted(call["consumed"])
-            action = next(
-                (
-                    a
-                    for a in legal
-                    if a.kind == call["type"]
-                    and a.tile is not None
-                    and a.tile.mjai == call["pai"]
-                    and sorted(t.mjai for t in a.consumed) == want
-                ),
-                None,
-            )
-            if action is None:
-                raise JantakuError(f"the record's {call['type']} by seat {seat} is not offered")
+            action = recorded_call(k, call)
         else:
             action = _find(k, seat, PASS)
         ask(k, seat, legal, action)

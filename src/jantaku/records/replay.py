@@ -458,7 +458,8 @@ def _find(k: Kyoku, seat: int, kind: str, pai: str | None = None, tsumogiri: boo
     raise RecordError(f"seat {seat} {kind} {pai or ''}: the engine does not allow it (it offers {offered})")
 
 
-def _call_action(k: Kyoku, e: dict[str, Any]) -> Action:
+def recorded_call(k: Kyoku, e: dict[str, Any]) -> Action:
+    """The engine's legal action that is the record's call event ``e`` (same kind, tile and consumed tiles)."""
     want = sorted(e["consumed"])
     for a in k.legal_actions(e["actor"]):
         same_tile = a.kind == e["type"] and a.tile is not None and a.tile.mjai == e["pai"]
@@ -467,9 +468,10 @@ def _call_action(k: Kyoku, e: dict[str, Any]) -> Action:
     raise RecordError(f"seat {e['actor']} {e['type']} {e['pai']} with {want}: the engine does not offer it")
 
 
-def _answer(k: Kyoku, upcoming: list[dict[str, Any]], target: int) -> dict[str, Any] | None:
-    """Answer an open discard (or a kan that may be robbed) as the record does: rons, a call, or passes."""
-    rons = []
+def recorded_answers(k: Kyoku, upcoming: list[dict[str, Any]], target: int) -> tuple[list[int], dict[str, Any] | None]:
+    """How the record answered ``target``'s open discard (or a kan that may be robbed): the seats that won on
+    it, and the call event that took it (``None`` if none); every other seat that may answer passed."""
+    rons: list[int] = []
     call = None
     for e in upcoming:
         if e["type"] in ("reach_accepted", "dora"):
@@ -483,11 +485,17 @@ def _answer(k: Kyoku, upcoming: list[dict[str, Any]], target: int) -> dict[str, 
             # the record keeps only the abortive draw: every seat that could ron did
             rons = [s for s in k.to_act() if any(a.kind == RON for a in k.legal_actions(s))]
         break
+    return rons, call
+
+
+def _answer(k: Kyoku, upcoming: list[dict[str, Any]], target: int) -> dict[str, Any] | None:
+    """Answer an open discard (or a kan that may be robbed) as the record does: rons, a call, or passes."""
+    rons, call = recorded_answers(k, upcoming, target)
     for seat in list(k.to_act()):
         if seat in rons:
             k_action = _find(k, seat, RON)
         elif call is not None and call["actor"] == seat:
-            k_action = _call_action(k, call)
+            k_action = recorded_call(k, call)
         else:
             k_action = _find(k, seat, PASS)
         k.apply(k_action)
