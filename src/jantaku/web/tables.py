@@ -121,6 +121,9 @@ tile is discarded (or the call passed)."""
 LENGTHS = {"east": 1, "hanchan": 2}
 """Game lengths a table may choose: the rule set's ``rounds`` (1 East only, 2 East and South)."""
 
+_EARLY = 0.0005
+"""Seconds a timed step may run before its time (a clock's rounding must not cost a whole extra tick)."""
+
 RESULT_SECONDS_MAX = 600
 """The longest a finished hand's board may wait for the people at the table (seconds)."""
 
@@ -900,6 +903,7 @@ class LiveTable:
         """Let the bots (and the people's auto options) act until a person must decide, the game is over, a
         finished hand is held, or (at a paced table) the next step must wait for its time."""
         now = self.clock()
+        self._last_change = now
         self._run_auto(now)
         self._settle(now)
 
@@ -974,18 +978,19 @@ class LiveTable:
         now = self.clock() if now is None else now
         stored = False
         sh = self._shadow
+        at = now + _EARLY  # compared with the times due
         if sh is not None:
-            if now < sh.until:
+            if at < sh.until:
                 self._reschedule(now)
                 return False
             self._shadow = None
             self._last_change = sh.until
         elif self._hold is not None:
-            if self._hold.until is not None and now >= self._hold.until:
+            if self._hold.until is not None and at >= self._hold.until:
                 self._release(now)
                 stored = True
         elif not self.game.over:
-            late = next((s for s in self.humans if (d := self._deadline(s)) is not None and now >= d), None)
+            late = next((s for s in self.humans if (d := self._deadline(s)) is not None and at >= d), None)
             if late is not None:
                 legal = self.game.legal_actions(late)
                 if legal:
@@ -995,7 +1000,7 @@ class LiveTable:
                     stored = True
             else:
                 due = self._due()
-                if due is not None and now >= due:
+                if due is not None and at >= due:
                     a = self._choose_auto(own_turn=True)
                     if a is not None:
                         self._apply_move(a, now)
@@ -1424,14 +1429,19 @@ class TableManager:
         idle_seconds: float = 900.0,
         creates_per_minute: int = 60,
         defaults: TableOptions | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         """``seed_source`` gives each new table's seed (default: 64 random bits); tests pass a fixed sequence
         to make games reproducible. ``defaults``: the options of a table created without them (default: no
         pace, no hold at a hand's end, no timer, the rule set's length: what a program driving the API
-        wants; ``jantaku serve`` passes a person's defaults)."""
+        wants; ``jantaku serve`` passes a person's defaults). ``clock``: the tables' clock (default
+        :func:`time.monotonic`, with a thread that runs their timed steps; a test passing its own clock calls
+        :meth:`run_due` itself)."""
         if max_tables < 1 or idle_seconds <= 0 or creates_per_minute < 0:
             raise ValueError("max_tables >= 1, idle_seconds > 0 and creates_per_minute >= 0")
         self.defaults = defaults or TableOptions()
+        self.clock = clock or time.monotonic
+        self._threaded = clock is None
         self._clock_cond = threading.Condition()
         self._clock_thread: threading.Thread | None = None
         self.store = store
@@ -1491,7 +1501,7 @@ class TableManager:
             while table_id in self.tables or self.store.get_table(table_id) or self.store.get_game(table_id):
                 table_id = secrets.token_urlsafe(8)  # pragma: no cover - 64 random bits
         game = Game(table_rules(rules, options), seed=seed, names=[i.name for i in infos])
-        table = LiveTable(table_id, rules, seed, infos, utc_now(), game, options=options)
+        table = LiveTable(table_id, rules, seed, infos, utc_now(), game, options=options, clock=self.clock)
         table.scheduler = self._wake_clock
         if any(info.kind == "human" for info in infos):
             table.owner = secrets.token_urlsafe(16)
@@ -1584,7 +1594,9 @@ class TableManager:
         infos = [SeatInfo(s["kind"], s["name"], s.get("bot"), s.get("token")) for s in stored.seats]
         options = TableOptions.from_json(stored.options)
         game = Game(table_rules(stored.rules, options), seed=stored.seed, names=[i.name for i in infos])
-        table = LiveTable(stored.id, stored.rules, stored.seed, infos, stored.created, game, options=options)
+        table = LiveTable(
+            stored.id, stored.rules, stored.seed, infos, stored.created, game, options=options, clock=self.clock
+        )
         table.owner, table.tokens = stored.owner, stored.tokens
         table.scheduler = self._wake_clock
         auto = stored.options.get("auto")
@@ -1744,6 +1756,8 @@ class TableManager:
 
     def _wake_clock(self) -> None:
         """A table's next timed step changed: (re)start the clock thread and let it look again."""
+        if not self._threaded:
+            return
         with self._clock_cond:
             if self._clock_thread is None:
                 self._clock_thread = threading.Thread(target=self._clock_loop, name="jantaku-table-clock", daemon=True)
@@ -1759,7 +1773,7 @@ class TableManager:
                 if not times:
                     self._clock_thread = None
                     return
-                wait = min(times) - time.monotonic()
+                wait = min(times) - self.clock()
                 if wait > 0:
                     self._clock_cond.wait(min(wait, 5.0))
                     continue
@@ -1771,7 +1785,7 @@ class TableManager:
             tables = list(self.tables.values())
         for table in tables:
             at = now if now is not None else table.clock()
-            if table.wake_at is not None and table.wake_at <= at:
+            if table.wake_at is not None and table.wake_at <= at + _EARLY:
                 self._tick(table, at)
 
     def _tick(self, table: LiveTable, now: float) -> None:
