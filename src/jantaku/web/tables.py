@@ -1800,9 +1800,12 @@ class TableManager:
                 with contextlib.suppress(WebError):
                     self._refresh(table)
                 return
-            except Exception:  # a store that refused the write: put the table back and try again in a second
-                log.warning("table %s: a timed step could not be stored; retrying", table.id, exc_info=True)
+            except Exception as e:  # a store that refused the write: put the table back and try again in a second
                 table._restore(before)
+                if isinstance(e.__cause__, sqlite3.ProgrammingError):  # the store was closed: the server stops
+                    table.wake_at = None
+                    return
+                log.warning("table %s: a timed step could not be stored (%s); retrying", table.id, e)
                 table.wake_at = now + 1.0
                 return
         table.notify()
