@@ -8,6 +8,7 @@ Tables are made in the server's own process with fixed walls where a situation i
 
 from __future__ import annotations
 
+import itertools
 from contextlib import contextmanager
 
 import pytest
@@ -24,9 +25,7 @@ RULES = "mleague"
 
 @contextmanager
 def _pages(browser, size, n):
-    contexts = [
-        browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="en-US") for _ in range(n)
-    ]
+    contexts = [browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="en-US") for _ in range(n)]
     errors: list[str] = []
     try:
         pages = []
@@ -65,7 +64,9 @@ def _walled(monkeypatch, seed, hands_by_offset, draws, dora="1z"):
 @pytest.mark.parametrize("size", SIZES)
 def test_bots_move_at_the_pace_and_the_last_discard_is_marked(browser, server, size):
     table = server.app.state.manager.create(
-        RULES, ["human", "efficiency", "efficiency", "efficiency"], seed=f"e2e-pace-{size[0]}",
+        RULES,
+        ["human", "efficiency", "efficiency", "efficiency"],
+        seed=f"e2e-pace-{size[0]}",
         options=TableOptions(pace=PACE_MS),
     )
     with _pages(browser, size, 1) as (page,):
@@ -90,7 +91,7 @@ def test_bots_move_at_the_pace_and_the_last_discard_is_marked(browser, server, s
         animated = {anim for _, _, anim in steps if anim is not None}
         assert animated - {"0"}, "the bots' discards were animated too"
         times = [t for t, _, _ in steps]
-        gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+        gaps = [b - a for a, b in itertools.pairwise(times)]
         # the bots' draws and discards came one at a time, at the pace (never all at once)
         assert len(steps) >= 6
         assert sorted(gaps)[len(gaps) // 2] >= PACE_MS * 0.7
@@ -139,7 +140,7 @@ def test_a_pon_is_announced_on_the_board(browser, server, size, monkeypatch):
         banner.wait_for()
         assert banner.inner_text() == "Pon" and banner.get_attribute("data-seat") == str(b)
         box = banner.bounding_box()
-        assert box and 0 <= box["x"] and box["x"] + box["width"] <= size[0] and 0 <= box["y"] <= size[1]
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= size[0] and 0 <= box["y"] <= size[1]
         # near B's box (across the table from A)
         across = page_a.locator(".player[data-rel='2']").bounding_box()
         assert abs((box["y"] + box["height"] / 2) - (across["y"] + across["height"] / 2)) < across["height"] + 60
@@ -182,7 +183,8 @@ def test_the_finished_hand_stays_until_both_people_closed_its_result(browser, se
             rel = (c - me) % 4
             shown = page.locator(f".player[data-rel='{rel}'] .shown-hand img.tile")
             assert shown.count() == 14
-            assert page.locator(f".river[data-seat='{a}'] > img.tile.last-discard.win-tile").get_attribute("alt") == "7z"
+            win_tile = page.locator(f".river[data-seat='{a}'] > img.tile.last-discard.win-tile")
+            assert win_tile.get_attribute("alt") == "7z"
             assert page.locator("#center .round-name").inner_text() == "East 1"
             assert page.locator("#hold-note").is_visible()
         # A closes it: A still sees the finished hand (waiting for B)
@@ -205,7 +207,9 @@ def test_the_finished_hand_stays_until_both_people_closed_its_result(browser, se
 @pytest.mark.parametrize("size", SIZES)
 def test_auto_options_and_the_turn_timer_in_the_page(browser, server, size):
     table = server.app.state.manager.create(
-        RULES, ["human", "efficiency", "efficiency", "efficiency"], seed=f"e2e-pace-auto-{size[0]}",
+        RULES,
+        ["human", "efficiency", "efficiency", "efficiency"],
+        seed=f"e2e-pace-auto-{size[0]}",
         options=TableOptions(pace=PACE_MS, timer="5+10"),
     )
     with _pages(browser, size, 1) as (page,):
