@@ -426,6 +426,8 @@ def test_east_only_games_for_every_riichi_preset(tmp_path, rules):
             game = c.get(f"/api/games/{r.json()['id']}").json()
             assert game["summary"]["length"] == length
             rounds[length] = [e["bakaze"] for e in game["events"] if e["type"] == "start_kyoku"]
+            exported = c.get(f"/api/games/{r.json()['id']}/export", params={"format": "tenhou6"})
+            assert exported.status_code == 200 and len(exported.json()["log"]) == len(rounds[length])
     assert "S" in rounds["hanchan"]
     if load_rules(rules).west_round:  # an East-only game extends into the South round only while nobody won
         assert "W" not in rounds["east"]

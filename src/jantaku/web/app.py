@@ -439,6 +439,8 @@ async def export_game(request: Request) -> Response:
     record.source = f"jantaku:{g.rules}:{g.id}"
     if g.summary.get("final"):
         record.final = [float(x) for x in g.summary["final"]]
+    if g.summary.get("length") in ("east", "hanchan"):  # a table's chosen length, not its preset's
+        record.hanchan = g.summary["length"] == "hanchan"
     if fmt == "mjai":
         buf = io.StringIO()
         write_mjai(record, buf)

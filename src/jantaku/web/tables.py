@@ -3,7 +3,9 @@
 A :class:`LiveTable` wraps a :class:`~jantaku.table.game.Game`. People act by *index* into their list of legal
 actions together with the table's ``step`` (how many actions the game has taken) as they saw it: a submission
 made against an older state (a second tab, a double click) is refused with 409, an illegal one with 400
-naming the rule, and in both cases nothing changes. Bots act at once until a person must decide. Every
+naming the rule, and in both cases nothing changes. Bots act at once until a person must decide, or at the
+table's pace (:class:`TableOptions`, :class:`LiveTable`: a call window after every discard, a finished hand held
+under its result, a turn timer, each person's auto options; a clock thread runs the timed steps). Every
 change is written to the :class:`~jantaku.web.storage.GameStore` (rules, seed and the actions so far) before
 it is answered or shown to anyone, so a table survives a server restart; a write the store refuses (disk full,
 database locked) is answered with 503 and the table is put back exactly as it was, and a write that another
