@@ -471,3 +471,22 @@ def test_presets_tell_the_table_options_and_defaults(client):
     assert data["paces"] == {"normal": 450, "fast": 150, "instant": 0}
     assert "5+10" in data["timers"] and data["lengths"] == ["east", "hanchan"]
     assert data["defaults"] == {"pace": 0, "result_seconds": 0, "timer": "off", "length": None}
+
+
+def test_serve_sets_the_lobby_defaults_and_refuses_bad_ones(monkeypatch, tmp_path, capsys):
+    import uvicorn
+
+    from jantaku.cli import main
+
+    apps = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: apps.append(app))
+    assert main(["serve", "--db", str(tmp_path / "a.sqlite3")]) == 0
+    defaults = apps[-1].state.manager.defaults
+    assert defaults == TableOptions(pace=450, result_seconds=20, timer="off", length=None)
+    assert main(["serve", "--db", str(tmp_path / "b.sqlite3"), "--pace", "80", "--timer", "5+10"]) == 0
+    assert apps[-1].state.manager.defaults == TableOptions(pace=80, result_seconds=20, timer="5+10")
+    assert main(["serve", "--pace", "slow"]) == 2
+    assert "--pace: one of normal, fast, instant" in capsys.readouterr().err
+    assert main(["serve", "--result-seconds", "9999"]) == 2
+    assert "--result-seconds" in capsys.readouterr().err
+    assert main(["serve", "--timer", "1+1"]) == 2
