@@ -323,6 +323,7 @@ class _Server:
         self.url = f"http://127.0.0.1:{self.port}"
         argv = [sys.executable, "-m", "jantaku.cli", "serve", "--port", str(self.port), "--db", str(db)]
         argv += ["--tables-per-minute", "0"]
+        argv += ["--pace", "instant", "--result-seconds", "0"]  # moves as fast as the workers send them
         self.proc = subprocess.Popen(
             argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=preexec, start_new_session=True
         )

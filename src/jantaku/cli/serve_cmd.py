@@ -51,6 +51,28 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="new tables one address may create a minute (default 60; 0: no limit); more are refused (429)",
     )
     p.add_argument(
+        "--pace",
+        default="normal",
+        metavar="PACE",
+        help="default pace of a new table (the lobby can change it): normal (0.45 s a step: a bot's turn in "
+        "about 0.9 s), fast (0.15 s), instant, or milliseconds per step 0-3000 (default normal)",
+    )
+    p.add_argument(
+        "--result-seconds",
+        type=int,
+        default=20,
+        metavar="S",
+        help="default time a finished hand stays on the board under its result when not everyone closed it "
+        "(default 20; 0: deal the next hand at once)",
+    )
+    p.add_argument(
+        "--timer",
+        default="off",
+        metavar="T",
+        help="default turn timer: off, 3+5, 5+10, 5+20, 10+30, 30+60 (seconds per decision + a bank per hand; "
+        "default off: a table of friends; Tenhou plays 5+10)",
+    )
+    p.add_argument(
         "--allowed-host",
         action="append",
         default=[],
@@ -93,7 +115,16 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from jantaku.web.app import create_app
-    from jantaku.web.limits import MAX_JSON_BYTES
+    from jantaku.web.limits import MAX_JSON_BYTES, check_table_options
+    from jantaku.web.tables import TableOptions, WebError
+
+    pace = int(args.pace) if args.pace.isdigit() else args.pace
+    try:
+        defaults = check_table_options(
+            {"pace": pace, "result_seconds": args.result_seconds, "timer": args.timer}, "", TableOptions(), "riichi"
+        )
+    except WebError as e:
+        raise JantakuError("--" + e.message.replace("result_seconds", "result-seconds")) from None
 
     db = Path(args.db).expanduser()
     app = create_app(
@@ -102,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
         idle_seconds=args.idle_minutes * 60,
         creates_per_minute=args.tables_per_minute,
         allowed_hosts=allowed,
+        table_defaults=defaults,
     )
     print(f"jantaku web table: open {url_for(args.host, args.port)}  (games in {db})", flush=True)
     uvicorn.run(

@@ -7,13 +7,17 @@
                                          scoring and those of them scored as 洁律 (``jielu``)
 ``GET  /api/yaku``                       every yaku and dora name in kanji, English and Chinese
 ``GET  /api/status``                     the tables held in memory and the server's limits (for monitoring)
-``POST /api/tables``                     a new table ``{"rules", "seats": [4 x "human"|bot], "names"?}``;
+``POST /api/tables``                     a new table ``{"rules", "seats": [4 x "human"|bot], "names"?}``
+                                         and its options ``pace``, ``result_seconds``, ``timer``, ``length``;
                                          answers every human seat's secret token and share link, and the
                                          creator's ``owner_token``
 ``POST /api/tables/{id}/seats/{seat}/``  ``{"token"}`` (the ``owner_token`` or the seat's own token): the seat
 ``reissue``                              gets a new token and link; the old link is refused (403) from then on
 ``GET  /api/tables/{id}/view?token=``    the seat's view (own hand, public table, legal actions)
 ``POST /api/tables/{id}/act``            ``{"token", "step", "index"}`` (or ``"action": {...}``); the new view
+``POST /api/tables/{id}/ready``          ``{"token"}``: the seat closed the finished hand's result panel
+``POST /api/tables/{id}/auto``           ``{"token", "riichi_discard"?, "win"?, "no_calls"?}``: the seat's
+                                         auto options (booleans), kept with the table
 ``GET  /api/games``                      stored (finished) games, newest first
 ``GET  /api/games/{id}``                 one stored game with its complete mjai event log
 ``GET  /api/games/{id}/export``          ``?format=tenhou6|mjai``: the record as a file (a 洁律 game: mjai)
@@ -82,10 +86,32 @@ from jantaku.records.tenhou6 import write_tenhou6
 from jantaku.riichi.jsonio import score_json
 from jantaku.rules import load_rules, preset_names
 
-from .limits import MAX_INFLATED, MAX_JSON_BYTES, MAX_UPLOAD, TooLarge, check_score_request, inflate, parse_json
+from .limits import (
+    MAX_INFLATED,
+    MAX_JSON_BYTES,
+    MAX_UPLOAD,
+    TooLarge,
+    check_score_request,
+    check_table_options,
+    inflate,
+    parse_json,
+)
 from .storage import GameStore, SqliteStore
 from .svg import TILE_NAMES, tile_svg
-from .tables import BOTS, BadRequest, NotFound, TableManager, WebError, all_yaku_names, playable_presets
+from .tables import (
+    AUTO_KEYS,
+    BOTS,
+    LENGTHS,
+    PACES,
+    TIMERS,
+    BadRequest,
+    NotFound,
+    TableManager,
+    TableOptions,
+    WebError,
+    all_yaku_names,
+    playable_presets,
+)
 
 __all__ = ["LOOPBACK_HOSTS", "MAX_UPLOAD", "BrowserGuard", "TooLarge", "create_app", "host_name"]
 
@@ -169,8 +195,23 @@ async def presets(request: Request) -> Response:
     families = {name: load_rules(name).family for name in preset_names()}
     scoring = [name for name, family in families.items() if family in ("riichi", "jielu")]
     jielu = [name for name, family in families.items() if family == "jielu"]
+    defaults = _manager(request).defaults
+    table_options = {
+        "paces": PACES,
+        "timers": list(TIMERS),
+        "lengths": list(LENGTHS),
+        "auto": list(AUTO_KEYS),
+        "defaults": defaults.to_json(),
+    }
     return JSONResponse(
-        {"presets": playable_presets(), "bots": list(BOTS), "default": "standard", "scoring": scoring, "jielu": jielu}
+        {
+            "presets": playable_presets(),
+            "bots": list(BOTS),
+            "default": "standard",
+            "scoring": scoring,
+            "jielu": jielu,
+            "table_options": table_options,
+        }
     )
 
 
@@ -200,7 +241,11 @@ async def create_table(request: Request) -> Response:
     names = body.get("names")
     if not isinstance(rules, str):
         raise BadRequest("rules: a preset name")
-    table = await run_in_threadpool(_manager(request).create, rules, seats, names, None, _client(request))
+    manager = _manager(request)
+    options = None
+    if rules in playable_presets():
+        options = check_table_options(body, rules, manager.defaults, load_rules(rules).family)
+    table = await run_in_threadpool(manager.create, rules, seats, names, None, _client(request), options)
     out = []
     for s, info in enumerate(table.seats):
         entry: dict[str, Any] = {"seat": s, **info.to_json(with_token=info.kind == "human")}
@@ -209,7 +254,13 @@ async def create_table(request: Request) -> Response:
         out.append(entry)
     # no step here: the table's own count of actions would tell how many hidden passes came before (each seat's
     # view has its own step)
-    answer = {"id": table.id, "rules": table.rules, "over": table.over, "seats": out}
+    answer = {
+        "id": table.id,
+        "rules": table.rules,
+        "over": table.over,
+        "seats": out,
+        "options": table.options.to_json(),
+    }
     if table.owner is not None:
         answer["owner_token"] = table.owner
     return JSONResponse(answer, status_code=201)
@@ -238,6 +289,21 @@ async def table_act(request: Request) -> Response:
     choice = body["action"] if "action" in body else body.get("index")
     manager = _manager(request)
     table = await run_in_threadpool(manager.act, request.path_params["id"], token, body.get("step"), choice)
+    return JSONResponse(table.view(table.seat_of(token)))
+
+
+async def table_ready(request: Request) -> Response:
+    body = await _json_body(request)
+    token = body.get("token")
+    table = await run_in_threadpool(_manager(request).ready, request.path_params["id"], token)
+    return JSONResponse(table.view(table.seat_of(token)))
+
+
+async def table_auto(request: Request) -> Response:
+    body = await _json_body(request)
+    token = body.get("token")
+    changes = {k: v for k, v in body.items() if k != "token"}
+    table = await run_in_threadpool(_manager(request).set_auto, request.path_params["id"], token, changes)
     return JSONResponse(table.view(table.seat_of(token)))
 
 
@@ -373,6 +439,8 @@ async def export_game(request: Request) -> Response:
     record.source = f"jantaku:{g.rules}:{g.id}"
     if g.summary.get("final"):
         record.final = [float(x) for x in g.summary["final"]]
+    if g.summary.get("length") in ("east", "hanchan"):  # a table's chosen length, not its preset's
+        record.hanchan = g.summary["length"] == "hanchan"
     if fmt == "mjai":
         buf = io.StringIO()
         write_mjai(record, buf)
@@ -698,6 +766,7 @@ def create_app(
     idle_seconds: float = 900.0,
     creates_per_minute: int = 60,
     allowed_hosts: Iterable[str] | None = None,
+    table_defaults: TableOptions | None = None,
 ) -> Starlette:
     """The application over ``store`` (default: a :class:`~jantaku.web.storage.SqliteStore` at ``db``, or
     ``jantaku.sqlite3`` in the working folder). ``seed_source`` gives new tables their seeds (default: random;
@@ -706,7 +775,9 @@ def create_app(
     :class:`~jantaku.web.tables.TableManager`). ``allowed_hosts``: the host names the server answers to (IP
     addresses are always answered; ``None``, the default: every name, for tests and an application behind a
     proxy that checks them; ``jantaku serve`` passes :data:`LOOPBACK_HOSTS`, its ``--host`` and its
-    ``--allowed-host`` names). The other browser checks and headers (:class:`BrowserGuard`) always apply."""
+    ``--allowed-host`` names). The other browser checks and headers (:class:`BrowserGuard`) always apply.
+    ``table_defaults``: the pace and time options of a table created without them (default
+    :class:`~jantaku.web.tables.TableOptions`: no pace, no hold, no timer; ``jantaku serve`` passes its own)."""
     store = store if store is not None else SqliteStore(db if db is not None else "jantaku.sqlite3")
     routes = [
         Route("/", page),
@@ -720,6 +791,8 @@ def create_app(
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{id}/view", table_view),
         Route("/api/tables/{id}/act", table_act, methods=["POST"]),
+        Route("/api/tables/{id}/ready", table_ready, methods=["POST"]),
+        Route("/api/tables/{id}/auto", table_auto, methods=["POST"]),
         Route("/api/tables/{id}/seats/{seat}/reissue", reissue_link, methods=["POST"]),
         Route("/api/games", list_games),
         Route("/api/games/{id}", get_game),
@@ -736,6 +809,11 @@ def create_app(
     )
     app.state.store = store
     app.state.manager = TableManager(
-        store, seed_source, max_tables=max_tables, idle_seconds=idle_seconds, creates_per_minute=creates_per_minute
+        store,
+        seed_source,
+        max_tables=max_tables,
+        idle_seconds=idle_seconds,
+        creates_per_minute=creates_per_minute,
+        defaults=table_defaults,
     )
     return app

@@ -33,7 +33,7 @@ from typing import Any
 
 from jantaku.riichi.jsonio import RANGES
 
-from .tables import BadRequest, WebError
+from .tables import LENGTHS, MAX_PACE_MS, PACES, RESULT_SECONDS_MAX, TIMERS, BadRequest, TableOptions, WebError
 
 __all__ = [
     "MAX_DEPTH",
@@ -44,6 +44,7 @@ __all__ = [
     "SCORE_RANGES",
     "TooLarge",
     "check_score_request",
+    "check_table_options",
     "inflate",
     "parse_json",
 ]
@@ -202,3 +203,53 @@ def inflate(raw: bytes, name: str, limit: int = MAX_INFLATED) -> bytes:
 
 def _size(n: int) -> str:
     return f"{n // (1024 * 1024)} MiB" if n % (1024 * 1024) == 0 else f"{n} bytes"
+
+
+def check_table_options(body: dict[str, Any], rules: Any, defaults: TableOptions, family: str) -> TableOptions:
+    """The pace and time options of a table creation request (``pace``, ``result_seconds``, ``timer``,
+    ``length``; each missing one from ``defaults``), refused with :class:`BadRequest` naming the field.
+
+    ``pace``: a name of :data:`~jantaku.web.tables.PACES` or milliseconds 0-3000; ``result_seconds``: 0-600;
+    ``timer``: a key of :data:`~jantaku.web.tables.TIMERS`; ``length``: ``east`` or ``hanchan`` (a riichi
+    rule set's ``rounds``: 1 or 2; the 洁律 rule set plays its own length only).
+
+    >>> check_table_options({"pace": "fast", "length": "east"}, "tenhou", TableOptions(), "riichi").pace
+    150
+    >>> check_table_options({"timer": "5+99"}, "tenhou", TableOptions(), "riichi")
+    Traceback (most recent call last):
+    ...
+    jantaku.web.tables.BadRequest: timer: one of off, 3+5, 5+10, 5+20, 10+30, 30+60 (seconds + bank), not '5+99'
+    """
+    pace = body.get("pace", defaults.pace)
+    if isinstance(pace, str) and pace in PACES:
+        pace = PACES[pace]
+    elif isinstance(pace, bool) or not isinstance(pace, int) or not 0 <= pace <= MAX_PACE_MS:
+        names = ", ".join(PACES)
+        raise BadRequest(f"pace: one of {names}, or milliseconds per step 0-{MAX_PACE_MS}, not {_shown(pace)}")
+    seconds = body.get("result_seconds", defaults.result_seconds)
+    if isinstance(seconds, bool) or not isinstance(seconds, int) or not 0 <= seconds <= RESULT_SECONDS_MAX:
+        raise BadRequest(
+            f"result_seconds: how long a finished hand waits for everyone to close its result, "
+            f"0-{RESULT_SECONDS_MAX}, not {_shown(seconds)}"
+        )
+    timer = body.get("timer", defaults.timer)
+    if not isinstance(timer, str) or timer not in TIMERS:
+        raise BadRequest(f"timer: one of {', '.join(TIMERS)} (seconds + bank), not {_shown(timer)}")
+    explicit = "length" in body
+    length = body.get("length", defaults.length)
+    if length is not None:
+        if not isinstance(length, str) or length not in LENGTHS:
+            raise BadRequest(f"length: east (East only) or hanchan (East and South), not {_shown(length)}")
+        if family != "riichi":
+            from jantaku.rules import load_rules
+
+            own = load_rules(rules).rounds
+            if LENGTHS[length] != own and explicit:
+                raise BadRequest(f"length: the {rules} rule set plays {'East only' if own == 1 else 'East and South'}")
+            length = None
+    return TableOptions(pace, seconds, timer, length)
+
+
+def _shown(value: Any) -> str:
+    text = repr(value) if not isinstance(value, list | dict) else type(value).__name__
+    return text if len(text) <= 40 else text[:37] + "..."

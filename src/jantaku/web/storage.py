@@ -67,6 +67,9 @@ _MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE tables ADD COLUMN owner TEXT;
     ALTER TABLE tables ADD COLUMN tokens INTEGER NOT NULL DEFAULT 0;
     """,
+    """
+    ALTER TABLE tables ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
+    """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
 """The schema version this code writes."""
@@ -115,6 +118,9 @@ class StoredTable:
     """The table creator's secret (it may reissue any seat's link); ``None`` for tables from before it."""
     tokens: int = 0
     """How many times a seat's token was reissued (a write from a process that missed one is refused)."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """The table's pace and time options, each seat's auto options and how many finished hands were let go
+    (see :class:`~jantaku.web.tables.TableOptions`); empty for tables from before them."""
 
 
 def _table_json(table: StoredTable) -> str:
@@ -130,6 +136,7 @@ def _table_json(table: StoredTable) -> str:
             "status": table.status,
             "owner": table.owner,
             "tokens": table.tokens,
+            "options": table.options,
         },
         ensure_ascii=False,
         separators=(",", ":"),
@@ -281,12 +288,13 @@ class SqliteStore:
     def save_table(self, table: StoredTable, expected_step: int | None = None) -> None:
         seats = json.dumps(table.seats, ensure_ascii=False)
         actions = json.dumps(table.actions, separators=(",", ":"))
+        options = json.dumps(table.options, separators=(",", ":"))
         with self._transaction() as db:
             if expected_step is None:
                 db.execute(
                     "INSERT OR REPLACE INTO tables"
-                    " (id, created, updated, rules, seed, seats, actions, status, step, owner, tokens)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " (id, created, updated, rules, seed, seats, actions, status, step, owner, tokens, options)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         table.id,
                         table.created,
@@ -299,11 +307,12 @@ class SqliteStore:
                         len(table.actions),
                         table.owner,
                         table.tokens,
+                        options,
                     ),
                 )
                 return
             cursor = db.execute(
-                "UPDATE tables SET updated = ?, seats = ?, actions = ?, status = ?, step = ?"
+                "UPDATE tables SET updated = ?, seats = ?, actions = ?, status = ?, step = ?, options = ?"
                 " WHERE id = ? AND step = ? AND tokens = ?",
                 (
                     table.updated,
@@ -311,6 +320,7 @@ class SqliteStore:
                     actions,
                     table.status,
                     len(table.actions),
+                    options,
                     table.id,
                     expected_step,
                     table.tokens,
@@ -322,14 +332,14 @@ class SqliteStore:
     def get_table(self, table_id: str) -> StoredTable | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT id, created, updated, rules, seed, seats, actions, status, owner, tokens"
+                "SELECT id, created, updated, rules, seed, seats, actions, status, owner, tokens, options"
                 " FROM tables WHERE id = ?",
                 (table_id,),
             ).fetchone()
         if row is None:
             return None
-        seats, actions = json.loads(row[5]), json.loads(row[6])
-        return StoredTable(row[0], row[1], row[2], row[3], row[4], seats, actions, row[7], row[8], int(row[9]))
+        seats, actions, options = json.loads(row[5]), json.loads(row[6]), json.loads(row[10] or "{}")
+        return StoredTable(row[0], row[1], row[2], row[3], row[4], seats, actions, row[7], row[8], int(row[9]), options)
 
     def table_step(self, table_id: str) -> int | None:
         with self._lock:
@@ -374,7 +384,7 @@ class SqliteStore:
         if row is None or row[0] is None:
             return None
         obj = json.loads(row[0])
-        return StoredTable(**obj)
+        return StoredTable(**{k: v for k, v in obj.items() if k in StoredTable.__dataclass_fields__})
 
     def close(self) -> None:
         with self._lock:

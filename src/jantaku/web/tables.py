@@ -3,7 +3,9 @@
 A :class:`LiveTable` wraps a :class:`~jantaku.table.game.Game`. People act by *index* into their list of legal
 actions together with the table's ``step`` (how many actions the game has taken) as they saw it: a submission
 made against an older state (a second tab, a double click) is refused with 409, an illegal one with 400
-naming the rule, and in both cases nothing changes. Bots act at once until a person must decide. Every
+naming the rule, and in both cases nothing changes. Bots act at once until a person must decide, or at the
+table's pace (:class:`TableOptions`, :class:`LiveTable`: a call window after every discard, a finished hand held
+under its result, a turn timer, each person's auto options; a clock thread runs the timed steps). Every
 change is written to the :class:`~jantaku.web.storage.GameStore` (rules, seed and the actions so far) before
 it is answered or shown to anyone, so a table survives a server restart; a write the store refuses (disk full,
 database locked) is answered with 503 and the table is put back exactly as it was, and a write that another
@@ -34,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import logging
 import secrets
 import sqlite3
 import threading
@@ -49,29 +52,37 @@ from jantaku.jielu import JieluResult
 from jantaku.meld import Meld
 from jantaku.riichi.yaku import YAKU_BY_NAME
 from jantaku.rules import load_rules, preset_names
+from jantaku.rules.ruleset import Ruleset
 from jantaku.shapes.shanten import shanten, shanten_regular
 from jantaku.shapes.waits import wait_kinds
 from jantaku.table import Game
-from jantaku.table.actions import Action
-from jantaku.table.kyoku import CALLED, DRAWN, ENDED, IllegalActionError, Kyoku
+from jantaku.table.actions import ANKAN, CHI, DAIMINKAN, DISCARD, KAKAN, PASS, PON, RIICHI, RON, TENPAI, TSUMO, Action
+from jantaku.table.kyoku import CALLED, CHANKAN, DECLARE, DRAWN, ENDED, RESPONSES, IllegalActionError, Kyoku
 from jantaku.tiles import Tile
 
 from .storage import GameStore, StaleWrite, StoredGame, StoredTable, utc_now
 
+log = logging.getLogger("jantaku.web")
+
 __all__ = [
     "BOTS",
+    "LENGTHS",
+    "PACES",
+    "TIMERS",
     "BadRequest",
     "Conflict",
     "Forbidden",
     "LiveTable",
     "NotFound",
     "TableManager",
+    "TableOptions",
     "TooManyRequests",
     "Unavailable",
     "WebError",
     "action_from_json",
     "action_to_json",
     "playable_presets",
+    "table_rules",
 ]
 
 BOTS = ("efficiency", "random")
@@ -85,6 +96,93 @@ WAITING = "waiting"
 
 _PUBLIC_PHASES = (DRAWN, CALLED, ENDED)
 """Phases whose decision-maker everyone knows: the seat on its draw/discard turn (or nobody)."""
+
+_ANNOUNCED = ("chi", "pon", "daiminkan", "ankan", "kakan", "reach", "hora", "ryukyoku")
+"""The public events a page announces on the board (a call, riichi, a win, a draw of the hand)."""
+
+_ANSWER_PHASES = (RESPONSES, CHANKAN, DECLARE)
+"""Phases in which seats answer another seat's move (a discard, a kan) or the draw's tenpai question."""
+
+_WINDOW_KINDS = (DISCARD, RIICHI, KAKAN, ANKAN)
+"""Moves other seats may answer (call or win on a discard, rob a kan): at a paced table each is followed by the
+same call window whether or not anyone may answer it (see :class:`LiveTable`)."""
+
+PACES = {"normal": 450, "fast": 150, "instant": 0}
+"""The named paces of a table: milliseconds between two steps a person sees (a draw, a discard, a call). A
+bot's turn is two steps (its draw, then its discard), so ``normal`` plays a bot's turn in about 0.9 s, near
+Mahjong Soul's bots; every discard at a paced table waits one step for calls (the call window)."""
+
+MAX_PACE_MS = 3000
+"""The slowest pace a table may be given (milliseconds per step)."""
+
+TIMERS = {"off": None, "3+5": (3, 5), "5+10": (5, 10), "5+20": (5, 20), "10+30": (10, 30), "30+60": (30, 60)}
+"""The turn timers: seconds for each decision plus a bank of seconds refilled at each deal, used once a
+decision takes longer. Tenhou plays East-only games at 3+5 and East-South games at 5+10; on expiry the drawn
+tile is discarded (or the call passed)."""
+
+LENGTHS = {"east": 1, "hanchan": 2}
+"""Game lengths a table may choose: the rule set's ``rounds`` (1 East only, 2 East and South)."""
+
+_EARLY = 0.0005
+"""Seconds a timed step may run before its time (a clock's rounding must not cost a whole extra tick)."""
+
+RESULT_SECONDS_MAX = 600
+"""The longest a finished hand's board may wait for the people at the table (seconds)."""
+
+
+@dataclass
+class TableOptions:
+    """How a table is paced and timed (see :class:`LiveTable`); chosen when it is created and stored with it.
+
+    ``pace``: milliseconds between two steps a person sees (0: bots move at once); ``result_seconds``: how
+    long the finished board of a hand stays under its result panel when not every person closed it (0: the
+    next hand is dealt at once); ``timer``: a key of :data:`TIMERS`; ``length``: a key of :data:`LENGTHS`, or
+    ``None`` for the rule set's own."""
+
+    pace: int = 0
+    result_seconds: int = 0
+    timer: str = "off"
+    length: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pace": self.pace, "result_seconds": self.result_seconds, "timer": self.timer, "length": self.length}
+
+    @classmethod
+    def from_json(cls, obj: Any) -> TableOptions:
+        """Options as stored (missing or unknown values fall back to the defaults: tables from before them)."""
+        if not isinstance(obj, dict):
+            return cls()
+        pace = obj.get("pace", 0)
+        seconds = obj.get("result_seconds", 0)
+        timer = obj.get("timer", "off")
+        length = obj.get("length")
+        return cls(
+            pace if _is_int(pace) and 0 <= pace <= MAX_PACE_MS else 0,
+            seconds if _is_int(seconds) and 0 <= seconds <= RESULT_SECONDS_MAX else 0,
+            timer if timer in TIMERS else "off",
+            length if length in LENGTHS else None,
+        )
+
+
+def table_rules(rules: str, options: TableOptions) -> Ruleset:
+    """A table's rule set: preset ``rules`` with the game length of ``options`` (its ``rounds``).
+
+    >>> table_rules("tenhou", TableOptions(length="east")).rounds, table_rules("tenhou", TableOptions()).rounds
+    (1, 2)
+    """
+    ruleset = load_rules(rules)
+    if options.length is not None and LENGTHS[options.length] != ruleset.rounds:
+        ruleset = ruleset.replace(rounds=LENGTHS[options.length])
+    return ruleset
+
+
+AUTO_KEYS = ("riichi_discard", "win", "no_calls")
+"""A person's automatic answers: discard the drawn tile while in riichi (when nothing else is offered), take
+every win offered, pass every call (chi, pon, kan) offered on a discard (never a win)."""
+
+
+def _no_auto() -> dict[str, bool]:
+    return dict.fromkeys(AUTO_KEYS, False)
 
 
 class WebError(Exception):
@@ -539,8 +637,49 @@ class _Listener:
 
 
 @dataclass
+class _Shadow:
+    """What the seats not asked to answer a move see during its call window: the hand right after the move,
+    before any answer (see :class:`LiveTable`)."""
+
+    kyoku: Kyoku
+    round_name: str
+    results: int
+    until: float
+    seats: frozenset[int]
+    steps: dict[int, int]
+
+
+@dataclass
+class _Hold:
+    """A finished hand's board held under its result panel: until every person closed it, or ``until``."""
+
+    until: float | None
+    ready: set[int] = field(default_factory=set)
+
+
+@dataclass
 class LiveTable:
-    """One game in play. Use :meth:`act` to move it; :meth:`view` to show it to a seat."""
+    """One game in play. Use :meth:`act` to move it; :meth:`view` to show it to a seat.
+
+    **Pace** (``options.pace`` milliseconds, :data:`PACES`): at a table with a person, bots (and a person's
+    automatic moves) take their turns one step at a time, ``pace`` apart, driven by :meth:`tick` (the
+    :class:`TableManager`'s clock calls it); a pace of 0 plays them at once. Answers to a discard or a kan
+    (a bot's call or pass, a person's automatic pass) are taken at once, so nothing waits longer than the
+    pace. Every move that others may answer (a discard, a kan) opens a *call window* of one step: until it
+    closes, every person who was not asked to answer sees the table as it was right after the move (the
+    discard in its river, the table waiting), whether or not anyone may answer it and however fast an answer
+    came, so neither the wait nor the number of messages tells that someone could call.
+
+    **Hand's end** (``options.result_seconds``): when a hand ends and the game goes on, every seat goes on
+    seeing the finished hand (rivers, melds, the result) until every person at the table has closed the
+    result panel (:meth:`ready`) or the seconds have passed; only then is the next deal shown and played.
+
+    **Timer** (``options.timer``, :data:`TIMERS`): a person asked to decide has the decision's seconds plus
+    what is left of the hand's bank; on expiry the table answers for them (:meth:`_timeout_choice`: pass a
+    call, discard the drawn tile), never taking a win unless the person's auto-win is on.
+
+    **Auto options** (:attr:`auto`, per seat, :data:`AUTO_KEYS`): kept with the table and applied whenever
+    the seat is asked."""
 
     id: str
     rules: str
@@ -555,9 +694,27 @@ class LiveTable:
     lock: threading.RLock = field(default_factory=threading.RLock)
     listeners: list[_Listener] = field(default_factory=list)
     last_used: float = field(default_factory=time.monotonic)
+    options: TableOptions = field(default_factory=TableOptions)
+    auto: list[dict[str, bool]] = field(default_factory=lambda: [_no_auto() for _ in range(4)])
+    released: int = 0
+    """How many finished hands' boards were let go (every person closed the result, or its time ran out)."""
+    clock: Callable[[], float] = time.monotonic
+    scheduler: Callable[[], None] | None = None
+    """Called when the table's next timed step (:attr:`wake_at`) may have changed (the manager's clock)."""
+    wake_at: float | None = None
+    """When :meth:`tick` has something to do next (a call window closing, a bot's step, a timer, a hold)."""
     _bots: dict[int, Any] = field(default_factory=dict)
     _seen: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     """Per seat, how many times its being asked to act began or ended (a part of :meth:`view_step`)."""
+    _ended: Kyoku | None = None
+    _ended_round: str = ""
+    _shadow: _Shadow | None = None
+    _hold: _Hold | None = None
+    _last_change: float = 0.0
+    _turns: dict[int, tuple[int, float]] = field(default_factory=dict)
+    """Per person asked now: the view step of the decision and when it was shown (for the timer)."""
+    _bank: list[float] = field(default_factory=lambda: [0.0] * 4)
+    _bank_hand: int = -1
 
     def __post_init__(self) -> None:
         for s, info in enumerate(self.seats):
@@ -573,15 +730,32 @@ class LiveTable:
     def over(self) -> bool:
         return self.game.over
 
+    @property
+    def humans(self) -> list[int]:
+        return [s for s, info in enumerate(self.seats) if info.kind == "human"]
+
+    @property
+    def paced(self) -> bool:
+        """Whether bots take their turns a step at a time (a pace and at least one person at the table)."""
+        return self.options.pace > 0 and bool(self.humans)
+
+    def ruleset(self) -> Ruleset:
+        """The table's rule set: its preset, with the chosen game length."""
+        return table_rules(self.rules, self.options)
+
     def view_step(self, seat: int) -> int:
         """The ``step`` of ``seat``'s view, which a client echoes back with its action: the public events of the
         game so far (draws, discards, calls, riichi, dora, wins, draws of the hand...) plus the times this seat
-        was asked to act or answered. It moves whenever the view changes, and it is a function of what this seat
-        may know: another seat's pass on a discard adds nothing (a pass that settles the discard brings the same
-        events, the next draw or call, as a discard nobody could answer), so neither the step nor how far it
-        moves tells who else could call. It follows from the actions alone (a table rebuilt from the store
-        counts the same); it is not the table's :attr:`step`, which counts every action."""
-        return len(self.game.events) + self._seen[seat]
+        was asked to act or answered, plus the finished hands let go. It moves whenever the view changes, and it
+        is a function of what this seat may know: another seat's pass on a discard adds nothing (a pass that
+        settles the discard brings the same events, the next draw or call, as a discard nobody could answer),
+        so neither the step nor how far it moves tells who else could call. During a call window a seat not
+        asked to answer is at the step of the move itself. It follows from the actions alone (a table rebuilt
+        from the store counts the same); it is not the table's :attr:`step`, which counts every action."""
+        sh = self._shadow
+        if sh is not None and seat in sh.seats:
+            return sh.steps[seat]
+        return len(self.game.events) + self._seen[seat] + self.released
 
     def _asked(self) -> list[bool]:
         """Per seat, whether it is asked to act now."""
@@ -595,6 +769,14 @@ class LiveTable:
                     return s
         raise Forbidden("this token does not belong to a seat at this table")
 
+    def _shown_legal(self, seat: int) -> list[Action]:
+        """The actions ``seat`` is offered in the view it is shown (none during a call window it only watches,
+        nor while a finished hand is held)."""
+        sh = self._shadow
+        if self.game.over or self._hold is not None or (sh is not None and seat in sh.seats):
+            return []
+        return self.game.legal_actions(seat)
+
     # -- moving the game -------------------------------------------------------------------------------------
 
     def _apply(self, action: Action) -> None:
@@ -607,21 +789,237 @@ class LiveTable:
         self.actions.append(action_to_json(action))
         if was_playing and k.phase == ENDED:
             self.hand_results.append(hand_result_json(k, len(self.hand_results) + 1, round_name))
+            self._ended, self._ended_round = k, round_name
+            if self.options.result_seconds and self.humans and not self.game.over:
+                self._hold = _Hold(None)
         for s, now in enumerate(self._asked()):
             if now != before[s]:
                 self._seen[s] += 1
 
-    def run_bots(self) -> None:
-        """Let the bots act until a person must decide or the game is over."""
+    def _apply_move(self, action: Action, now: float) -> None:
+        """Apply a move at a live table: a move others may answer opens its call window (at a paced table)."""
         game = self.game
-        while not game.over:
-            waiting = game.to_act()
-            bot_seats = [s for s in waiting if s in self._bots]
-            if not bot_seats:
-                return
-            s = bot_seats[0]
+        answering = game.yame_choice is None and game.kyoku.phase in _ANSWER_PHASES
+        if not (self.paced and action.kind in _WINDOW_KINDS and not answering):
+            self._apply(action)
+            self._last_change = now
+            return
+        before_events = len(game.events)
+        before_kyoku = len(game.kyoku.events)
+        seen = [self._seen[s] + bool(game.legal_actions(s)) for s in range(4)]
+        shadow = self._shadow_kyoku(action)
+        round_name, results = game.round_name, len(self.hand_results)
+        self._apply(action)
+        k = self.game.kyoku
+        answers = set(k.options) if k.phase in (RESPONSES, CHANKAN) else set()
+        watchers = frozenset(s for s in self.humans if s not in answers)
+        added = len(shadow.events) - before_kyoku
+        steps = {s: before_events + added + seen[s] + self.released for s in watchers}
+        self._shadow = _Shadow(shadow, round_name, results, now + self.options.pace / 1000, watchers, steps)
+        self._last_change = now
+
+    def _shadow_kyoku(self, action: Action) -> Kyoku:
+        """A copy of the hand with ``action`` applied and nothing after it: no answer asked of anyone, no draw,
+        no kan completed; the table as everyone not asked to answer sees it during the call window."""
+        k = self.game.kyoku.copy()
+        k._after_discard_settles = lambda: None  # type: ignore[method-assign]
+        k._finish_kan = lambda seat: None  # type: ignore[method-assign]
+        k._finish_ankan = lambda seat: None  # type: ignore[method-assign]
+        k.apply(action)
+        k.options, k.answers = {}, {}
+        k.phase = CHANKAN if action.kind in (KAKAN, ANKAN) else RESPONSES
+        return k
+
+    def _choose_auto(self, own_turn: bool) -> Action | None:
+        """The next move nobody needs to be asked for: a bot's, or a person's automatic one (:attr:`auto`);
+        answers to a discard or kan always, own-turn moves only with ``own_turn``."""
+        game = self.game
+        if game.over or self._hold is not None:
+            return None
+        answering = game.yame_choice is None and game.kyoku.phase in _ANSWER_PHASES
+        if not answering and not own_turn:
+            return None
+        for s in game.to_act():
             legal = game.legal_actions(s)
-            self._apply(self._bots[s].act(PlayerView(game.kyoku, s), legal))
+            if s in self._bots:
+                return self._bots[s].act(PlayerView(game.kyoku, s), legal)
+            a = self._auto_choice(s, legal, answering)
+            if a is not None:
+                return a
+        return None
+
+    def _auto_pending(self) -> bool:
+        """Whether a bot or a person's auto option has an own-turn move to take (without asking a bot)."""
+        game = self.game
+        if game.over or self._hold is not None:
+            return False
+        answering = game.yame_choice is None and game.kyoku.phase in _ANSWER_PHASES
+        return any(
+            s in self._bots or self._auto_choice(s, game.legal_actions(s), answering) is not None for s in game.to_act()
+        )
+
+    def _auto_choice(self, seat: int, legal: list[Action], answering: bool) -> Action | None:
+        """A person's automatic move under their :attr:`auto` options, or ``None`` (they decide)."""
+        auto = self.auto[seat]
+        if not legal:
+            return None
+        if auto["win"]:
+            for a in legal:
+                if a.kind in (TSUMO, RON):
+                    return a
+        kinds = {a.kind for a in legal}
+        if answering:
+            if auto["no_calls"] and PASS in kinds and kinds <= {CHI, PON, DAIMINKAN, PASS}:
+                return next(a for a in legal if a.kind == PASS)
+            return None
+        k = self.game.kyoku
+        if auto["riichi_discard"] and self.game.yame_choice is None and k.seats[seat].riichi and kinds == {DISCARD}:
+            return next((a for a in legal if a.tsumogiri), None)
+        return None
+
+    def _timeout_choice(self, legal: list[Action]) -> Action:
+        """What the table does for a person whose time ran out: pass a call (or a robbable kan), discard the
+        drawn tile (else the last tile of the hand), declare tenpai at the draw; never a win."""
+        by_kind: dict[str, list[Action]] = {}
+        for a in legal:
+            by_kind.setdefault(a.kind, []).append(a)
+        if PASS in by_kind:
+            return by_kind[PASS][0]
+        if DISCARD in by_kind:
+            return next((a for a in by_kind[DISCARD] if a.tsumogiri), by_kind[DISCARD][-1])
+        if TENPAI in by_kind:
+            return by_kind[TENPAI][0]
+        return next((a for a in legal if a.kind not in (TSUMO, RON)), legal[0])
+
+    def _run_auto(self, now: float) -> None:
+        """Take every move nobody needs to be asked for that is due now: answers at once, own-turn moves too at a
+        table without a pace."""
+        own_turn = not self.paced
+        for _ in range(10_000):
+            a = self._choose_auto(own_turn)
+            if a is None:
+                return
+            self._apply_move(a, now)
+
+    def run_bots(self) -> None:
+        """Let the bots (and the people's auto options) act until a person must decide, the game is over, a
+        finished hand is held, or (at a paced table) the next step must wait for its time."""
+        now = self.clock()
+        self._last_change = now
+        self._run_auto(now)
+        self._settle(now)
+
+    def _settle(self, now: float) -> None:
+        """After a change: start the hold's time, the people's timers, and schedule the next timed step."""
+        if self._hold is not None and self._hold.until is None:
+            start = self._shadow.until if self._shadow is not None else now
+            self._hold.until = start + self.options.result_seconds
+        self._retime(now)
+        self._reschedule(now)
+
+    def _retime(self, now: float) -> None:
+        """Start and stop the people's decision clocks: a decision starts when it is shown to its seat; the time
+        it took past the decision's seconds comes off the hand's bank."""
+        limits = TIMERS.get(self.options.timer)
+        if limits is None:
+            self._turns.clear()
+            return
+        per, bank = limits
+        hand = self.game.hand_index
+        if hand != self._bank_hand:
+            self._bank_hand = hand
+            self._bank = [float(bank)] * 4
+        for s in self.humans:
+            key = self.view_step(s)
+            asked = bool(self._shown_legal(s))
+            started = self._turns.get(s)
+            if started is not None and (not asked or started[0] != key):
+                used = now - started[1]
+                self._bank[s] = max(0.0, self._bank[s] - max(0.0, used - per))
+                del self._turns[s]
+                started = None
+            if asked and started is None:
+                self._turns[s] = (key, now)
+
+    def _deadline(self, seat: int) -> float | None:
+        limits = TIMERS.get(self.options.timer)
+        started = self._turns.get(seat)
+        if limits is None or started is None:
+            return None
+        return started[1] + limits[0] + self._bank[seat]
+
+    def _due(self) -> float | None:
+        """When the next own-turn automatic move is due (one pace after the last change), or ``None``."""
+        if not self.paced or self._shadow is not None or not self._auto_pending():
+            return None
+        return self._last_change + self.options.pace / 1000
+
+    def _reschedule(self, now: float) -> None:
+        times: list[float] = []
+        if self._shadow is not None:
+            times.append(self._shadow.until)
+        elif self._hold is not None:
+            if self._hold.until is not None:
+                times.append(self._hold.until)
+        else:
+            due = self._due()
+            if due is not None:
+                times.append(due)
+            times.extend(d for s in self.humans if (d := self._deadline(s)) is not None)
+        wake = min(times) if times and not self.game.over else None
+        changed = wake != self.wake_at
+        self.wake_at = wake
+        if changed and wake is not None and self.scheduler is not None:
+            self.scheduler()
+
+    def tick(self, now: float | None = None) -> bool:
+        """Do what is due at ``now`` (default: the table's clock): close a call window, let go of a finished
+        hand whose time is up, take a timed-out person's move, or one bot's (or automatic) step. Returns whether
+        anything changed that must be stored (a move, a finished hand let go). The caller holds :attr:`lock`,
+        stores the change and then calls :meth:`notify`."""
+        now = self.clock() if now is None else now
+        stored = False
+        sh = self._shadow
+        at = now + _EARLY  # compared with the times due
+        if sh is not None:
+            if at < sh.until:
+                self._reschedule(now)
+                return False
+            self._shadow = None
+            self._last_change = sh.until
+        elif self._hold is not None:
+            if self._hold.until is not None and at >= self._hold.until:
+                self._release(now)
+                stored = True
+        elif not self.game.over:
+            late = next((s for s in self.humans if (d := self._deadline(s)) is not None and at >= d), None)
+            if late is not None:
+                legal = self.game.legal_actions(late)
+                if legal:
+                    chosen = self._auto_choice(late, legal, self._answering()) or self._timeout_choice(legal)
+                    self._apply_move(chosen, now)
+                    self._run_auto(now)
+                    stored = True
+            else:
+                due = self._due()
+                if due is not None and at >= due:
+                    a = self._choose_auto(own_turn=True)
+                    if a is not None:
+                        self._apply_move(a, now)
+                        self._run_auto(now)
+                        stored = True
+        self._settle(now)
+        return stored
+
+    def _answering(self) -> bool:
+        return self.game.yame_choice is None and self.game.kyoku.phase in _ANSWER_PHASES
+
+    def _release(self, now: float) -> None:
+        """Let go of a held finished hand: the next deal is shown (and played, where nobody needs asking)."""
+        self._hold = None
+        self.released = len(self.hand_results)
+        self._last_change = now
+        self._run_auto(now)
 
     def act(self, seat: int, step: int, index: int, commit: Commit | None = None) -> None:
         """Apply ``seat``'s legal action number ``index`` if the table is still at ``step``, then the bots.
@@ -630,7 +1028,7 @@ class LiveTable:
         raises, the table is put back exactly as it was and the error goes on."""
         with self.lock:
             self._check_step(seat, step)
-            legal = self.game.legal_actions(seat)
+            legal = self._shown_legal(seat)
             if not legal:
                 raise BadRequest(self._not_asked(seat))
             if not 0 <= index < len(legal):
@@ -644,14 +1042,55 @@ class LiveTable:
             self._check_step(seat, step)
             if action.seat != seat:
                 raise Forbidden(f"a seat may act only for itself (seat {seat}, action for seat {action.seat})")
-            if not self.game.legal_actions(seat):
+            if not self._shown_legal(seat):
                 raise BadRequest(self._not_asked(seat))
             self._move(action, commit)
+        self.notify()
+
+    def ready(self, seat: int, commit: Commit | None = None) -> None:
+        """``seat`` closed the result panel of the finished hand held on the board; when every person has, the
+        next deal is shown. Nothing happens when no hand is held."""
+        with self.lock:
+            hold = self._hold
+            if hold is None or seat in hold.ready:
+                return
+            hold.ready.add(seat)
+            if not set(self.humans) <= hold.ready:
+                return
+            before = self._snapshot()
+            now = self.clock()
+            try:
+                self._release(now)
+                self._settle(now)
+                if commit is not None:
+                    commit(self, before["step"])
+            except BaseException:
+                self._restore(before)
+                raise
+        self.notify()
+
+    def set_auto(self, seat: int, changes: dict[str, bool], commit: Commit | None = None) -> None:
+        """Change ``seat``'s auto options (kept with the table) and take any move they now decide."""
+        with self.lock:
+            before = self._snapshot()
+            now = self.clock()
+            try:
+                self.auto[seat] = {**self.auto[seat], **changes}
+                if self._shadow is None or seat not in self._shadow.seats:
+                    self._run_auto(now)
+                self._settle(now)
+                if commit is not None:
+                    commit(self, before["step"])
+            except BaseException:
+                self._restore(before)
+                raise
         self.notify()
 
     def _not_asked(self, seat: int) -> str:
         """The refusal of an action by a seat that is not asked to act: it names whose turn it is only when that
         is public (a draw/discard turn), never who else may answer a discard."""
+        if self._hold is not None:
+            return f"seat {seat} is not asked to act now (the hand is over: the next deal waits for the result panel)"
         turn = self._public_to_act(seat)
         if turn:
             return f"seat {seat} is not asked to act now (it is seat {turn[0]}'s turn)"
@@ -667,28 +1106,65 @@ class LiveTable:
     def _move(self, action: Action, commit: Commit | None) -> None:
         """Apply a person's action and the bots' answers, then ``commit``; on any failure after the person's
         action was applied, restore the table (an illegal action changes nothing)."""
-        before = (self.step, len(self.hand_results), copy.deepcopy(self._bots), list(self._seen))
+        before = self._snapshot()
+        now = self.clock()
         try:
-            self._apply(action)
+            self._apply_move(action, now)
         except IllegalActionError as e:
             raise BadRequest(str(e)) from None
         try:
-            self.run_bots()
+            self._run_auto(now)
+            self._settle(now)
             if commit is not None:
-                commit(self, before[0])
+                commit(self, before["step"])
         except BaseException:
-            self._restore(*before)
+            self._restore(before)
             raise
 
-    def _restore(self, step: int, results: int, bots: dict[int, Any], seen: list[int]) -> None:
-        """Put the table back at ``step``: the game replayed from its seed and first ``step`` actions (the game
-        follows from them alone), the hand results, the bots and the seats' view steps as they were."""
+    def _snapshot(self) -> dict[str, Any]:
+        """Everything a failed store puts back (see :meth:`_restore`)."""
+        return {
+            "step": self.step,
+            "results": len(self.hand_results),
+            "bots": copy.deepcopy(self._bots),
+            "seen": list(self._seen),
+            "shadow": self._shadow,
+            "hold": copy.deepcopy(self._hold),
+            "released": self.released,
+            "auto": copy.deepcopy(self.auto),
+            "last_change": self._last_change,
+            "turns": dict(self._turns),
+            "bank": list(self._bank),
+            "bank_hand": self._bank_hand,
+        }
+
+    def _restore(self, snap: dict[str, Any]) -> None:
+        """Put the table back as in ``snap``: the game replayed from its seed and first ``step`` actions (the game
+        follows from them alone), the hand results, the bots, the seats' view steps and the timing as they were."""
+        step = snap["step"]
         actions = self.actions[:step]
-        game = Game(load_rules(self.rules), seed=self.seed, names=[i.name for i in self.seats])
+        game = Game(self.ruleset(), seed=self.seed, names=[i.name for i in self.seats])
         for a in actions:
+            k, name = game.kyoku, game.round_name
+            playing = k.phase != ENDED
             game.apply(action_from_json(a))
-        self.game, self.actions, self.hand_results, self._bots = game, actions, self.hand_results[:results], bots
-        self._seen = seen
+            if playing and k.phase == ENDED:
+                self._ended, self._ended_round = k, name
+        self.game, self.actions, self.hand_results = game, actions, self.hand_results[: snap["results"]]
+        self._bots, self._seen, self._shadow, self._hold = snap["bots"], snap["seen"], snap["shadow"], snap["hold"]
+        self.released, self.auto, self._last_change = snap["released"], snap["auto"], snap["last_change"]
+        self._turns, self._bank, self._bank_hand = snap["turns"], snap["bank"], snap["bank_hand"]
+        self._reschedule(self.clock())
+
+    def resume(self, now: float | None = None) -> None:
+        """After the table was rebuilt from the store: hold a finished hand not yet let go, and schedule what is
+        due (a paced bot's step, the people's timers)."""
+        now = self.clock() if now is None else now
+        self._shadow = None
+        held = len(self.hand_results) > self.released and self.options.result_seconds and self.humans
+        self._hold = _Hold(now + self.options.result_seconds) if held and not self.game.over else None
+        self._last_change = now
+        self._settle(now)
 
     # -- listeners (websockets) ------------------------------------------------------------------------------
 
@@ -758,9 +1234,20 @@ class LiveTable:
             return k.phase
         return WAITING
 
+    def _scene(self, seat: int) -> tuple[Kyoku, str, int, bool]:
+        """What ``seat`` is shown: the hand (the live one, a call window's, or a held finished one), its round's
+        name, how many hand results it shows and whether the game is shown as over."""
+        sh = self._shadow
+        if sh is not None and seat in sh.seats:
+            return sh.kyoku, sh.round_name, sh.results, False
+        if self._hold is not None and self._ended is not None:
+            return self._ended, self._ended_round, len(self.hand_results), False
+        return self.game.kyoku, self.game.round_name, len(self.hand_results), self.game.over
+
     def _view(self, seat: int) -> dict[str, Any]:
         game = self.game
-        k = game.kyoku
+        k, round_name, shown_results, over = self._scene(seat)
+        live = k is game.kyoku and not (self._hold is not None and k is self._ended)
         key: Callable[[int], int] = lambda i: k.tile(i).sort_key  # noqa: E731
         own = k.seats[seat]
         drawn = k.drawn if (k.phase == DRAWN and k.actor == seat and k.drawn in own.tiles) else None
@@ -778,7 +1265,7 @@ class LiveTable:
                     "score": k.scores[s],
                     "riichi": st.riichi,
                     "hand_count": len(st.tiles),
-                    "has_drawn": k.phase == DRAWN and k.actor == s and not game.over,
+                    "has_drawn": k.phase == DRAWN and k.actor == s and not over,
                     "river": [
                         {
                             "tile": k.tile(r.tile).mpsz,
@@ -807,9 +1294,9 @@ class LiveTable:
                         "payments": list(w.payments),
                     }
                 )
-        legal = game.legal_actions(seat) if not game.over else []
+        legal = self._shown_legal(seat)
         final = None
-        if game.result is not None:
+        if over and game.result is not None:
             r = game.result
             final = {"scores": list(r.scores), "ranks": list(r.ranks), "final": list(r.final)}
         return {
@@ -820,7 +1307,7 @@ class LiveTable:
             "family": k.rules.family,
             "mode": k.rules.jielu_mode if k.rules.family == "jielu" else None,
             "round": {
-                "name": game.round_name,
+                "name": round_name,
                 "wind": _WINDS[k.round_wind],
                 "number": k.kyoku_number,
                 "dealer": k.dealer,
@@ -828,19 +1315,61 @@ class LiveTable:
                 "deposits": k.deposits,
                 "tiles_left": k.tiles_left,
                 "dora_indicators": [k.tile(i).mpsz for i in k.dora_indicators()],
-                "phase": self._public_phase(seat),
+                "phase": self._public_phase(seat) if live else (ENDED if k.phase == ENDED else WAITING),
             },
             "players": players,
             "hand": [k.tile(i).mpsz for i in hand],
             "drawn": k.tile(drawn).mpsz if drawn is not None else None,
-            "to_act": self._public_to_act(seat),
+            "to_act": self._public_to_act(seat) if live else [],
             "actions": [{"index": n, **action_to_json(a)} for n, a in enumerate(legal)],
             "waits": waits_json(k, seat) if k.phase != ENDED and not k.won[seat] else None,
             "wins": wins_so_far,
-            "hand_results": len(self.hand_results),
-            "last_result": self.hand_results[-1] if self.hand_results else None,
-            "over": game.over,
+            "hand_results": shown_results,
+            "last_result": self.hand_results[shown_results - 1] if shown_results else None,
+            "over": over,
             "final": final,
+            **self._pacing_view(seat, k),
+        }
+
+    def _pacing_view(self, seat: int, k: Kyoku) -> dict[str, Any]:
+        """The view's parts about pace and time: the table's options, the seat's own auto options, the last
+        discard (its seat and place in that river), the last call, riichi, win or draw to announce (with its
+        event number, so a page shows each once), the held finished hand (seconds left, whether this seat closed
+        it) and this seat's own decision clock (never another seat's: it would tell who is deciding)."""
+        last_discard = None
+        announce = None
+        for n in range(len(k.events) - 1, -1, -1):
+            e = k.events[n]
+            kind = e.get("type")
+            if announce is None and kind in _ANNOUNCED:
+                key = f"{k.round_wind}-{k.kyoku_number}-{k.honba}-{n}"
+                announce = {"type": kind, "seat": e.get("actor"), "key": key}
+                if kind == "hora":
+                    announce["tsumo"] = e.get("actor") == e.get("target")
+            if last_discard is None and kind == "dahai":
+                actor = e["actor"]
+                last_discard = {"seat": actor, "index": len(k.seats[actor].river) - 1}
+            if announce is not None and last_discard is not None:
+                break
+        now = self.clock()
+        hold = None
+        if self._hold is not None and k is self._ended:
+            left = max(0.0, (self._hold.until or now + self.options.result_seconds) - now)
+            hold = {"seconds_left": round(left, 1), "ready": seat in self._hold.ready}
+        timer = None
+        limits = TIMERS.get(self.options.timer)
+        deadline = self._deadline(seat)
+        if limits is not None:
+            timer = {"seconds": limits[0], "bank": round(self._bank[seat], 1), "left": None}
+            if deadline is not None and self._shown_legal(seat):
+                timer["left"] = round(max(0.0, deadline - now), 1)
+        return {
+            "options": self.options.to_json(),
+            "auto": dict(self.auto[seat]),
+            "last_discard": last_discard,
+            "announce": announce,
+            "hold": hold,
+            "timer": timer,
         }
 
     # -- storage ---------------------------------------------------------------------------------------------
@@ -857,11 +1386,14 @@ class LiveTable:
             "finished" if self.over else "playing",
             self.owner,
             self.tokens,
+            {**self.options.to_json(), "auto": copy.deepcopy(self.auto), "released": self.released},
         )
 
     def stored_game(self) -> StoredGame:
         r = self.game.result
         summary: dict[str, Any] = {"hands": len(self.hand_results)}
+        if self.options.length is not None:
+            summary["length"] = self.options.length
         if r is not None:
             summary.update(scores=list(r.scores), ranks=list(r.ranks), final=list(r.final))
         return StoredGame(
@@ -898,11 +1430,22 @@ class TableManager:
         max_tables: int = 1000,
         idle_seconds: float = 900.0,
         creates_per_minute: int = 60,
+        defaults: TableOptions | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         """``seed_source`` gives each new table's seed (default: 64 random bits); tests pass a fixed sequence
-        to make games reproducible."""
+        to make games reproducible. ``defaults``: the options of a table created without them (default: no
+        pace, no hold at a hand's end, no timer, the rule set's length: what a program driving the API
+        wants; ``jantaku serve`` passes a person's defaults). ``clock``: the tables' clock (default
+        :func:`time.monotonic`, with a thread that runs their timed steps; a test passing its own clock calls
+        :meth:`run_due` itself)."""
         if max_tables < 1 or idle_seconds <= 0 or creates_per_minute < 0:
             raise ValueError("max_tables >= 1, idle_seconds > 0 and creates_per_minute >= 0")
+        self.defaults = defaults or TableOptions()
+        self.clock = clock or time.monotonic
+        self._threaded = clock is None
+        self._clock_cond = threading.Condition()
+        self._clock_thread: threading.Thread | None = None
         self.store = store
         self.seed_source = seed_source or (lambda: secrets.token_hex(8))
         self.max_tables = max_tables
@@ -923,10 +1466,11 @@ class TableManager:
         names: list[str] | None = None,
         seed: str | None = None,
         client: str | None = None,
+        options: TableOptions | None = None,
     ) -> LiveTable:
         """A new table: ``seats`` are four of ``human`` or a bot name (:data:`BOTS`). Bots play at once (a
-        table of four bots plays its whole game here). ``client`` (an address) counts against the creation
-        limit."""
+        table of four bots plays its whole game here), or at the table's pace (``options``, default
+        :attr:`defaults`). ``client`` (an address) counts against the creation limit."""
         if not isinstance(rules, str) or rules not in playable_presets():
             raise BadRequest(f"unknown rule set {rules!r}: one of {', '.join(playable_presets())}")
         if not isinstance(seats, list) or len(seats) != 4:
@@ -953,12 +1497,14 @@ class TableManager:
                     f"the server holds its limit of {self.max_tables} tables in play, all watched: try again later"
                 )
         seed = seed or self.seed_source()
-        game = Game(load_rules(rules), seed=seed, names=[i.name for i in infos])
+        options = options or self.defaults
         table_id = secrets.token_urlsafe(8)
         with self._storing(table_id):
             while table_id in self.tables or self.store.get_table(table_id) or self.store.get_game(table_id):
                 table_id = secrets.token_urlsafe(8)  # pragma: no cover - 64 random bits
-        table = LiveTable(table_id, rules, seed, infos, utc_now(), game)
+        game = Game(table_rules(rules, options), seed=seed, names=[i.name for i in infos])
+        table = LiveTable(table_id, rules, seed, infos, utc_now(), game, options=options, clock=self.clock)
+        table.scheduler = self._wake_clock
         if any(info.kind == "human" for info in infos):
             table.owner = secrets.token_urlsafe(16)
         table.run_bots()
@@ -1039,18 +1585,33 @@ class TableManager:
             table.game, table.actions, table.hand_results = fresh.game, fresh.actions, fresh.hand_results
             table._bots, table._seen = fresh._bots, fresh._seen
             table.seats, table.owner, table.tokens = fresh.seats, fresh.owner, fresh.tokens
+            table.options, table.auto, table.released = fresh.options, fresh.auto, fresh.released
+            table._ended, table._ended_round = fresh._ended, fresh._ended_round
+            table._turns.clear()
+            table._bank_hand = -1
+            table.resume()
         table.notify()
 
     def _rebuild(self, stored: StoredTable) -> LiveTable:
         infos = [SeatInfo(s["kind"], s["name"], s.get("bot"), s.get("token")) for s in stored.seats]
-        game = Game(load_rules(stored.rules), seed=stored.seed, names=[i.name for i in infos])
-        table = LiveTable(stored.id, stored.rules, stored.seed, infos, stored.created, game)
+        options = TableOptions.from_json(stored.options)
+        game = Game(table_rules(stored.rules, options), seed=stored.seed, names=[i.name for i in infos])
+        table = LiveTable(
+            stored.id, stored.rules, stored.seed, infos, stored.created, game, options=options, clock=self.clock
+        )
         table.owner, table.tokens = stored.owner, stored.tokens
+        table.scheduler = self._wake_clock
+        auto = stored.options.get("auto")
+        if isinstance(auto, list) and len(auto) == 4 and all(isinstance(a, dict) for a in auto):
+            table.auto = [{key: a.get(key) is True for key in AUTO_KEYS} for a in auto]
+        released = stored.options.get("released", 0)
+        table.released = released if _is_int(released) and released >= 0 else 0
         try:
             for a in stored.actions:
                 table._apply(action_from_json(a))
         except (JantakuError, KeyError, ValueError) as e:
             raise NotFound(f"table {stored.id} cannot be restored ({e})") from None
+        table.resume()
         return table
 
     def evict(self, table_id: str, table: LiveTable | None = None) -> None:
@@ -1153,6 +1714,103 @@ class TableManager:
         table.last_used = time.monotonic()
         table.notify(wake=seat)  # the old link's websockets learn that it no longer holds the seat
         return table, fresh
+
+    def ready(self, table_id: str, token: Any) -> LiveTable:
+        """The seat of ``token`` closed the result panel of the hand held on the board (see
+        :meth:`LiveTable.ready`); the next deal is shown once every person has."""
+        if not isinstance(token, str):
+            raise BadRequest("'token' (the seat's secret, a string) is required")
+        table = self.get(table_id)
+        seat = table.seat_of(token)
+        self._guarded(table, lambda: table.ready(seat, self._commit))
+        return table
+
+    def set_auto(self, table_id: str, token: Any, changes: Any) -> LiveTable:
+        """Change the auto options of ``token``'s seat (``changes``: some of :data:`AUTO_KEYS`, each a boolean);
+        they are stored with the table and apply at once."""
+        if not isinstance(token, str):
+            raise BadRequest("'token' (the seat's secret, a string) is required")
+        if not isinstance(changes, dict) or not changes:
+            raise BadRequest(f"auto options: an object with some of {', '.join(AUTO_KEYS)}, each true or false")
+        for key, value in changes.items():
+            if key not in AUTO_KEYS:
+                raise BadRequest(f"unknown auto option {_short(key)}: one of {', '.join(AUTO_KEYS)}")
+            if not isinstance(value, bool):
+                raise BadRequest(f"auto option {key}: true or false, not {_short(value)}")
+        table = self.get(table_id)
+        seat = table.seat_of(token)
+        if table.over:
+            raise Conflict("the game is over")
+        self._guarded(table, lambda: table.set_auto(seat, dict(changes), self._commit))
+        table.last_used = time.monotonic()
+        return table
+
+    def _guarded(self, table: LiveTable, change: Callable[[], None]) -> None:
+        try:
+            change()
+        except StaleWrite:
+            self._refresh(table)
+            raise Conflict(
+                "another server process moved this table first: nothing was applied, reload the table"
+            ) from None
+
+    # -- the clock: paced steps, call windows, timers, held hands ---------------------------------------------
+
+    def _wake_clock(self) -> None:
+        """A table's next timed step changed: (re)start the clock thread and let it look again."""
+        if not self._threaded:
+            return
+        with self._clock_cond:
+            if self._clock_thread is None:
+                self._clock_thread = threading.Thread(target=self._clock_loop, name="jantaku-table-clock", daemon=True)
+                self._clock_thread.start()
+            self._clock_cond.notify_all()
+
+    def _clock_loop(self) -> None:
+        """Run each held table's :meth:`LiveTable.tick` when it is due; the thread ends when nothing is due."""
+        while True:
+            with self._clock_cond:
+                with self._lock:
+                    times = [t.wake_at for t in self.tables.values() if t.wake_at is not None]
+                if not times:
+                    self._clock_thread = None
+                    return
+                wait = min(times) - self.clock()
+                if wait > 0:
+                    self._clock_cond.wait(min(wait, 5.0))
+                    continue
+            self.run_due()
+
+    def run_due(self, now: float | None = None) -> None:
+        """Tick every held table whose next timed step is due (the clock thread calls this; tests may too)."""
+        with self._lock:
+            tables = list(self.tables.values())
+        for table in tables:
+            at = now if now is not None else table.clock()
+            if table.wake_at is not None and table.wake_at <= at + _EARLY:
+                self._tick(table, at)
+
+    def _tick(self, table: LiveTable, now: float) -> None:
+        with table.lock:
+            before = table._snapshot()
+            try:
+                stored = table.tick(now)
+                if stored:
+                    self._commit(table, before["step"])
+            except StaleWrite:
+                table._restore(before)
+                with contextlib.suppress(WebError):
+                    self._refresh(table)
+                return
+            except Exception as e:  # a store that refused the write: put the table back and try again in a second
+                table._restore(before)
+                if isinstance(e.__cause__, sqlite3.ProgrammingError):  # the store was closed: the server stops
+                    table.wake_at = None
+                    return
+                log.warning("table %s: a timed step could not be stored (%s); retrying", table.id, e)
+                table.wake_at = now + 1.0
+                return
+        table.notify()
 
     def _commit(self, table: LiveTable, step: int) -> None:
         with self._storing(table.id):

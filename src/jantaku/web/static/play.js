@@ -50,12 +50,13 @@ async function lobby() {
   };
   render();
   setupLanguage.onChange = render;
+  setupTableOptions(meta);
   document.getElementById("new-table").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     try {
       const kinds = [0, 1, 2, 3].map((s) => document.getElementById(`kind${s}`).value);
       const names = [0, 1, 2, 3].map((s) => document.getElementById(`name${s}`).value);
-      const table = await api("POST", "/api/tables", { rules: rules.value, seats: kinds, names });
+      const table = await api("POST", "/api/tables", { rules: rules.value, seats: kinds, names, ...tableOptions() });
       const list = document.getElementById("link-list");
       list.replaceChildren();
       const humans = table.seats.filter((s) => s.kind === "human");
@@ -352,7 +353,7 @@ function render() {
   const key = `jantaku-seen-${tableId}-${view.seat}`;
   const seen = Number(localStorage.getItem(key) || 0);
   const dialog = document.getElementById("result-dialog");
-  const fresh = view.last_result && seen < view.hand_results;
+  const fresh = (view.last_result && seen < view.hand_results) || holdNeedsPanel();
   if (view.over) {
     status.replaceChildren(t("gameOver"), " ", el("button", { type: "button", id: "final-button", onclick: () => {
       finalShown = false; render(); } }, t("finalTable")));
@@ -366,6 +367,7 @@ function render() {
     localStorage.setItem(key, String(view.hand_results));
     if (!dialog.open) dialog.showModal();
   }
+  renderPacing();
 }
 
 setupLanguage(() => { if (view) render(); else if (setupLanguage.onChange) setupLanguage.onChange(); });
