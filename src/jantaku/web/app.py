@@ -9,10 +9,12 @@
 ``GET  /api/status``                     the tables held in memory and the server's limits (for monitoring)
 ``POST /api/tables``                     a new table ``{"rules", "seats": [4 x "human"|bot], "names"?}``;
                                          answers every human seat's secret token and share link, and the
-                                         creator's ``owner_token``
+                                         creator's ``owner_token`` and the read-only ``spectator_link``
 ``POST /api/tables/{id}/seats/{seat}/``  ``{"token"}`` (the ``owner_token`` or the seat's own token): the seat
 ``reissue``                              gets a new token and link; the old link is refused (403) from then on
-``GET  /api/tables/{id}/view?token=``    the seat's view (own hand, public table, legal actions)
+``GET  /api/tables/{id}/view?token=``    the seat's view (own hand, public table, legal actions); with the
+                                         table's spectator token (its read-only ``spectator_link``) the public
+                                         table, no closed tile and no options (every hand once it is over)
 ``POST /api/tables/{id}/act``            ``{"token", "step", "index"}`` (or ``"action": {...}``); the new view
 ``GET  /api/games``                      stored (finished) games, newest first
 ``GET  /api/games/{id}``                 one stored game with its complete mjai event log
@@ -85,7 +87,16 @@ from jantaku.rules import load_rules, preset_names
 from .limits import MAX_INFLATED, MAX_JSON_BYTES, MAX_UPLOAD, TooLarge, check_score_request, inflate, parse_json
 from .storage import GameStore, SqliteStore
 from .svg import TILE_NAMES, tile_svg
-from .tables import BOTS, BadRequest, NotFound, TableManager, WebError, all_yaku_names, playable_presets
+from .tables import (
+    BOTS,
+    SPECTATOR,
+    BadRequest,
+    NotFound,
+    TableManager,
+    WebError,
+    all_yaku_names,
+    playable_presets,
+)
 
 __all__ = ["LOOPBACK_HOSTS", "MAX_UPLOAD", "BrowserGuard", "TooLarge", "create_app", "host_name"]
 
@@ -212,6 +223,7 @@ async def create_table(request: Request) -> Response:
     answer = {"id": table.id, "rules": table.rules, "over": table.over, "seats": out}
     if table.owner is not None:
         answer["owner_token"] = table.owner
+        answer["spectator_link"] = f"/?table={table.id}&watch={table.spectator_token()}"
     return JSONResponse(answer, status_code=201)
 
 
@@ -228,8 +240,10 @@ async def reissue_link(request: Request) -> Response:
 
 async def table_view(request: Request) -> Response:
     table = await run_in_threadpool(_manager(request).get, request.path_params["id"])
-    seat = table.seat_of(request.query_params.get("token"))
-    return JSONResponse(table.view(seat))
+    token = request.query_params.get("token")
+    if table.is_spectator(token):
+        return JSONResponse(table.spectator_view())
+    return JSONResponse(table.view(table.seat_of(token)))
 
 
 async def table_act(request: Request) -> Response:
@@ -252,14 +266,19 @@ async def table_socket(websocket: WebSocket) -> None:
     token = websocket.query_params.get("token")
     try:
         table = await run_in_threadpool(manager.get, table_id)
-        seat = table.seat_of(token)
+        spectator = table.is_spectator(token)
+        seat = SPECTATOR if spectator else table.seat_of(token)
     except WebError as e:
         await websocket.send_json({"type": "error", "status": e.status, "error": e.message})
         await websocket.close(code=4000 + e.status, reason=e.message[:120])
         return
     listener = table.subscribe(seat)
+
+    def current() -> dict[str, Any]:
+        return table.spectator_view() if spectator else table.view(seat)
+
     try:
-        await websocket.send_json({"type": "view", "view": table.view(seat)})
+        await websocket.send_json({"type": "view", "view": current()})
 
         async def push() -> None:
             while True:
@@ -267,13 +286,14 @@ async def table_socket(websocket: WebSocket) -> None:
                 while not listener.queue.empty():  # several changes at once: one view
                     listener.queue.get_nowait()
                 try:
-                    table.seat_of(token)  # the seat's link may have been reissued
+                    if not spectator:
+                        table.seat_of(token)  # the seat's link may have been reissued
                 except WebError as e:
                     await websocket.send_json({"type": "error", "status": e.status, "error": e.message})
                     await websocket.close(code=4000 + e.status, reason=e.message[:120])
                     tg.cancel_scope.cancel()
                     return
-                await websocket.send_json({"type": "view", "view": table.view(seat)})
+                await websocket.send_json({"type": "view", "view": current()})
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(push)

@@ -32,8 +32,11 @@ counted by anyone but the seat that passed.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import copy
+import hashlib
+import hmac
 import secrets
 import sqlite3
 import threading
@@ -85,6 +88,15 @@ WAITING = "waiting"
 
 _PUBLIC_PHASES = (DRAWN, CALLED, ENDED)
 """Phases whose decision-maker everyone knows: the seat on its draw/discard turn (or nobody)."""
+
+SPECTATOR = -1
+"""The seat number of a spectator's view and listener: it sees what every seat sees in public (no closed tile
+of any seat, no seat's options) and, once the game is over, every hand (see :meth:`LiveTable.spectator_view`)."""
+
+_SPECTATOR_KEYS = (
+    "table", "rules", "family", "mode", "round", "players", "wins", "hand_results", "last_result", "over", "final",
+)
+"""The public parts of a seat's view that a spectator's view keeps (anything else a view may hold is left out)."""
 
 
 class WebError(Exception):
@@ -580,7 +592,10 @@ class LiveTable:
         may know: another seat's pass on a discard adds nothing (a pass that settles the discard brings the same
         events, the next draw or call, as a discard nobody could answer), so neither the step nor how far it
         moves tells who else could call. It follows from the actions alone (a table rebuilt from the store
-        counts the same); it is not the table's :attr:`step`, which counts every action."""
+        counts the same); it is not the table's :attr:`step`, which counts every action. A spectator's
+        (:data:`SPECTATOR`) counts the public events alone."""
+        if seat == SPECTATOR:
+            return len(self.game.events)
         return len(self.game.events) + self._seen[seat]
 
     def _asked(self) -> list[bool]:
@@ -594,6 +609,20 @@ class LiveTable:
                 if info.kind == "human" and info.token is not None and secrets.compare_digest(info.token, token):
                     return s
         raise Forbidden("this token does not belong to a seat at this table")
+
+    def spectator_token(self) -> str | None:
+        """The secret of the table's read-only link (``None`` for a table without people, which has no owner).
+        It follows from the owner's token (an HMAC), so it survives a restart without being stored, and it
+        tells nothing of the owner's token or any seat's."""
+        if self.owner is None:
+            return None
+        digest = hmac.new(self.owner.encode(), b"jantaku spectator link", hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest[:18]).decode()
+
+    def is_spectator(self, token: str | None) -> bool:
+        """Whether ``token`` is this table's read-only (spectator) link."""
+        watch = self.spectator_token()
+        return isinstance(token, str) and watch is not None and secrets.compare_digest(watch, token)
 
     # -- moving the game -------------------------------------------------------------------------------------
 
@@ -738,6 +767,33 @@ class LiveTable:
         and ``round.phase`` is :data:`WAITING` unless this seat is asked. ``step`` is :meth:`view_step`."""
         with self.lock:
             return self._view(seat)
+
+    def spectator_view(self) -> dict[str, Any]:
+        """What a spectator (the read-only link) sees: the public table as every seat sees it, with no closed
+        tile of any seat and no seat's options (``hand`` empty, ``actions`` empty, no ``waits``; ``to_act`` and
+        ``round.phase`` as told to a seat that is not asked, see :meth:`view`). Once the game is over every
+        seat's closed tiles of the last hand are shown (``players[s]["hand"]``). ``seat`` is ``None`` and
+        ``spectator`` true; ``step`` counts the public events (a pass on a discard does not move it)."""
+        with self.lock:
+            seat_view = self._view(0)
+            out = {key: seat_view[key] for key in _SPECTATOR_KEYS if key in seat_view}
+            out["round"] = {**seat_view["round"], "phase": self._public_phase(SPECTATOR)}
+            out["players"] = [dict(p) for p in seat_view["players"]]
+            if self.game.over:
+                k = self.game.kyoku
+                for p in out["players"]:
+                    p["hand"] = [k.tile(i).mpsz for i in _sorted_ids(k, k.seats[p["seat"]].tiles)]
+            out.update(
+                spectator=True,
+                seat=None,
+                step=self.view_step(SPECTATOR),
+                hand=[],
+                drawn=None,
+                to_act=self._public_to_act(SPECTATOR),
+                actions=[],
+                waits=None,
+            )
+            return out
 
     def _public_to_act(self, seat: int) -> list[int]:
         """The seats ``seat`` may be told the table waits for: the seat on its (public) draw/discard turn or the
