@@ -93,9 +93,8 @@ SPECTATOR = -1
 """The seat number of a spectator's view and listener: it sees what every seat sees in public (no closed tile
 of any seat, no seat's options) and, once the game is over, every hand (see :meth:`LiveTable.spectator_view`)."""
 
-_SPECTATOR_KEYS = (
-    "table", "rules", "family", "mode", "round", "players", "wins", "hand_results", "last_result", "over", "final",
-)
+_SPECTATOR_KEYS = ("table", "rules", "family", "mode", "round", "players", "wins", "hand_results", "last_result")
+_SPECTATOR_KEYS += ("over", "final")
 """The public parts of a seat's view that a spectator's view keeps (anything else a view may hold is left out)."""
 
 
