@@ -8,12 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
-
 from .scenes import deep_jielu, deep_riichi, deep_table
-
-SIZES = [(390, 844), (1366, 768)]
-SIZE_IDS = ["phone", "laptop"]
 
 LAYOUT = """(vertical) => {
   const vw = document.documentElement.clientWidth, vh = window.innerHeight;
@@ -47,20 +42,6 @@ LAYOUT = """(vertical) => {
 
 SHOTS = os.environ.get("JANTAKU_LAYOUT_SHOTS")
 """A folder to save each checked page in (for a person to look at); unset: none saved."""
-
-
-@pytest.fixture(params=SIZES, ids=SIZE_IDS)
-def sized(request, browser, server):
-    width, height = request.param
-    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
-    ctx.set_default_timeout(15_000)
-    p = ctx.new_page()
-    errors: list[str] = []
-    p.on("pageerror", lambda e: errors.append(str(e)))
-    p.size_id = f"{width}x{height}"
-    yield p
-    ctx.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 def _images_loaded(page) -> None:

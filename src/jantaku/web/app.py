@@ -20,12 +20,14 @@
 ``GET  /api/games/{id}``                 one stored game with its complete mjai event log
 ``GET  /api/games/{id}/export``          ``?format=tenhou6|mjai``: the record as a file (a 洁律 game: mjai)
 ``POST /api/replay``                     a log file as the body (mjlog, tenhou.net/6, mjai, mjx): its games'
-                                         events (each with the formats it exports to, ``exports``)
+                                         events (each with the formats it exports to, ``exports``, its rank
+                                         points ``final`` and the names of its yaku as written, ``yaku``)
 ``POST /api/replay/export``              ``?format=tenhou6|mjai&name=&game=`` with the same body: game ``game``
                                          (from 0) of the file as a download (a 洁律 game: mjai); nothing stored
 ``POST /api/score``                      a scoring request (:mod:`jantaku.riichi.jsonio`; a 洁律 one, ``"rules":
                                          "jielu"``, :mod:`jantaku.jielu.jsonio`): the score
 ``GET  /tiles/{name}.svg``               a tile picture (:mod:`jantaku.web.svg`)
+``GET  /favicon.svg``, ``/favicon.ico``  the pages' icon: a tile (SVG)
 ``WS   /ws/tables/{id}?token=``          pushes ``{"type": "view", "view": ...}`` after every change; accepts
                                          ``{"type": "act", "step", "index"}``
 =======================================  ==================================================================
@@ -96,6 +98,7 @@ from .tables import (
     WebError,
     all_yaku_names,
     playable_presets,
+    record_yaku_names,
 )
 
 __all__ = ["LOOPBACK_HOSTS", "MAX_UPLOAD", "BrowserGuard", "TooLarge", "create_app", "host_name"]
@@ -171,6 +174,18 @@ async def tile(request: Request) -> Response:
     if name not in TILE_NAMES:
         raise NotFound(f"no tile {name!r}")
     return Response(tile_svg(name), media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
+
+
+FAVICON_TILE = "7z"
+"""The tile the pages' icon shows (中, the red dragon), drawn by :func:`~jantaku.web.svg.tile_svg`."""
+
+
+async def favicon(request: Request) -> Response:
+    """The pages' icon, an SVG tile, at ``/favicon.svg`` (which the pages link) and ``/favicon.ico`` (where a
+    browser looks for it unasked)."""
+    return Response(
+        tile_svg(FAVICON_TILE), media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"}
+    )
 
 
 # -- tables ---------------------------------------------------------------------------------------------------
@@ -462,9 +477,24 @@ def _read_upload(raw: bytes, name: str) -> list[dict[str, Any]]:
                 "final": r.final,
                 "problems": r.problems,
                 "events": r.events,
+                "yaku": _record_yaku(r.events, family),
             }
         )
     return out
+
+
+def _record_yaku(events: list[dict[str, Any]], family: str) -> dict[str, dict[str, str]]:
+    """The names (kanji, English, Chinese) of every yaku or fan the record's wins list, under the name the
+    record writes (tenhou.net/6 writes Japanese, e.g. 立直, ドラ, 自風 北): the viewer shows them in the
+    interface's language."""
+    names = {
+        str(entry[0])
+        for e in events
+        if e.get("type") == "hora"
+        for entry in (e.get("yaku") or []) + (e.get("fans") or [])
+        if isinstance(entry, list | tuple) and entry
+    }
+    return {name: record_yaku_names(name, family) for name in sorted(names)}
 
 
 async def _upload_body(request: Request) -> tuple[bytes, str]:
@@ -734,6 +764,8 @@ def create_app(
         Route("/games", page),
         Route("/replay", page),
         Route("/tiles/{name}.svg", tile),
+        Route("/favicon.ico", favicon),
+        Route("/favicon.svg", favicon),
         Route("/api/presets", presets),
         Route("/api/yaku", yaku),
         Route("/api/status", status),

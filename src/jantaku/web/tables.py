@@ -287,6 +287,51 @@ def yaku_names(name: str) -> dict[str, str]:
     return {"kanji": name, "english": name.replace("_", " "), "chinese": name}
 
 
+_WIND_NAMES = {"東": ("East", "东"), "南": ("South", "南"), "西": ("West", "西"), "北": ("North", "北")}
+
+
+def _japanese_yaku_index() -> dict[str, str]:
+    """Japanese yaku names as logs write them (tenhou.net/6's and the kanji of :data:`YAKU_BY_NAME`) ->
+    jantaku's names."""
+    from jantaku.records.tenhou6 import TENHOU6_YAKU_NAMES
+
+    index = {y.kanji: name for name, y in YAKU_BY_NAME.items()}
+    index.update({kanji: name for name, (kanji, _, _) in _DORA_NAMES.items()})
+    for name, written in TENHOU6_YAKU_NAMES.items():
+        if "{" not in written:
+            index.setdefault(written, name)
+    index.update({y.english.lower(): name for name, y in YAKU_BY_NAME.items()})
+    index.update({english.lower(): name for name, (_, english, _) in _DORA_NAMES.items()})
+    return index
+
+
+def record_yaku_names(name: str, family: str = "riichi") -> dict[str, str]:
+    """The names of a yaku as a game record writes it (jantaku's own name, tenhou.net/6's Japanese as in
+    ``立直``, ``ドラ``, ``自風 北``, ``役牌:場風牌``, or an English name): ``kanji``, ``english`` and ``chinese``,
+    for the replay viewer to show in the interface's language (a name it does not know stays as written).
+    Under 洁律 (``family`` ``jielu``) the name is a fan's (``平和`` is then All chows, not riichi's Pinfu).
+
+    >>> record_yaku_names("立直")["english"], record_yaku_names("ドラ")["chinese"], record_yaku_names("自風 北")["english"]
+    ('Riichi', '宝牌', 'Seat wind (North)')
+    >>> record_yaku_names("役牌:場風牌")["english"], record_yaku_names("Riichi")["kanji"], record_yaku_names("謎")["english"]
+    ('Round wind', '立直', '謎')
+    >>> record_yaku_names("平和")["english"], record_yaku_names("平和", "jielu")["english"]
+    ('Pinfu', 'All chows')
+    """
+    if family == "jielu" or name in YAKU_BY_NAME or name in _DORA_NAMES:
+        return yaku_names(name)
+    text = name.strip().replace("役牌:", "役牌 ").replace("役牌：", "役牌 ")
+    for prefix, english, chinese in (("自風", "Seat wind", "自风"), ("場風", "Round wind", "场风")):
+        wind = text.removeprefix(prefix).removeprefix("牌").strip()
+        if text.startswith(prefix) and wind in _WIND_NAMES:
+            en, zh = _WIND_NAMES[wind]
+            return {"kanji": name, "english": f"{english} ({en})", "chinese": f"{chinese} {zh}"}
+    text = {"役牌 場風牌": "場風牌", "役牌 自風牌": "自風牌", "役牌 發": "役牌 發", "役牌 发": "役牌 發"}.get(text, text)
+    index = _japanese_yaku_index()
+    found = index.get(text) or index.get(text.lower())
+    return yaku_names(found) if found is not None else yaku_names(name)
+
+
 def all_yaku_names() -> dict[str, dict[str, str]]:
     """Every yaku and dora name, and every 洁律 fan, with its kanji, English and Chinese names (for the pages'
     tables)."""
