@@ -15,12 +15,13 @@ LAYOUT = """(vertical) => {
   const problems = [];
   const rect = (e) => e.getBoundingClientRect();
   const name = (e) => e.id || e.dataset.action || e.className;
-  if (document.documentElement.scrollWidth > vw) problems.push(`document ${document.documentElement.scrollWidth} px wide`);
+  const wide = document.documentElement.scrollWidth;
+  if (wide > vw) problems.push(`document ${wide} px wide`);
   for (const box of document.querySelectorAll('.player')) {
     const r = rect(box);
     if (r.left < -0.5 || r.right > vw + 0.5) problems.push(`seat ${name(box)} at x ${r.left}-${r.right}`);
     if (vertical && (r.top < -0.5 || r.bottom > vh + 0.5)) problems.push(`seat ${name(box)} at y ${r.top}-${r.bottom}`);
-    if (box.scrollWidth > box.clientWidth + 1) problems.push(`seat ${name(box)} cut off (${box.scrollWidth} > ${box.clientWidth})`);
+    if (box.scrollWidth > box.clientWidth + 1) problems.push(`seat ${name(box)} cut off (${box.scrollWidth} px)`);
     for (const img of box.querySelectorAll('img')) {
       const i = rect(img);
       if (i.right > r.right + 0.5 || i.left < r.left - 0.5) problems.push(`a tile of seat ${name(box)} sticks out`);

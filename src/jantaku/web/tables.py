@@ -311,9 +311,10 @@ def record_yaku_names(name: str, family: str = "riichi") -> dict[str, str]:
     for the replay viewer to show in the interface's language (a name it does not know stays as written).
     Under 洁律 (``family`` ``jielu``) the name is a fan's (``平和`` is then All chows, not riichi's Pinfu).
 
-    >>> record_yaku_names("立直")["english"], record_yaku_names("ドラ")["chinese"], record_yaku_names("自風 北")["english"]
+    >>> names = record_yaku_names
+    >>> names("立直")["english"], names("ドラ")["chinese"], names("自風 北")["english"]
     ('Riichi', '宝牌', 'Seat wind (North)')
-    >>> record_yaku_names("役牌:場風牌")["english"], record_yaku_names("Riichi")["kanji"], record_yaku_names("謎")["english"]
+    >>> names("役牌:場風牌")["english"], names("Riichi")["kanji"], names("謎")["english"]
     ('Round wind', '立直', '謎')
     >>> record_yaku_names("平和")["english"], record_yaku_names("平和", "jielu")["english"]
     ('Pinfu', 'All chows')
@@ -326,7 +327,7 @@ def record_yaku_names(name: str, family: str = "riichi") -> dict[str, str]:
         if text.startswith(prefix) and wind in _WIND_NAMES:
             en, zh = _WIND_NAMES[wind]
             return {"kanji": name, "english": f"{english} ({en})", "chinese": f"{chinese} {zh}"}
-    text = {"役牌 場風牌": "場風牌", "役牌 自風牌": "自風牌", "役牌 發": "役牌 發", "役牌 发": "役牌 發"}.get(text, text)
+    text = {"役牌 場風牌": "場風牌", "役牌 自風牌": "自風牌", "役牌 发": "役牌 發"}.get(text, text)
     index = _japanese_yaku_index()
     found = index.get(text) or index.get(text.lower())
     return yaku_names(found) if found is not None else yaku_names(name)
