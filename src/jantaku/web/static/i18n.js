@@ -44,7 +44,7 @@ const TEXT = {
     pointsMode: "points mode (x3, x2, x1)", originalMode: "original mode (3x(S-4))",
     jieluWaits: "Regular-form shanten, without wildcards; a hand may win whenever wildcards make it worth a point.",
     extraWildcards: "Extra wildcards (jielu)",
-    defaultPlayer: "player {n}", defaultBot: "{bot} {n}", copyLink: "Copy", copied: "Copied",
+    defaultPlayer: "Player {n}", defaultBot: "{bot} {n}", copyLink: "Copy", copied: "Copied",
     selectedToCopy: "Selected: press Ctrl+C", reissue: "New link", reissueHint: "Give this seat a new link: the old one stops working",
     spectatorLink: "Spectators (read-only)", spectating: "Watching (read-only)", tableLinks: "Links to this table",
   },
