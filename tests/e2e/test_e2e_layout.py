@@ -100,7 +100,7 @@ def test_the_result_panel_and_final_table(sized, server):
         manager.act(table.id, token, view["step"], len(view["actions"]) - 1)
     sized.goto(f"{server.url}?table={table.id}&token={token}")
     sized.locator("#result-dialog .final").wait_for()
-    _check(sized, "final", vertical=False)
+    _check(sized, "final")
     box = sized.locator("#result-dialog").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= sized.viewport_size["width"]
     assert sized.evaluate("() => document.getElementById('result-dialog').scrollWidth") <= box["width"] + 1
@@ -118,10 +118,10 @@ def test_the_replay_viewer_deep_into_a_hand(sized, server):
     while int(sized.locator("#step-label").get_attribute("data-position")) < last_discard + 1:
         sized.keyboard.press("ArrowRight")
     assert sized.locator(".river img").count() >= 24
-    _check(sized, "replay", vertical=False)
+    _check(sized, "replay")
     sized.click("#next-hand")
     sized.click("#prev")  # the hand's end: its result under the board
-    _check(sized, "replay-result", vertical=False)
+    _check(sized, "replay-result")
 
 
 def test_the_score_page(sized, server):
