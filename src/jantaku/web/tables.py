@@ -21,6 +21,10 @@ may answer a discard (pon, chi, kan, ron), rob a kan or declare tenpai, the view
 waiting (see :meth:`LiveTable.view`). Its ``step`` counts the changes this seat can see, so a pass is not
 counted by anyone but the seat that passed.
 
+A table with people also has a read-only spectator link (:meth:`LiveTable.spectator_token`, derived from the
+owner's token): its view (:meth:`LiveTable.spectator_view`) holds the public table only, no closed tile and no
+options, until the game is over, when every hand is shown; it can never act.
+
 >>> from jantaku.web.storage import SqliteStore
 >>> m = TableManager(SqliteStore(":memory:"))
 >>> t = m.create("mleague", ["human", "efficiency", "efficiency", "efficiency"], seed="doc")
