@@ -16,7 +16,7 @@ from jantaku.table.actions import PASS, PON, RON, Action
 from jantaku.tiles import Tile
 from jantaku.web.app import create_app
 from jantaku.web.storage import SqliteStore
-from jantaku.web.tables import BadRequest, Conflict, TableManager, TableOptions
+from jantaku.web.tables import SPECTATOR, BadRequest, Conflict, TableManager, TableOptions
 
 PACE = 0.2  # seconds per step at the paced tables below
 TICK = 0.01
@@ -138,24 +138,25 @@ def test_instant_pace_plays_the_bots_at_once():
 # -- privacy of the call window ----------------------------------------------------------------------------------
 
 
-def _watch(seed: str, b_kind: str) -> tuple[list[tuple[str, float, int, bool]], int]:
+def _watch(seed: str, b_kind: str, viewer: int = 0) -> tuple[list[tuple[str, float, int, bool]], int]:
     """Play a hand at a paced table of person A (seat 0) and B (seat 2, a person or a bot), both discarding
     the drawn tile and B passing every call at once. Returns what A saw after each discard by another seat:
     (the discard's seat and river position, seconds until A's view next moved, how many times it moved before
-    the next discard, whether B could call it), and how many discards B could have called."""
+    the next discard, whether B could call it), and how many discards B could have called. ``viewer``
+    :data:`SPECTATOR` watches through the table's read-only link instead of A's seat."""
     clock = Clock()
     m = _manager(clock=clock)
     seats = ["human", "efficiency", b_kind, "efficiency"]
     t = m.create("tenhou", seats, seed=seed, options=TableOptions(pace=int(PACE * 1000)))
     seen: list[list] = []  # [discard, seconds to the next change, changes]
-    state = {"step": t.view_step(0), "discard": None, "at": clock.now}
+    state = {"step": t.view_step(viewer), "discard": None, "at": clock.now}
 
     def look() -> None:
-        step = t.view_step(0)
+        step = t.view_step(viewer)
         if step == state["step"]:
             return
         state["step"] = step
-        d = t.view(0)["last_discard"]
+        d = (t.view(0) if viewer == 0 else t.spectator_view())["last_discard"]
         key = None if d is None else f"{d['seat']}:{d['index']}"
         if key != state["discard"] and d is not None and d["seat"] != 0:
             state["discard"], state["at"] = key, clock.now
@@ -176,7 +177,7 @@ def _watch(seed: str, b_kind: str) -> tuple[list[tuple[str, float, int, bool]], 
                 look()
                 continue
         if _play(m, t, 0, _tsumogiri_or_pass):
-            state["step"] = t.view_step(0)
+            state["step"] = t.view_step(viewer)
             continue
         clock.now = round(clock.now + TICK, 6)
         m.run_due()
@@ -184,10 +185,11 @@ def _watch(seed: str, b_kind: str) -> tuple[list[tuple[str, float, int, bool]], 
     return [tuple(x) for x in seen[:-1]], callable_
 
 
-def test_the_wait_after_a_discard_does_not_tell_that_someone_may_call():
+@pytest.mark.parametrize("viewer", [0, SPECTATOR], ids=["seat", "spectator"])
+def test_the_wait_after_a_discard_does_not_tell_that_someone_may_call(viewer):
     seed = "window-7"
-    with_person, could_call = _watch(seed, "human")
-    with_bot, _ = _watch(seed, "efficiency")
+    with_person, could_call = _watch(seed, "human", viewer)
+    with_bot, _ = _watch(seed, "efficiency", viewer)
     assert could_call >= 1, "the test needs a hand in which person B may call a discard"
     # A sees every discard of another seat, then exactly one pace later the next change (the next draw or call)
     # and, before the next discard, at most one more (the drawer's kan or riichi), whether B is a person who may

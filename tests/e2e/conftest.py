@@ -69,3 +69,24 @@ def page(context, server):
     p.errors = errors
     yield p
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+SIZES = [(390, 844), (1366, 768)]
+"""A phone and a laptop screen: the sizes every page is checked at (issue 13)."""
+
+
+@pytest.fixture(params=SIZES, ids=["phone", "laptop"])
+def sized(request, browser, server):
+    """A page in a fresh context of one of :data:`SIZES` (``page.size_id`` says which), failing on script
+    errors."""
+    width, height = request.param
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+    ctx.set_default_timeout(TIMEOUT_MS)
+    p = ctx.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    p.errors = errors
+    p.size_id = f"{width}x{height}"
+    yield p
+    ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"

@@ -10,10 +10,12 @@
 ``POST /api/tables``                     a new table ``{"rules", "seats": [4 x "human"|bot], "names"?}``
                                          and its options ``pace``, ``result_seconds``, ``timer``, ``length``;
                                          answers every human seat's secret token and share link, and the
-                                         creator's ``owner_token``
+                                         creator's ``owner_token`` and the read-only ``spectator_link``
 ``POST /api/tables/{id}/seats/{seat}/``  ``{"token"}`` (the ``owner_token`` or the seat's own token): the seat
 ``reissue``                              gets a new token and link; the old link is refused (403) from then on
-``GET  /api/tables/{id}/view?token=``    the seat's view (own hand, public table, legal actions)
+``GET  /api/tables/{id}/view?token=``    the seat's view (own hand, public table, legal actions); with the
+                                         table's spectator token (its read-only ``spectator_link``) the public
+                                         table, no closed tile and no options (every hand once it is over)
 ``POST /api/tables/{id}/act``            ``{"token", "step", "index"}`` (or ``"action": {...}``); the new view
 ``POST /api/tables/{id}/ready``          ``{"token"}``: the seat closed the finished hand's result panel
 ``POST /api/tables/{id}/auto``           ``{"token", "riichi_discard"?, "win"?, "no_calls"?}``: the seat's
@@ -22,12 +24,14 @@
 ``GET  /api/games/{id}``                 one stored game with its complete mjai event log
 ``GET  /api/games/{id}/export``          ``?format=tenhou6|mjai``: the record as a file (a 洁律 game: mjai)
 ``POST /api/replay``                     a log file as the body (mjlog, tenhou.net/6, mjai, mjx): its games'
-                                         events (each with the formats it exports to, ``exports``)
+                                         events (each with the formats it exports to, ``exports``, its rank
+                                         points ``final`` and the names of its yaku as written, ``yaku``)
 ``POST /api/replay/export``              ``?format=tenhou6|mjai&name=&game=`` with the same body: game ``game``
                                          (from 0) of the file as a download (a 洁律 game: mjai); nothing stored
 ``POST /api/score``                      a scoring request (:mod:`jantaku.riichi.jsonio`; a 洁律 one, ``"rules":
                                          "jielu"``, :mod:`jantaku.jielu.jsonio`): the score
 ``GET  /tiles/{name}.svg``               a tile picture (:mod:`jantaku.web.svg`)
+``GET  /favicon.svg``, ``/favicon.ico``  the pages' icon: a tile (SVG)
 ``WS   /ws/tables/{id}?token=``          pushes ``{"type": "view", "view": ...}`` after every change; accepts
                                          ``{"type": "act", "step", "index"}``
 =======================================  ==================================================================
@@ -103,6 +107,7 @@ from .tables import (
     BOTS,
     LENGTHS,
     PACES,
+    SPECTATOR,
     TIMERS,
     BadRequest,
     NotFound,
@@ -111,6 +116,7 @@ from .tables import (
     WebError,
     all_yaku_names,
     playable_presets,
+    record_yaku_names,
 )
 
 __all__ = ["LOOPBACK_HOSTS", "MAX_UPLOAD", "BrowserGuard", "TooLarge", "create_app", "host_name"]
@@ -188,6 +194,18 @@ async def tile(request: Request) -> Response:
     return Response(tile_svg(name), media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
 
 
+FAVICON_TILE = "7z"
+"""The tile the pages' icon shows (中, the red dragon), drawn by :func:`~jantaku.web.svg.tile_svg`."""
+
+
+async def favicon(request: Request) -> Response:
+    """The pages' icon, an SVG tile, at ``/favicon.svg`` (which the pages link) and ``/favicon.ico`` (where a
+    browser looks for it unasked)."""
+    return Response(
+        tile_svg(FAVICON_TILE), media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"}
+    )
+
+
 # -- tables ---------------------------------------------------------------------------------------------------
 
 
@@ -263,6 +281,7 @@ async def create_table(request: Request) -> Response:
     }
     if table.owner is not None:
         answer["owner_token"] = table.owner
+        answer["spectator_link"] = f"/?table={table.id}&watch={table.spectator_token()}"
     return JSONResponse(answer, status_code=201)
 
 
@@ -279,8 +298,10 @@ async def reissue_link(request: Request) -> Response:
 
 async def table_view(request: Request) -> Response:
     table = await run_in_threadpool(_manager(request).get, request.path_params["id"])
-    seat = table.seat_of(request.query_params.get("token"))
-    return JSONResponse(table.view(seat))
+    token = request.query_params.get("token")
+    if table.is_spectator(token):
+        return JSONResponse(table.spectator_view())
+    return JSONResponse(table.view(table.seat_of(token)))
 
 
 async def table_act(request: Request) -> Response:
@@ -318,14 +339,19 @@ async def table_socket(websocket: WebSocket) -> None:
     token = websocket.query_params.get("token")
     try:
         table = await run_in_threadpool(manager.get, table_id)
-        seat = table.seat_of(token)
+        spectator = table.is_spectator(token)
+        seat = SPECTATOR if spectator else table.seat_of(token)
     except WebError as e:
         await websocket.send_json({"type": "error", "status": e.status, "error": e.message})
         await websocket.close(code=4000 + e.status, reason=e.message[:120])
         return
     listener = table.subscribe(seat)
+
+    def current() -> dict[str, Any]:
+        return table.spectator_view() if spectator else table.view(seat)
+
     try:
-        await websocket.send_json({"type": "view", "view": table.view(seat)})
+        await websocket.send_json({"type": "view", "view": current()})
 
         async def push() -> None:
             while True:
@@ -333,13 +359,14 @@ async def table_socket(websocket: WebSocket) -> None:
                 while not listener.queue.empty():  # several changes at once: one view
                     listener.queue.get_nowait()
                 try:
-                    table.seat_of(token)  # the seat's link may have been reissued
+                    if not spectator:
+                        table.seat_of(token)  # the seat's link may have been reissued
                 except WebError as e:
                     await websocket.send_json({"type": "error", "status": e.status, "error": e.message})
                     await websocket.close(code=4000 + e.status, reason=e.message[:120])
                     tg.cancel_scope.cancel()
                     return
-                await websocket.send_json({"type": "view", "view": table.view(seat)})
+                await websocket.send_json({"type": "view", "view": current()})
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(push)
@@ -510,9 +537,24 @@ def _read_upload(raw: bytes, name: str) -> list[dict[str, Any]]:
                 "final": r.final,
                 "problems": r.problems,
                 "events": r.events,
+                "yaku": _record_yaku(r.events, family),
             }
         )
     return out
+
+
+def _record_yaku(events: list[dict[str, Any]], family: str) -> dict[str, dict[str, str]]:
+    """The names (kanji, English, Chinese) of every yaku or fan the record's wins list, under the name the
+    record writes (tenhou.net/6 writes Japanese, e.g. 立直, ドラ, 自風 北): the viewer shows them in the
+    interface's language."""
+    names = {
+        str(entry[0])
+        for e in events
+        if e.get("type") == "hora"
+        for entry in (e.get("yaku") or []) + (e.get("fans") or [])
+        if isinstance(entry, list | tuple) and entry
+    }
+    return {name: record_yaku_names(name, family) for name in sorted(names)}
 
 
 async def _upload_body(request: Request) -> tuple[bytes, str]:
@@ -785,6 +827,8 @@ def create_app(
         Route("/games", page),
         Route("/replay", page),
         Route("/tiles/{name}.svg", tile),
+        Route("/favicon.ico", favicon),
+        Route("/favicon.svg", favicon),
         Route("/api/presets", presets),
         Route("/api/yaku", yaku),
         Route("/api/status", status),

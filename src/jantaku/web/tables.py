@@ -23,6 +23,10 @@ may answer a discard (pon, chi, kan, ron), rob a kan or declare tenpai, the view
 waiting (see :meth:`LiveTable.view`). Its ``step`` counts the changes this seat can see, so a pass is not
 counted by anyone but the seat that passed.
 
+A table with people also has a read-only spectator link (:meth:`LiveTable.spectator_token`, derived from the
+owner's token): its view (:meth:`LiveTable.spectator_view`) holds the public table only, no closed tile and no
+options, until the game is over, when every hand is shown; it can never act.
+
 >>> from jantaku.web.storage import SqliteStore
 >>> m = TableManager(SqliteStore(":memory:"))
 >>> t = m.create("mleague", ["human", "efficiency", "efficiency", "efficiency"], seed="doc")
@@ -34,8 +38,11 @@ counted by anyone but the seat that passed.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import copy
+import hashlib
+import hmac
 import logging
 import secrets
 import sqlite3
@@ -183,6 +190,15 @@ every win offered, pass every call (chi, pon, kan) offered on a discard (never a
 
 def _no_auto() -> dict[str, bool]:
     return dict.fromkeys(AUTO_KEYS, False)
+
+
+SPECTATOR = -1
+"""The seat number of a spectator's view and listener: it sees what every seat sees in public (no closed tile
+of any seat, no seat's options) and, once the game is over, every hand (see :meth:`LiveTable.spectator_view`)."""
+
+_SPECTATOR_KEYS = ("table", "rules", "family", "mode", "round", "players", "wins", "hand_results", "last_result")
+_SPECTATOR_KEYS += ("over", "final", "options", "last_discard", "announce")
+"""The public parts of a seat's view that a spectator's view keeps (anything else a view may hold is left out)."""
 
 
 class WebError(Exception):
@@ -372,6 +388,52 @@ def yaku_names(name: str) -> dict[str, str]:
     if name in JIELU_FAN_ENGLISH:
         return {"kanji": name, "english": JIELU_FAN_ENGLISH[name], "chinese": name}
     return {"kanji": name, "english": name.replace("_", " "), "chinese": name}
+
+
+_WIND_NAMES = {"東": ("East", "东"), "南": ("South", "南"), "西": ("West", "西"), "北": ("North", "北")}
+
+
+def _japanese_yaku_index() -> dict[str, str]:
+    """Japanese yaku names as logs write them (tenhou.net/6's and the kanji of :data:`YAKU_BY_NAME`) ->
+    jantaku's names."""
+    from jantaku.records.tenhou6 import TENHOU6_YAKU_NAMES
+
+    index = {y.kanji: name for name, y in YAKU_BY_NAME.items()}
+    index.update({kanji: name for name, (kanji, _, _) in _DORA_NAMES.items()})
+    for name, written in TENHOU6_YAKU_NAMES.items():
+        if "{" not in written:
+            index.setdefault(written, name)
+    index.update({y.english.lower(): name for name, y in YAKU_BY_NAME.items()})
+    index.update({english.lower(): name for name, (_, english, _) in _DORA_NAMES.items()})
+    return index
+
+
+def record_yaku_names(name: str, family: str = "riichi") -> dict[str, str]:
+    """The names of a yaku as a game record writes it (jantaku's own name, tenhou.net/6's Japanese as in
+    ``立直``, ``ドラ``, ``自風 北``, ``役牌:場風牌``, or an English name): ``kanji``, ``english`` and ``chinese``,
+    for the replay viewer to show in the interface's language (a name it does not know stays as written).
+    Under 洁律 (``family`` ``jielu``) the name is a fan's (``平和`` is then All chows, not riichi's Pinfu).
+
+    >>> names = record_yaku_names
+    >>> names("立直")["english"], names("ドラ")["chinese"], names("自風 北")["english"]
+    ('Riichi', '宝牌', 'Seat wind (North)')
+    >>> names("役牌:場風牌")["english"], names("Riichi")["kanji"], names("謎")["english"]
+    ('Round wind', '立直', '謎')
+    >>> record_yaku_names("平和")["english"], record_yaku_names("平和", "jielu")["english"]
+    ('Pinfu', 'All chows')
+    """
+    if family == "jielu" or name in YAKU_BY_NAME or name in _DORA_NAMES:
+        return yaku_names(name)
+    text = name.strip().replace("役牌:", "役牌 ").replace("役牌：", "役牌 ")
+    for prefix, english, chinese in (("自風", "Seat wind", "自风"), ("場風", "Round wind", "场风")):
+        wind = text.removeprefix(prefix).removeprefix("牌").strip()
+        if text.startswith(prefix) and wind in _WIND_NAMES:
+            en, zh = _WIND_NAMES[wind]
+            return {"kanji": name, "english": f"{english} ({en})", "chinese": f"{chinese} {zh}"}
+    text = {"役牌 場風牌": "場風牌", "役牌 自風牌": "自風牌", "役牌 发": "役牌 發"}.get(text, text)
+    index = _japanese_yaku_index()
+    found = index.get(text) or index.get(text.lower())
+    return yaku_names(found) if found is not None else yaku_names(name)
 
 
 def all_yaku_names() -> dict[str, dict[str, str]]:
@@ -751,10 +813,14 @@ class LiveTable:
         settles the discard brings the same events, the next draw or call, as a discard nobody could answer),
         so neither the step nor how far it moves tells who else could call. During a call window a seat not
         asked to answer is at the step of the move itself. It follows from the actions alone (a table rebuilt
-        from the store counts the same); it is not the table's :attr:`step`, which counts every action."""
+        from the store counts the same); it is not the table's :attr:`step`, which counts every action. A
+        spectator's (:data:`SPECTATOR`) counts the public events and the finished hands let go, and during a call
+        window it is a watcher like any seat not asked (so a spectator cannot time who could call either)."""
         sh = self._shadow
-        if sh is not None and seat in sh.seats:
+        if sh is not None and seat in sh.steps:
             return sh.steps[seat]
+        if seat == SPECTATOR:
+            return len(self.game.events) + self.released
         return len(self.game.events) + self._seen[seat] + self.released
 
     def _asked(self) -> list[bool]:
@@ -776,6 +842,20 @@ class LiveTable:
         if self.game.over or self._hold is not None or (sh is not None and seat in sh.seats):
             return []
         return self.game.legal_actions(seat)
+
+    def spectator_token(self) -> str | None:
+        """The secret of the table's read-only link (``None`` for a table without people, which has no owner).
+        It follows from the owner's token (an HMAC), so it survives a restart without being stored, and it
+        tells nothing of the owner's token or any seat's."""
+        if self.owner is None:
+            return None
+        digest = hmac.new(self.owner.encode(), b"jantaku spectator link", hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest[:18]).decode()
+
+    def is_spectator(self, token: str | None) -> bool:
+        """Whether ``token`` is this table's read-only (spectator) link."""
+        watch = self.spectator_token()
+        return isinstance(token, str) and watch is not None and secrets.compare_digest(watch, token)
 
     # -- moving the game -------------------------------------------------------------------------------------
 
@@ -815,6 +895,7 @@ class LiveTable:
         watchers = frozenset(s for s in self.humans if s not in answers)
         added = len(shadow.events) - before_kyoku
         steps = {s: before_events + added + seen[s] + self.released for s in watchers}
+        steps[SPECTATOR] = before_events + added + self.released
         self._shadow = _Shadow(shadow, round_name, results, now + self.options.pace / 1000, watchers, steps)
         self._last_change = now
 
@@ -1215,6 +1296,36 @@ class LiveTable:
         with self.lock:
             return self._view(seat)
 
+    def spectator_view(self) -> dict[str, Any]:
+        """What a spectator (the read-only link) sees: the public table as every seat sees it, with no closed
+        tile of any seat and no seat's options (``hand`` empty, ``actions`` empty, no ``waits``; ``to_act`` and
+        ``round.phase`` as told to a seat that is not asked, see :meth:`view`). Once the game is over every
+        seat's closed tiles of the last hand are shown (``players[s]["hand"]``). ``seat`` is ``None`` and
+        ``spectator`` true; ``step`` counts the public events (a pass on a discard does not move it)."""
+        with self.lock:
+            seat_view = self._view(0, viewer=SPECTATOR)
+            k, _, _, _ = self._scene(SPECTATOR)
+            live = k is self.game.kyoku and not (self._hold is not None and k is self._ended)
+            out = {key: seat_view[key] for key in _SPECTATOR_KEYS if key in seat_view}
+            phase = self._public_phase(SPECTATOR) if live else (ENDED if k.phase == ENDED else WAITING)
+            out["round"] = {**seat_view["round"], "phase": phase}
+            out["players"] = [dict(p) for p in seat_view["players"]]
+            if self.game.over:
+                k = self.game.kyoku
+                for p in out["players"]:
+                    p["hand"] = [k.tile(i).mpsz for i in _sorted_ids(k, k.seats[p["seat"]].tiles)]
+            out.update(
+                spectator=True,
+                seat=None,
+                step=self.view_step(SPECTATOR),
+                hand=[],
+                drawn=None,
+                to_act=self._public_to_act(SPECTATOR) if live else [],
+                actions=[],
+                waits=None,
+            )
+            return out
+
     def _public_to_act(self, seat: int) -> list[int]:
         """The seats ``seat`` may be told the table waits for: the seat on its (public) draw/discard turn or the
         all-last dealer deciding whether to stop; ``seat`` itself whenever it is asked; nobody else."""
@@ -1238,15 +1349,17 @@ class LiveTable:
         """What ``seat`` is shown: the hand (the live one, a call window's, or a held finished one), its round's
         name, how many hand results it shows and whether the game is shown as over."""
         sh = self._shadow
-        if sh is not None and seat in sh.seats:
+        if sh is not None and (seat in sh.seats or seat == SPECTATOR):
             return sh.kyoku, sh.round_name, sh.results, False
         if self._hold is not None and self._ended is not None:
             return self._ended, self._ended_round, len(self.hand_results), False
         return self.game.kyoku, self.game.round_name, len(self.hand_results), self.game.over
 
-    def _view(self, seat: int) -> dict[str, Any]:
+    def _view(self, seat: int, viewer: int | None = None) -> dict[str, Any]:
+        """``seat``'s view; ``viewer`` (default ``seat``) is whose scene it shows: :data:`SPECTATOR` for a
+        spectator's view, built on a seat's and then stripped of everything private."""
         game = self.game
-        k, round_name, shown_results, over = self._scene(seat)
+        k, round_name, shown_results, over = self._scene(seat if viewer is None else viewer)
         live = k is game.kyoku and not (self._hold is not None and k is self._ended)
         key: Callable[[int], int] = lambda i: k.tile(i).sort_key  # noqa: E731
         own = k.seats[seat]

@@ -44,6 +44,9 @@ const TEXT = {
     pointsMode: "points mode (x3, x2, x1)", originalMode: "original mode (3x(S-4))",
     jieluWaits: "Regular-form shanten, without wildcards; a hand may win whenever wildcards make it worth a point.",
     extraWildcards: "Extra wildcards (jielu)",
+    defaultPlayer: "Player {n}", defaultBot: "{bot} {n}", copyLink: "Copy", copied: "Copied",
+    selectedToCopy: "Selected: press Ctrl+C", reissue: "New link", reissueHint: "Give this seat a new link: the old one stops working",
+    spectatorLink: "Spectators (read-only)", spectating: "Watching (read-only)", tableLinks: "Links to this table",
   },
   zh: {
     title: "雀卓 网页牌桌", play: "对局", games: "牌谱", score: "点数计算",
@@ -87,6 +90,9 @@ const TEXT = {
     pointsMode: "积分制（×3、×2、×1）", originalMode: "原版计分（3×(S−4)）",
     jieluWaits: "按一般型（四组一对）计算、不含万能牌的向听数；只要用万能牌后至少1分即可和牌。",
     extraWildcards: "额外万能牌（洁律）",
+    defaultPlayer: "玩家{n}", defaultBot: "{bot}{n}", copyLink: "复制", copied: "已复制",
+    selectedToCopy: "已选中，请按 Ctrl+C", reissue: "换新链接", reissueHint: "给这个座位换一个新链接，旧链接随即失效",
+    spectatorLink: "观战（只读）", spectating: "观战中（只读）", tableLinks: "本桌链接",
   },
 };
 

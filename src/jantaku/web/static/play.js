@@ -3,7 +3,8 @@
 
 const params = new URLSearchParams(location.search);
 const tableId = params.get("table");
-const token = params.get("token");
+const watching = !params.get("token") && !!params.get("watch");  // a spectator's read-only link
+const token = params.get("token") || params.get("watch");
 let view = null;
 let socket = null;
 let riichiMode = false;
@@ -45,7 +46,8 @@ async function lobby() {
         el("option", { value: "human" }, t("human")), ...meta.bots.map((b) => el("option", { value: b }, t(b))));
       kind.value = keep[s] || (s === 0 ? "human" : "efficiency");
       seats.append(el("tr", {}, el("td", {}, String(s + 1)), el("td", {}, kind),
-        el("td", {}, el("input", { id: `name${s}`, maxlength: "40", placeholder: `${t("player")} ${s + 1}` }))));
+        el("td", {}, el("input", { id: `name${s}`, maxlength: "40", placeholder: defaultName(kind.value, s) }))));
+      kind.addEventListener("change", () => { document.getElementById(`name${s}`).placeholder = defaultName(kind.value, s); });
     }
   };
   render();
@@ -55,21 +57,94 @@ async function lobby() {
     ev.preventDefault();
     try {
       const kinds = [0, 1, 2, 3].map((s) => document.getElementById(`kind${s}`).value);
-      const names = [0, 1, 2, 3].map((s) => document.getElementById(`name${s}`).value);
+      // a name left empty: the default in the interface's language ("玩家1", "效率机器人2")
+      const names = [0, 1, 2, 3].map((s) => document.getElementById(`name${s}`).value.trim() || defaultName(kinds[s], s));
       const table = await api("POST", "/api/tables", { rules: rules.value, seats: kinds, names, ...tableOptions() });
-      const list = document.getElementById("link-list");
-      list.replaceChildren();
       const humans = table.seats.filter((s) => s.kind === "human");
       if (!humans.length) { location.href = `/replay?game=${encodeURIComponent(table.id)}`; return; }
+      saveOwnerLinks(table);
       if (humans.length === 1) { location.href = humans[0].link; return; }
-      for (const s of humans) {
-        const url = new URL(s.link, location.href).href;
-        list.append(el("li", { "data-seat": String(s.seat) }, `${t("seat")} ${s.seat + 1} (${s.name}): `,
-          el("a", { href: url, class: "seat-link" }, url)));
-      }
+      renderLinks(document.getElementById("link-list"), table.id);
       document.getElementById("links").hidden = false;
     } catch (e) { showError(e.message); }
   });
+}
+
+// -- the creator's links: every person's seat link and the read-only spectator link, to copy or reissue ------
+
+function defaultName(kind, s) {
+  return kind === "human" ? t("defaultPlayer").replace("{n}", s + 1)
+    : t("defaultBot").replace("{bot}", t(kind)).replace("{n}", s + 1);
+}
+
+// The creator keeps the table's links (and its owner_token, which reissues them) in this browser only.
+function ownerKey(id) { return `jantaku-owner-${id}`; }
+
+function saveOwnerLinks(table) {
+  const seats = table.seats.filter((s) => s.kind === "human").map((s) => ({ seat: s.seat, name: s.name, link: s.link }));
+  localStorage.setItem(ownerKey(table.id), JSON.stringify({ owner: table.owner_token, seats, spectator: table.spectator_link }));
+}
+
+function ownerLinks(id) {
+  try { return JSON.parse(localStorage.getItem(ownerKey(id)) || "null"); } catch { return null; }
+}
+
+function flash(button, text) {
+  const label = button.textContent;
+  button.textContent = text;
+  setTimeout(() => { button.textContent = label; }, 1500);
+}
+
+// Copy a link: the clipboard where the browser allows it, else the link's text is selected for the person to copy.
+function copyButton(link) {
+  const button = el("button", { type: "button", class: "secondary copy-link" }, t("copyLink"));
+  button.addEventListener("click", async () => {
+    try {
+      if (!navigator.clipboard || !navigator.clipboard.writeText) throw new Error("no clipboard");
+      await navigator.clipboard.writeText(link.href);
+      button.dataset.copied = "clipboard";
+      flash(button, t("copied"));
+    } catch {
+      const range = document.createRange();
+      range.selectNodeContents(link);
+      const sel = window.getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+      button.dataset.copied = "selected";
+      flash(button, t("selectedToCopy"));
+    }
+  });
+  return button;
+}
+
+function renderLinks(list, id) {
+  const info = ownerLinks(id);
+  if (!info) return false;
+  const rows = info.seats.map((s) => {
+    const link = el("a", { href: new URL(s.link, location.href).href, class: "seat-link" }, new URL(s.link, location.href).href);
+    const reissue = el("button", { type: "button", class: "secondary reissue-link", "data-seat": String(s.seat), title: t("reissueHint") }, t("reissue"));
+    reissue.addEventListener("click", () => reissueLink(id, s.seat, list).catch((e) => showError(e.message)));
+    return el("li", { "data-seat": String(s.seat) }, `${t("seat")} ${s.seat + 1} (${s.name}): `, link, " ", copyButton(link), reissue);
+  });
+  if (info.spectator) {
+    const url = new URL(info.spectator, location.href).href;
+    const link = el("a", { href: url, class: "spectator-link" }, url);
+    rows.push(el("li", { "data-seat": "spectator" }, `${t("spectatorLink")}: `, link, " ", copyButton(link)));
+  }
+  list.replaceChildren(...rows);
+  return true;
+}
+
+// A new link for a seat (the old one is refused from then on); this page follows its own seat's new link.
+async function reissueLink(id, seat, list) {
+  const info = ownerLinks(id);
+  const answer = await api("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/reissue`, { token: info.owner });
+  const entry = info.seats.find((s) => s.seat === seat);
+  const mine = new URLSearchParams(entry.link.split("?")[1]).get("token") === token && !watching;
+  entry.link = answer.link;
+  localStorage.setItem(ownerKey(id), JSON.stringify(info));
+  if (mine && tableId === id) { if (socket) socket.fatal = true; location.replace(answer.link); return; }
+  renderLinks(list, id);
 }
 
 // -- the board ---------------------------------------------------------------------------------------------
@@ -152,6 +227,9 @@ function renderPlayer(box, p) {
   const melds = el("div", { class: "melds" }, ...p.melds.map((m) => meldTiles(m, true)));
   let hidden = p.seat === view.seat ? null
     : el("div", { class: "concealed" }, ...Array.from({ length: Math.min(p.hand_count, 14) }, () => tileImg("back", "mini")));
+  if (p.hand && p.seat !== view.seat) {  // a spectator's view once the game is over: every hand
+    hidden = el("div", { class: "concealed shown-hand" }, ...p.hand.map((x) => tileImg(x, "small")));
+  }
   if (win && p.seat !== view.seat) {  // 洁律: a winner's hand is open while the others play on
     hidden = el("div", { class: "concealed won-hand" }, ...win.hand.map((x) => tileImg(x, "small")),
       win.win_tile && win.from !== null ? tileImg(win.win_tile, "small win-tile") : null);
@@ -177,6 +255,7 @@ function renderCenter() {
 
 function actionButton(a) {
   const b = el("button", { type: "button", "data-action": a.type, "data-index": String(a.index) }, t(a.type));
+  if (["chi", "pon", "daiminkan"].includes(a.type) && a.tile) b.append(tileImg(a.tile, "small called-tile"), "+");
   if (CALLS.includes(a.type)) for (const c of a.consumed) b.append(tileImg(c, "small"));
   else if (["tsumo", "ron"].includes(a.type) && a.tile) b.append(tileImg(a.tile, "small"));
   b.addEventListener("click", () => act(a.index));
@@ -344,10 +423,11 @@ function render() {
     renderPlayer(box, p);
   }
   renderCenter();
-  renderHand();
+  document.getElementById("hand-area").hidden = !!view.spectator;
+  if (!view.spectator) renderHand();
   const mine = view.actions.length > 0;
   const status = document.getElementById("status");
-  status.textContent = view.over ? t("gameOver") : (mine ? t("yourTurn") : t("waiting"));
+  status.textContent = view.over ? t("gameOver") : (view.spectator ? t("spectating") : mine ? t("yourTurn") : t("waiting"));
   status.dataset.mine = mine ? "1" : "0";
   document.body.dataset.step = String(view.step);
   const key = `jantaku-seen-${tableId}-${view.seat}`;
@@ -373,6 +453,8 @@ function render() {
 setupLanguage(() => { if (view) render(); else if (setupLanguage.onChange) setupLanguage.onChange(); });
 if (tableId && token) {
   document.getElementById("board").hidden = false;
+  const list = document.getElementById("table-link-list");
+  if (!watching && list && renderLinks(list, tableId)) document.getElementById("table-links").hidden = false;
   connect();
 } else {
   lobby().catch((e) => showError(e.message));

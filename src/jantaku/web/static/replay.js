@@ -8,6 +8,9 @@ let position = 0;   // how many events have been applied
 let yakuTable = {};
 let jielu = false;  // a 洁律 game: no dead wall or dora, fans and S instead of yaku, several winners per hand
 let uploaded = null;  // the log file opened here ({name, body}): sent again to be exported
+let recordYaku = {};  // the names of the yaku as the record writes them (tenhou.net/6: 立直, ドラ) -> {kanji, english, chinese}
+let gameFinal = null;  // the game's rank points when its end_game event has none (an uploaded log, a stored game)
+let gameRanks = null;  // a stored game's ranks
 
 const $ = (id) => document.getElementById(id);
 
@@ -148,6 +151,38 @@ function describe(e) {
   }
 }
 
+// A yaku's names as the record writes it: the server's reading of the record's own names first (an uploaded
+// log's Japanese), then jantaku's table (/api/yaku).
+function yakuNames(name) { return recordYaku[name] || yakuTable[name] || {}; }
+
+// "4 han 30 fu", "6 han · Haneman", "Yakuman": the fu only where the record has them (a limit hand has none).
+const LIMIT_KEYS = ["", "mangan", "haneman", "baiman", "sanbaiman", "yakuman"];
+function winTotal(r) {
+  const limit = typeof r.limit === "number" ? LIMIT_KEYS[r.limit] || "" : (r.limit || "");
+  if (r.yakuman) return t("yakuman") + (r.yakuman > 1 ? ` ×${r.yakuman}` : "");
+  if (r.han === undefined || r.han === null) return limit ? limitName(limit) : "";
+  const fu = r.fu !== undefined && r.fu !== null ? ` ${r.fu} ${t("fu")}` : "";
+  return `${r.han} ${t("han")}${fu}${limit ? ` · ${limitName(limit)}` : ""}`;
+}
+
+// The final table: rank, name, points and rank points (from the end_game event, else the game's own).
+function finalView(end) {
+  const points = end.final || gameFinal;
+  const scores = end.scores || [];
+  const ranks = end.ranks || gameRanks || scores.map((x, k) => 1 + scores.filter((y, j) => y > x || (y === x && j < k)).length);
+  const rows = scores.map((score, k) => el("tr", { "data-seat": String(k) },
+    el("td", {}, String(ranks[k])), el("td", {}, names[k]), el("td", { class: "num" }, String(scores[k])),
+    el("td", { class: "num rank-points", "data-final": points ? String(points[k]) : "" }, points ? signedPoints(points[k]) : "")));
+  return el("section", { class: "result final" }, el("h3", {}, t("finalTable")),
+    el("table", { class: "data" }, el("tr", {}, el("th", {}, t("rank")), el("th", {}, t("name")), el("th", {}, t("scoreCol")),
+      el("th", {}, t("finalCol"))), ...rows));
+}
+
+function signedPoints(x) {
+  const text = Number.isInteger(x) ? String(x) : x.toFixed(1);
+  return x > 0 ? `+${text}` : text;
+}
+
 function resultView(s) {
   const box = $("replay-result");
   const parts = [];
@@ -158,7 +193,7 @@ function resultView(s) {
       const head = `${names[r.actor]} ${r.actor === r.target ? t("tsumo") : `${t("ron")} ← ${names[r.target]}`}`;
       const wildcards = (r.wildcards || []).map(([own, standsFor]) => ({ tile: own, stands_for: standsFor }));
       const fans = r.fans.map(([name, points, melds]) => {
-        const y = { name, value: points, unit: "points", melds, ...(yakuTable[name] || {}) };
+        const y = { name, value: points, unit: "points", melds, ...yakuNames(name) };
         return el("tr", { "data-yaku": name }, el("td", {}, yakuName(y)), el("td", { class: "fan-melds" }, fanMelds(y)),
           el("td", { class: "num" }, valueText(y)));
       });
@@ -177,11 +212,11 @@ function resultView(s) {
         rows.length ? el("p", {}, t("completions")) : null, rows.length ? el("table", { class: "data completions" }, ...rows) : null, deltas));
     } else if (r.type === "hora") {
       const yaku = (r.yaku || []).map(([name, value]) => {
-        const y = { name, value, unit: r.yakuman ? "yakuman" : "han", ...(yakuTable[name] || {}) };
+        const y = { name, value, unit: r.yakuman ? "yakuman" : "han", ...yakuNames(name) };
         return el("tr", { "data-yaku": name }, el("td", {}, yakuName(y)), el("td", { class: "num" }, valueText(y)));
       });
       const head = `${names[r.actor]} ${r.actor === r.target ? t("tsumo") : `${t("ron")} ← ${names[r.target]}`}`;
-      const total = r.yakuman ? t("yakuman") : (r.han !== undefined ? `${r.han} ${t("han")} ${r.fu} ${t("fu")}` : "");
+      const total = winTotal(r);
       parts.push(el("section", { class: "result win", "data-seat": String(r.actor) }, el("h3", {}, head),
         el("table", { class: "yaku-list" }, ...yaku),
         el("p", {}, total ? `${total} · ` : "", el("strong", { class: "win-points" }, r.points !== undefined ? `${r.points} ${t("points")}` : "")),
@@ -193,11 +228,7 @@ function resultView(s) {
         r.tenpais ? el("p", {}, r.tenpais.map((x, k) => `${names[k]}: ${x ? t("tenpai") : t("noten")}`).join(" · ")) : null, deltas));
     }
   }
-  if (s.final) {
-    parts.push(el("section", { class: "result final" }, el("h3", {}, t("finalTable")),
-      el("table", { class: "data" }, ...s.final.scores.map((score, k) => el("tr", {}, el("td", {}, names[k]), el("td", { class: "num" }, String(score)),
-        el("td", { class: "num" }, s.final.final ? String(s.final.final[k]) : ""))))));
-  }
+  if (s.final) parts.push(finalView(s.final));
   box.replaceChildren(...parts);
 }
 
@@ -234,6 +265,9 @@ function handStarts() { return events.map((e, i) => (e.type === "start_kyoku" ? 
 
 function load(game) {
   events = game.events || [];
+  recordYaku = game.yaku || {};
+  gameFinal = game.final || (game.summary && game.summary.final) || null;
+  gameRanks = (game.summary && game.summary.ranks) || null;
   const start = events.find((e) => e.type === "start_game");
   names = start && start.names ? start.names : ["1", "2", "3", "4"];
   const deal = events.find((e) => e.type === "start_kyoku");
@@ -311,12 +345,16 @@ async function setup() {
   $("next-hand").onclick = () => go(handStarts().find((i) => i > position) ?? events.length);
   $("prev-hand").onclick = () => go([...handStarts()].reverse().find((i) => i < position) ?? 0);
   document.addEventListener("keydown", (ev) => {
-    if (!events.length || ev.target.tagName === "INPUT") return;
+    // the arrows step through the game unless a field that uses them has the focus (the file chooser does not)
+    const field = ev.target.tagName === "TEXTAREA" || ev.target.tagName === "SELECT"
+      || (ev.target.tagName === "INPUT" && ev.target.type !== "file");
+    if (!events.length || field) return;
     if (ev.key === "ArrowRight") go(position + 1);
     else if (ev.key === "ArrowLeft") go(position - 1);
   });
   $("upload").addEventListener("change", () => {
     const file = $("upload").files[0];
+    $("upload").blur();  // the arrow keys step through the game at once
     if (file) upload(file).catch((e) => showError(e.message));
   });
   document.body.dataset.ready = "1";
