@@ -5,6 +5,13 @@
 :func:`stop_nodes` ends the processes of those temp folders by their ids (``ray stop`` would stop every Ray
 of the machine's user, other people's included). A real cluster is started as ``docs/guide/ray.md`` shows.
 
+Ray 2.52's ``ray start`` replaces ``--node-ip-address 127.0.0.1`` by the machine's own network address (the
+one it would use to reach other machines), and its servers listen on every interface: the nodes then talk to
+each other at that address of this machine, so their traffic does not leave it, but it does not go through
+127.0.0.1 either. Only a separate network namespace holding nothing but the loopback interface would keep it
+there. (``ray.init(_node_ip_address="127.0.0.1")``, which ``simulate --ray`` uses for a local instance, keeps
+127.0.0.1.)
+
 >>> import tempfile
 >>> temps = [tempfile.mkdtemp(prefix="jantaku-ray-") for _ in range(2)]  # doctest: +SKIP
 >>> port = start_node(temps[0], cpus=1)                                    # doctest: +SKIP
