@@ -119,6 +119,7 @@ DECLARE = "declare"
 ENDED = "ended"
 
 _YAOCHU = frozenset(TERMINALS_AND_HONORS)
+_NO_KINDS: frozenset[int] = frozenset()
 _WIND_MJAI = ("E", "S", "W", "N")
 _RINSHAN_TAKEN = tuple(frozenset((134, 135, 132, 133)[:n]) for n in range(5))
 _PASS_ACTIONS = [Action(PASS, seat) for seat in range(4)]
@@ -472,7 +473,8 @@ class Kyoku:
             out.append(_PREBUILT[DISCARD][seat][tiles[drawn]._code][1])
         else:
             choices = self._discard_choices(seat)
-            out.extend(self._prebuilt(DISCARD, seat, choices))
+            table = _PREBUILT_BY_KEY[DISCARD][seat]
+            out.extend([table[k] for k in choices])
             # one draw lowers shanten by one at most, and the 14-tile shanten is the best over discards: only a
             # hand that was 1-shanten or better before the draw can have riichi discards
             if st.shanten13 <= 1 and self._riichi_allowed(seat) and shanten(st.counts) <= 0:
@@ -484,8 +486,9 @@ class Kyoku:
                         tenpai_choices.append(k)
                     counts[k >> 2] += 1
                 out.extend(self._prebuilt(RIICHI, seat, tenpai_choices))
-        out.extend(self._kan_actions(seat))
-        if self._kyuushu_allowed(seat):
+        if st.melds or 4 in st.counts:  # _kan_actions' own first test, saving the call on most turns
+            out.extend(self._kan_actions(seat))
+        if self.first_go_around and self._kyuushu_allowed(seat):
             out.append(Action(KYUUSHU, seat))
         return out
 
@@ -521,8 +524,9 @@ class Kyoku:
                 continue
             out.append(Action(ANKAN, seat, tiles[ids[0]], tuple(sorted(tiles[i] for i in ids))))
         if not st.riichi and st.melds:
+            pon = MeldKind.PON
             for m in st.melds:
-                if m.kind is MeldKind.PON and st.counts[m.kind34]:
+                if m.kind is pon and counts[m.tiles[0].kind]:  # m.kind34
                     added = next(i for i in st.tiles if i >> 2 == m.kind34)
                     out.append(Action(KAKAN, seat, tiles[added], m.tiles))
         return out
@@ -641,7 +645,11 @@ class Kyoku:
         """Apply one seat's action. Raises :class:`IllegalActionError` (state unchanged) if it is not legal."""
         if not isinstance(action, Action):
             raise IllegalActionError(f"not an action: {action!r}")
-        legal = self.legal_actions(action.seat)
+        cache = self._legal_cache  # legal_actions' own cache, looked up here first (the common case)
+        if cache is not None and cache[0] == self._step and cache[1] == action.seat:
+            legal = cache[2]
+        else:
+            legal = self.legal_actions(action.seat)
         if action not in legal:
             raise IllegalActionError(self._why_illegal(action, legal))
         self._step += 1
@@ -781,7 +789,7 @@ class Kyoku:
         self.events.append({"type": "dahai", "actor": seat, "pai": self._mjai[tid], "tsumogiri": action.tsumogiri})
         self.last_discard = (seat, tid)
         self.drawn = None
-        self._called_kuikae = frozenset()
+        self._called_kuikae = _NO_KINDS
         self._open_responses(seat, tid)
 
     def _reveal_dora(self) -> None:
@@ -796,11 +804,13 @@ class Kyoku:
     def _open_responses(self, discarder: int, tid: int) -> None:
         kind = tid >> 2
         options: dict[int, list[Action]] = {}
-        no_calls = self.live_next >= self.live_end and not self.rules.last_discard_calls
+        no_calls = self.live_next >= self._wall_end - self.rinshan_taken and not self.rules.last_discard_calls
         tile = self._tiles[tid]
         seats = self.seats
         won = self.won
-        chi_seat = self._next_active(discarder)
+        chi_seat = (discarder + 1) % 4
+        if won[chi_seat]:
+            chi_seat = self._next_active(discarder)
         for off in (1, 2, 3):
             seat = (discarder + off) % 4
             st = seats[seat]
@@ -828,9 +838,13 @@ class Kyoku:
                         ids = [i for i in st.tiles if i >> 2 == kind]
                         acts.append(Action(DAIMINKAN, seat, tile, tuple(sorted(self._tiles[i] for i in ids))))
                 if seat == chi_seat and kind < 27:
-                    chi = self._chi_options(seat, kind, tile)
-                    if chi:
-                        acts = (acts or []) + chi
+                    # _chi_options' own first test, saving the call when no neighbour is held
+                    c = st.counts
+                    lo = kind - kind % 9
+                    if (kind > lo and c[kind - 1]) or (kind < lo + 8 and c[kind + 1]):
+                        chi = self._chi_options(seat, kind, tile)
+                        if chi:
+                            acts = (acts or []) + chi
             if acts:
                 acts.append(_PASS_ACTIONS[seat])
                 options[seat] = acts
@@ -972,13 +986,14 @@ class Kyoku:
             # the fourth kan's replacement discard has passed without a win
             self._abort("four_kans")
             return
-        if self.live_next >= self.live_end:
+        if self.live_next >= self._wall_end - self.rinshan_taken:  # self.live_end, inlined (every discard)
             if self._jielu:
                 self._jielu_end("wall_empty")
             else:
                 self._exhaustive_draw()
             return
-        self._draw(self._next_active(discarder))
+        nxt = (discarder + 1) % 4
+        self._draw(self._next_active(discarder) if self.won[nxt] else nxt)
 
     def _break_first_go_around_and_ippatsu(self) -> None:
         self.first_go_around = False
