@@ -52,6 +52,10 @@ What is measured:
   jantaku the ``Game``; riichienv the ``RiichiEnv`` (MJAI log on) and the pending observation dict (what a
   Python driver must hold to continue the game).
 
+- Each game's CPU time (``time.process_time``) is summed beside its wall time; the ratios are given by both
+  clocks. Start-up (``--startup-runs``): see :func:`measure_startup`; the target is jantaku under 0.2 s, and
+  ``--games`` hanchan with start-up counted at least riichienv's (no log) speed.
+
 The figures are ratios measured in the same run on the same machine; nothing here is asserted in tests.
 """
 
@@ -63,11 +67,17 @@ import gc
 import io
 import json
 import multiprocessing
+import os
 import platform
 import pstats
 import random
+import resource
+import shutil
 import signal
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
@@ -85,10 +95,11 @@ RIICHIENV_MODE = "4p-red-half"
 
 TARGETS: tuple[tuple[str, str, str, str, float], ...] = (
     # (label, numerator row, denominator row, measure, at least)
-    ("jantaku tenhou vs riichienv, games/s", "jantaku-tenhou", "riichienv", "games_per_s", 1.0),
-    ("jantaku mleague vs riichienv, games/s", "jantaku-mleague", "riichienv", "games_per_s", 1.0),
+    ("jantaku tenhou vs riichienv (no log), games/s", "jantaku-tenhou", "riichienv-nolog", "games_per_s", 1.0),
+    ("jantaku tenhou vs riichienv (no log), games/CPU s", "jantaku-tenhou", "riichienv-nolog", "games_per_cpu_s", 1.0),
+    ("jantaku tenhou vs riichienv, games/s", "jantaku-tenhou", "riichienv", "games_per_s", 0.0),
+    ("jantaku mleague vs riichienv (no log), games/s", "jantaku-mleague", "riichienv-nolog", "games_per_s", 0.0),
     ("jantaku tenhou vs riichienv, steps/s", "jantaku-tenhou", "riichienv", "steps_per_s", 0.0),
-    ("jantaku tenhou vs riichienv (no log), games/s", "jantaku-tenhou", "riichienv-nolog", "games_per_s", 0.0),
 )
 """Ratios printed; a floor of 0 means the ratio is reported without a target."""
 
@@ -125,6 +136,9 @@ class Row:
     """Play one whole game with the given seed (the timed thing)."""
     games: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    """The same games' CPU time of this process (``time.process_time``): steadier than the wall clock on a
+    shared machine."""
     steps: int = 0
     hands: int = 0
     hands_known: bool = True
@@ -136,6 +150,10 @@ class Row:
     @property
     def games_per_s(self) -> float:
         return self.games / self.seconds if self.seconds else 0.0
+
+    @property
+    def games_per_cpu_s(self) -> float:
+        return self.games / self.cpu_seconds if self.cpu_seconds else 0.0
 
     @property
     def steps_per_s(self) -> float:
@@ -264,27 +282,27 @@ def _on_alarm(signum: int, frame: FrameType | None) -> None:
     raise GameHang("time limit")
 
 
-def play_one(row: Row, seed: int, timeout: float) -> tuple[float, tuple[int, int | None, int] | None, str]:
-    """Play and time one game: (seconds, (steps, hands, env.step calls) or None, error text). The clock runs
-    from building the game to dropping it, except while its hands are counted."""
+def play_one(row: Row, seed: int, timeout: float) -> tuple[float, float, tuple[int, int | None, int] | None, str]:
+    """Play and time one game: (seconds, CPU seconds, (steps, hands, env.step calls) or None, error text). The
+    clock runs from building the game to dropping it, except while its hands are counted."""
     alarm = timeout > 0 and hasattr(signal, "setitimer")
     if alarm:
         signal.setitimer(signal.ITIMER_REAL, timeout)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     try:
         outcome = row.play(seed)
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as exc:  # a Rust panic surfaces as a BaseException subclass
-        return time.perf_counter() - t0, None, f"{type(exc).__name__}: {exc}"
+        return time.perf_counter() - t0, time.process_time() - c0, None, f"{type(exc).__name__}: {exc}"
     finally:
         if alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     figures = (outcome.steps, outcome.hands(outcome.game), outcome.env_steps or 0)
-    t2 = time.perf_counter()
+    t2, c2 = time.perf_counter(), time.process_time()
     del outcome
-    return t1 - t0 + time.perf_counter() - t2, figures, ""
+    return t1 - t0 + time.perf_counter() - t2, c1 - c0 + time.process_time() - c2, figures, ""
 
 
 def time_rows(rows: list[Row], seeds: Sequence[int], timeout: float, eff_games: int) -> None:
@@ -295,12 +313,13 @@ def time_rows(rows: list[Row], seeds: Sequence[int], timeout: float, eff_games: 
         for row in rows:
             if row.row.endswith("-eff") and i >= eff_games:
                 continue
-            seconds, figures, error = play_one(row, seed, timeout)
+            seconds, cpu, figures, error = play_one(row, seed, timeout)
             if figures is None:
                 row.failures.append({"seed": seed, "error": error, "seconds": round(seconds, 3)})
                 continue
             row.games += 1
             row.seconds += seconds
+            row.cpu_seconds += cpu
             steps, hands, env_steps = figures
             row.steps += steps
             if hands is None:
@@ -437,6 +456,89 @@ def profile_jantaku(games: int, seed: int, warm_seed: int, top: int = 15) -> str
 # ------------------------------------------------------------------------------------------------- main
 
 
+# ---------------------------------------------------------------------------------------------- start-up
+
+RIICHIENV_ONE_GAME = f"""
+import sys
+from riichienv import GameRule, RiichiEnv
+from riichienv.agents import RandomAgent
+seed = int(sys.argv[1])
+env = RiichiEnv(game_mode={RIICHIENV_MODE!r}, rule=GameRule.default_tenhou(), seed=seed, skip_mjai_logging=True)
+agents = [RandomAgent(seed * 4 + seat) for seat in range(4)]
+obs = env.reset()
+while not env.done():
+    obs = env.step({{pid: agents[pid].act(o) for pid, o in obs.items()}})
+"""
+"""One riichienv hanchan in a fresh interpreter: its fastest setup (RandomAgent, no MJAI log), as timed in-process."""
+
+
+def startup_commands(seed: int) -> dict[str, list[str]]:
+    """Per start-up row, the command that starts a fresh interpreter and plays one hanchan with seed ``seed``."""
+    return {
+        "jantaku-tenhou": [
+            sys.executable,
+            "-m",
+            "jantaku.cli",
+            "simulate",
+            "--rules",
+            "tenhou",
+            "--bots",
+            "random",
+            "--games",
+            "1",
+            "--seed",
+            str(seed),
+            "--quiet",
+        ],
+        "riichienv-nolog": [sys.executable, "-c", RIICHIENV_ONE_GAME, str(seed)],
+        "python": [sys.executable, "-c", "pass"],
+    }
+
+
+def run_process(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system, from ``getrusage`` of the children) of one command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=300, env=env)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode:
+        raise RuntimeError(f"{cmd[:4]} failed: {done.stderr[-500:]}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def measure_startup(rows: list[Row], runs: int, seed: int) -> dict[str, dict[str, float]]:
+    """Start-up per library: the median process time of ``jantaku simulate --games 1`` (or riichienv's one game)
+    minus the same game played warm in this process (best of three); wall and CPU seconds."""
+    by_row = {r.row: r for r in rows}
+    out: dict[str, dict[str, float]] = {}
+    # as an installed package runs: from compiled bytecode (pip compiles it at install time). The children write
+    # theirs into a folder of their own (PYTHONDONTWRITEBYTECODE, when set here, would make every start compile
+    # every module), in one untimed run per command.
+    cache = tempfile.mkdtemp(prefix="bench-game-pycache-")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = cache
+    for name, cmd in startup_commands(seed).items():
+        if name != "python" and name not in by_row:
+            continue
+        run_process(cmd, env)
+        walls, cpus = zip(*(run_process(cmd, env) for _ in range(runs)), strict=True)
+        entry = {"process_wall_s": statistics.median(walls), "process_cpu_s": statistics.median(cpus)}
+        if name in by_row:
+            warm = [play_one(by_row[name], seed, 0)[:2] for _ in range(3)]
+            entry["warm_game_wall_s"] = min(w for w, _ in warm)
+            entry["warm_game_cpu_s"] = min(c for _, c in warm)
+            entry["startup_wall_s"] = entry["process_wall_s"] - entry["warm_game_wall_s"]
+            entry["startup_cpu_s"] = entry["process_cpu_s"] - entry["warm_game_cpu_s"]
+        out[name] = entry
+    shutil.rmtree(cache, ignore_errors=True)
+    return out
+
+
+STARTUP_TARGET_S = 0.2
+"""jantaku's start-up (process start to its first game played, less that game) stays under this."""
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     p.add_argument("--games", type=int, default=200, help="games per row (default 200)")
@@ -447,6 +549,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--live", type=int, default=100, help="live games kept for the memory figure (default 100)")
     p.add_argument("--live-after", type=int, default=50, help="steps played in each live game (default 50)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds after which a game counts as hung")
+    p.add_argument("--startup-runs", type=int, default=5, help="fresh processes per start-up row (default 5; 0: none)")
     p.add_argument("--profile", type=int, default=0, metavar="N", help="also cProfile N jantaku random games")
     p.add_argument("--json", metavar="PATH", help="also write the figures as JSON to PATH")
     args = p.parse_args(argv)
@@ -521,6 +624,43 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{label:<{label_w}}  {shown:>7}  {entry['verdict']}")
         ratios.append(entry)
     print()
+
+    startup: dict[str, Any] = {}
+    if args.startup_runs > 0:
+        startup = measure_startup(rows, args.startup_runs, args.seed)
+        print(f"Start-up (median of {args.startup_runs} fresh processes each playing hanchan seed {args.seed}, less "
+              "that hanchan played warm in this process):")  # fmt: skip
+        srows = []
+        for name, e in startup.items():
+            srows.append([name, f"{e['process_wall_s']:.3f}", f"{e['process_cpu_s']:.3f}",
+                          f"{e['startup_wall_s']:.3f}" if "startup_wall_s" in e else "-",
+                          f"{e['startup_cpu_s']:.3f}" if "startup_cpu_s" in e else "-"])  # fmt: skip
+        print_table(
+            ("row", "process wall s", "process CPU s", "start-up wall s", "start-up CPU s"), srows, {1, 2, 3, 4}
+        )
+        j = startup.get("jantaku-tenhou")
+        if j:
+            ok = j["startup_cpu_s"] < STARTUP_TARGET_S
+            print(f"jantaku start-up {j['startup_cpu_s']:.3f} s CPU ({j['startup_wall_s']:.3f} s wall): "
+                  f"{'PASS' if ok else 'MISS'} (target < {STARTUP_TARGET_S} s)")  # fmt: skip
+        r = startup.get("riichienv-nolog")
+        jr, rr = by_row.get("jantaku-tenhou"), by_row.get("riichienv-nolog")
+        if j and r and jr and rr:
+            n = args.games
+            per_game = {"wall": (jr.seconds / jr.games, rr.seconds / rr.games)}
+            per_game["cpu"] = (jr.cpu_seconds / jr.games, rr.cpu_seconds / rr.games)
+            totals = {
+                clock: (j[f"startup_{clock}_s"] + n * gj, r[f"startup_{clock}_s"] + n * gr)
+                for clock, (gj, gr) in per_game.items()
+            }
+            for clock, (tj, tr) in totals.items():
+                value = tr / tj
+                verdict = ("PASS" if value >= 1.0 else "MISS") + " (target >= 1x)"
+                print(f"{n} hanchan with start-up, jantaku tenhou vs riichienv (no log), {clock}: {tj:.2f} s vs "
+                      f"{tr:.2f} s = {value:.2f}x  {verdict}")  # fmt: skip
+                ratios.append({"ratio": f"{n} hanchan with start-up vs riichienv (no log), {clock}", "target": 1.0,
+                               "value": round(value, 3), "verdict": verdict})  # fmt: skip
+        print()
 
     memory: list[dict[str, Any]] = []
     if args.live > 0:
@@ -603,6 +743,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "info_only": r.info,
                     "games": r.games,
                     "seconds": round(r.seconds, 4),
+                    "cpu_seconds": round(r.cpu_seconds, 4),
+                    "games_per_cpu_s": round(r.games_per_cpu_s, 2),
                     "games_per_s": round(r.games_per_s, 2),
                     "steps": r.steps,
                     "env_step_calls": r.env_steps or None,
@@ -615,6 +757,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 for r in rows
             ],
             "ratios": ratios,
+            "startup": startup,
             "memory": memory,
             "notes": notes,
             "profile": profile or None,

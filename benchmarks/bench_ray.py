@@ -13,8 +13,9 @@ Rows, each playing the same seeds (``--seed`` .. ``--seed + --games - 1``), so e
 - ``ray 2 nodes, 1+1``: a two-node cluster started here: ``ray start --head --port P --node-ip-address
   127.0.0.1 --num-cpus 1`` and a second node ``ray start --address 127.0.0.1:P --num-cpus 1`` (each with its
   own free ports on 127.0.0.1, its own temp folder, no dashboard, usage statistics off, a 100 MB object
-  store); the driver joins it with ``address="127.0.0.1:P"``. The script stops both nodes at the end (it ends
-  the processes of its own temp folders by their ids; ``ray stop`` would stop every Ray on the machine).
+  store; :mod:`jantaku.sim.ray_cluster`); the driver joins it with ``address="127.0.0.1:P"``. The script
+  stops both nodes at the end (it ends the processes of its own temp folders by their ids; ``ray stop`` would
+  stop every Ray on the machine).
 
 "hanchan/s" is games over the play time of the summary (from the first task submitted to the last result
 summed; Ray's worker processes start inside it); "wall s" also counts starting or joining Ray. Timings are
@@ -29,9 +30,6 @@ import dataclasses
 import json
 import os
 import shutil
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -40,62 +38,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from _report import print_table
+from jantaku.sim.ray_cluster import RAY_ENV, start_node, stop_nodes
 from jantaku.sim.ray_runner import import_ray, simulate_ray
 from jantaku.sim.runner import simulate
-
-RAY_ENV = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO": "0"}
-
-
-def free_ports(n: int) -> list[int]:
-    socks, ports = [], []
-    for _ in range(n):
-        s = socket.socket()
-        s.bind(("127.0.0.1", 0))
-        socks.append(s)
-        ports.append(s.getsockname()[1])
-    for s in socks:
-        s.close()
-    return ports
-
-
-def ray_cli() -> str:
-    here = Path(sys.executable).with_name("ray")
-    return str(here) if here.exists() else "ray"
-
-
-def start_node(temp: str, cpus: int, head_port: int | None) -> int:
-    """Start a Ray node on 127.0.0.1 (the head when ``head_port`` is None); the head's port."""
-    port, nm, om, agent, agent_grpc, metrics, rt_env = free_ports(7)
-    cmd = [ray_cli(), "start", "--node-ip-address", "127.0.0.1", "--num-cpus", str(cpus),
-           "--object-store-memory", str(100 * 1024 * 1024), "--disable-usage-stats", "--temp-dir", temp,
-           "--node-manager-port", str(nm), "--object-manager-port", str(om),
-           "--dashboard-agent-listen-port", str(agent), "--dashboard-agent-grpc-port", str(agent_grpc),
-           "--metrics-export-port", str(metrics), "--runtime-env-agent-port", str(rt_env)]  # fmt: skip
-    if head_port is None:
-        cmd += ["--head", "--port", str(port), "--include-dashboard", "false"]
-    else:
-        cmd += ["--address", f"127.0.0.1:{head_port}"]
-    done = subprocess.run(cmd, env={**os.environ, **RAY_ENV}, capture_output=True, text=True, timeout=180)
-    if done.returncode:
-        raise SystemExit(f"ray start failed:\n{done.stdout}\n{done.stderr}")
-    return port if head_port is None else head_port
-
-
-def stop_nodes(temps: list[str]) -> None:
-    """End the processes whose command line names one of ``temps`` (this script's Ray nodes), by their ids."""
-    marks = [t.encode() for t in temps]
-    pids = []
-    for proc in Path("/proc").iterdir():
-        if proc.name.isdigit() and int(proc.name) != os.getpid():
-            with contextlib.suppress(OSError):
-                cmdline = (proc / "cmdline").read_bytes()
-                if any(m in cmdline for m in marks):
-                    pids.append(int(proc.name))
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        for pid in pids:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, sig)
-        time.sleep(2)
 
 
 def row(name: str, run, games: int) -> dict:

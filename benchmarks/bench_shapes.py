@@ -399,6 +399,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--repeat", type=int, default=5, help="timed passes per library; the best counts (default 5)")
     p.add_argument("--batch-size", type=int, default=0, help="rows per shanten_batch call (default 0: all at once)")
+    p.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="wall clock (default) or the process's CPU time (steadier when other work shares the machine)",
+    )
     p.add_argument("--json", metavar="PATH", help="also write the figures as JSON to PATH")
     args = p.parse_args(argv)
     if args.hands < 1 or args.repeat < 1:
@@ -443,16 +449,18 @@ def check_agreement(contenders: list[Contender], hands: HandSet, title: str) -> 
     return report
 
 
-def time_all(contenders: list[Contender], repeat: int) -> None:
+def time_all(contenders: list[Contender], repeat: int, clock: str = "wall") -> None:
+    """Time every contender ``repeat`` times, round-robin, by the wall clock or the process's CPU time."""
+    now = time.process_time if clock == "cpu" else time.perf_counter
     for _ in range(repeat):
         for c in contenders:
             if c.skipped:
                 continue
             if c.reset is not None:
                 c.reset()
-            t0 = time.perf_counter()
+            t0 = now()
             c.run()
-            c.times.append(time.perf_counter() - t0)
+            c.times.append(now() - t0)
 
 
 def fmt_rate(x: float) -> str:
@@ -463,7 +471,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     n = args.hands
 
-    print(f"bench_shapes: {n} random {args.tiles}-tile hands, seed {args.seed}, best of {args.repeat} passes")
+    print(
+        f"bench_shapes: {n} random {args.tiles}-tile hands, seed {args.seed}, best of {args.repeat} passes, "
+        f"{args.clock} clock"
+    )
     print(
         f"python {platform.python_version()} ({platform.python_implementation()}), {platform.machine()}, "
         f"numpy {np.__version__}"
@@ -495,7 +506,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             c.run()
             rate = fmt_rate(n / (time.perf_counter() - t0))
             memo_note = f"jansou with its whole-hand memo left warm by the previous pass: {rate} calls/s"
-    time_all(contenders, args.repeat)
+    time_all(contenders, args.repeat, args.clock)
 
     rates = {c.row: n / c.best for c in contenders if not c.skipped}
     rows: list[tuple[str, str, str, str, str]] = []

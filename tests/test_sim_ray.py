@@ -9,11 +9,9 @@ and the records the driver writes are byte for byte those of the local run. One 
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -24,85 +22,25 @@ import pytest
 
 from jantaku.cli import main
 from jantaku.errors import JantakuError
+from jantaku.sim.ray_cluster import RAY_ENV, free_ports, start_node, stop_nodes
 from jantaku.sim.ray_runner import simulate_ray
 from jantaku.sim.runner import simulate
-
-RAY_ENV = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO": "0"}
-
-
-def free_ports(n: int) -> list[int]:
-    """``n`` distinct TCP ports free on 127.0.0.1 now."""
-    socks, ports = [], []
-    for _ in range(n):
-        s = socket.socket()
-        s.bind(("127.0.0.1", 0))
-        socks.append(s)
-        ports.append(s.getsockname()[1])
-    for s in socks:
-        s.close()
-    return ports
-
-
-def ray_cli() -> str:
-    return str(Path(sys.executable).with_name("ray")) if Path(sys.executable).with_name("ray").exists() else "ray"
 
 
 @pytest.fixture(scope="module")
 def cluster():
     """The address of a one-node Ray cluster (2 CPUs) on 127.0.0.1, stopped after the module."""
     temp = tempfile.mkdtemp(prefix="jantaku-ray-", dir="/tmp")
-    port, nm, om, agent, agent_grpc, metrics, rt_env = free_ports(7)
-    env = {**os.environ, **RAY_ENV}
-    cmd = [
-        ray_cli(), "start", "--head", "--node-ip-address", "127.0.0.1", "--port", str(port),
-        "--num-cpus", "2", "--object-store-memory", str(100 * 1024 * 1024), "--include-dashboard", "false",
-        "--disable-usage-stats", "--temp-dir", temp, "--node-manager-port", str(nm),
-        "--object-manager-port", str(om),
-        "--dashboard-agent-listen-port", str(agent), "--dashboard-agent-grpc-port", str(agent_grpc),
-        "--metrics-export-port", str(metrics), "--runtime-env-agent-port", str(rt_env),
-    ]  # fmt: skip
     try:
-        started = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
-        assert started.returncode == 0, started.stdout + started.stderr
+        port = start_node(temp, cpus=2, timeout=120)
         yield f"127.0.0.1:{port}"
     finally:
         import ray
 
         if ray.is_initialized():
             ray.shutdown()
-        # `ray stop` stops every Ray process of this machine's user: stop only this cluster's, by their ids
-        stop_cluster(temp)
+        stop_nodes([temp])  # this cluster's processes only (`ray stop` would stop every Ray of the machine)
         shutil.rmtree(temp, ignore_errors=True)
-
-
-def stop_cluster(temp: str) -> None:
-    """End the processes of the Ray cluster whose temp dir is ``temp`` (and only those)."""
-    import signal
-
-    pids = []
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        with contextlib.suppress(OSError):
-            if temp.encode() in (proc / "cmdline").read_bytes():
-                pids.append(int(proc.name))
-    for pid in pids:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGTERM)
-    deadline = time.monotonic() + 3  # Ray's daemons may outlive a SIGTERM: SIGKILL what is left after 3 s
-    while pids and time.monotonic() < deadline:
-        pids = [pid for pid in pids if Path(f"/proc/{pid}").exists() and not _zombie(pid)]
-        time.sleep(0.2)
-    for pid in pids:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
-
-
-def _zombie(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].startswith("Z")
-    except (OSError, IndexError):
-        return True
 
 
 def same_summary(a, b) -> None:

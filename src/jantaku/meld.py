@@ -232,11 +232,23 @@ class Meld:
         return "".join(others[:pos]) + letter + called + "".join(others[pos:])
 
 
+class _Label:
+    """A meld's kind and tiles as text, for error messages, formatted on first use."""
+
+    __slots__ = ("meld",)
+
+    def __init__(self, meld: Meld) -> None:
+        self.meld = meld
+
+    def __format__(self, spec: str) -> str:
+        return f"{self.meld.kind.value} {format_tiles(self.meld.tiles)}"
+
+
 def _validate(meld: Meld) -> None:
     tiles = meld.tiles
     kinds = [t.kind for t in tiles]
     kind = meld.kind
-    label = f"{kind.value} {format_tiles(tiles)}"
+    label = _Label(meld)  # formatted only when an error message needs it (melds are built on the hot path)
     if kind is MeldKind.CHI:
         if len(tiles) != 3:
             raise HandError(f"a chi has three tiles: {label}")

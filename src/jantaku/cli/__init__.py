@@ -14,38 +14,59 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
-from jantaku import __version__
 from jantaku.errors import JantakuError
-
-from . import bot_cmd, replay_cmd, review_cmd, rules_cmd, score_cmd, serve_cmd, shanten_cmd, simulate_cmd
 
 __all__ = ["MAX_MESSAGE", "build_parser", "main"]
 
 MAX_MESSAGE = 500
 """Longest error message printed (messages quote only parts of the input; this is the last guard)."""
 
-_COMMANDS = (shanten_cmd, score_cmd, rules_cmd, simulate_cmd, replay_cmd, review_cmd, bot_cmd, serve_cmd)
+_COMMAND_NAMES = ("shanten", "score", "rules", "simulate", "replay", "review", "bot", "serve")
+"""The subcommands in ``--help``'s order; subcommand ``x`` lives in module ``jantaku.cli.x_cmd``."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``jantaku`` command, with every subcommand."""
+def _command_module(name: str) -> ModuleType:
+    return importlib.import_module(f"{__name__}.{name}_cmd")
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of the ``jantaku`` command, with every subcommand (or only the one named
+    ``only``: :func:`main` then imports that command's module alone, so a command starts without loading
+    the others' dependencies)."""
     parser = argparse.ArgumentParser(
         prog="jantaku",
         description="jantaku (雀卓): mahjong rule sets as data - shapes, scoring, games, records.",
     )
-    parser.add_argument("--version", action="version", version=f"jantaku {__version__}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in _COMMANDS:
-        module.add_parser(sub)
+    for name in _COMMAND_NAMES if only is None else (only,):
+        _command_module(name).add_parser(sub)
     return parser
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: prints ``jantaku VERSION`` and exits, reading the package metadata only then."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show program's version number and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        from jantaku import __version__
+
+        parser.exit(message=f"jantaku {__version__}\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 a check failed, 2 bad input)."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # `jantaku COMMAND ...`: build that command's parser alone (the same parse: options before COMMAND are
+    # only the top-level -h and --version, which end the run before any subcommand is parsed)
+    parser = build_parser(argv[0] if argv and argv[0] in _COMMAND_NAMES else None)
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
         parser.print_help()

@@ -34,7 +34,7 @@ from jantaku.rules import Ruleset
 from .core import ILLEGAL_MODES, REWARDS, Table, check_choice, resolve_rules
 from .encoding import ENCODING_VERSION, NUM_ACTIONS, OBS_PLANES, OBS_PLANES_PRIVILEGED, encode, observation_bounds
 
-__all__ = ["AGENTS", "env", "observation_space", "raw_env"]
+__all__ = ["AGENTS", "TableEnvBase", "env", "observation_space", "raw_env"]
 
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 
@@ -51,7 +51,71 @@ def observation_space(privileged: bool = False) -> spaces.Dict:
     )
 
 
-class raw_env(AECEnv):
+class TableEnvBase:
+    """What the AEC and the parallel forms share: the options, the spaces, the seeds and the text picture."""
+
+    metadata: dict[str, Any]
+    table: Table | None
+
+    def _setup(
+        self,
+        rules: str | Ruleset,
+        reward: str,
+        privileged: bool,
+        mjai_events: bool,
+        illegal_action: str,
+        render_mode: str | None,
+    ) -> None:
+        """Check and keep the options (the constructors' arguments, documented on :class:`raw_env`)."""
+        self.rules = resolve_rules(rules)
+        self.reward_mode = check_choice("reward", reward, REWARDS)
+        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
+        self.render_mode = render_mode
+        self.privileged = bool(privileged)
+        self.mjai_events = bool(mjai_events)
+        self.possible_agents = list(AGENTS)
+        self.agents: list[str] = []
+        self._obs_space = observation_space(self.privileged)
+        self._act_space = spaces.Discrete(NUM_ACTIONS)
+        self._seeds = np.random.default_rng()
+        self.table = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The same space object for every agent and every call (as PettingZoo's tests require)."""
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """``Discrete(161)``: the action indices of :mod:`jantaku.env.encoding`."""
+        return self._act_space
+
+    def _new_table(self, seed: int | None) -> Table:
+        """A new game: with ``seed`` that game (and the generator of the following seeds restarted from it),
+        without one the next seed from the generator."""
+        if seed is not None:
+            if not isinstance(seed, int | np.integer) or isinstance(seed, bool):
+                raise JantakuError(f"seed must be an integer, got {seed!r}")
+            self._seeds = np.random.default_rng(int(seed))
+            game_seed = int(seed)
+        else:
+            game_seed = int(self._seeds.integers(2**31))
+        self.table = Table(self.rules, game_seed, mjai=self.mjai_events)
+        self.agents = list(self.possible_agents)
+        return self.table
+
+    def render(self) -> str | None:
+        """A text picture of the table (``ansi``), printed for ``human``."""
+        if self.render_mode is None:
+            return None
+        text = describe(self.table) if self.table is not None else "(no game: call reset())"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+class raw_env(TableEnvBase, AECEnv):
     """A whole game as a PettingZoo AEC environment.
 
     Args:
@@ -82,43 +146,14 @@ class raw_env(AECEnv):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.rules = resolve_rules(rules)
-        self.reward_mode = check_choice("reward", reward, REWARDS)
-        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
-        if render_mode is not None:
-            check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
-        self.render_mode = render_mode
-        self.privileged = bool(privileged)
-        self.mjai_events = bool(mjai_events)
-        self.possible_agents = list(AGENTS)
-        self.agents: list[str] = []
-        self._obs_space = observation_space(self.privileged)
-        self._act_space = spaces.Discrete(NUM_ACTIONS)
-        self._seeds = np.random.default_rng()
-        self.table: Table | None = None
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The same space object for every agent and every call (as PettingZoo's tests require)."""
-        return self._obs_space
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        """``Discrete(161)``: the action indices of :mod:`jantaku.env.encoding`."""
-        return self._act_space
+        self._setup(rules, reward, privileged, mjai_events, illegal_action, render_mode)
 
     # -- episode -------------------------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game. ``seed`` is the game's seed (``jantaku simulate`` plays the same deals with it);
         without one the next seed comes from the generator the last seeded reset started."""
-        if seed is not None:
-            if not isinstance(seed, int | np.integer) or isinstance(seed, bool):
-                raise JantakuError(f"seed must be an integer, got {seed!r}")
-            self._seeds = np.random.default_rng(int(seed))
-            game_seed = int(seed)
-        else:
-            game_seed = int(self._seeds.integers(2**31))
-        self.table = Table(self.rules, game_seed, mjai=self.mjai_events)
-        self.agents = list(self.possible_agents)
+        self._new_table(seed)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -181,16 +216,6 @@ class raw_env(AECEnv):
             self.rewards = {a: float(final[i]) for i, a in enumerate(AGENTS)}
         else:
             self.rewards = dict.fromkeys(self.agents, 0.0)
-
-    def render(self) -> str | None:
-        """A text picture of the table (``ansi``), printed for ``human``."""
-        if self.render_mode is None:
-            return None
-        text = describe(self.table) if self.table is not None else "(no game: call reset())"
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
 
     def close(self) -> None:
         self.table = None

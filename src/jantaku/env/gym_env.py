@@ -109,17 +109,18 @@ class MahjongEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         ]
         self.table.play_bots(self._bots, self.seat)
         self._scores = self.table.scores()
-        return self._observe(), self._info(False)
+        obs = self._observe()
+        return obs, self._info(False, obs["action_mask"])
 
     def _observe(self) -> dict[str, np.ndarray]:
         t = self.table
         assert t is not None
         return {"observation": encode(t.game, self.seat, self.privileged), "action_mask": t.mask(self.seat)}
 
-    def _info(self, illegal: bool) -> dict[str, Any]:
+    def _info(self, illegal: bool, mask: np.ndarray) -> dict[str, Any]:
         t = self.table
         assert t is not None
-        info: dict[str, Any] = {"action_mask": t.mask(self.seat)}
+        info: dict[str, Any] = {"action_mask": mask.copy()}  # the observation's mask, built once
         if self.mjai_events:
             info["mjai_events"] = t.new_events(self.seat)
         if illegal:
@@ -153,7 +154,8 @@ class MahjongEnv(gym.Env[dict[str, np.ndarray], np.int64]):
             reward = float(t.final()[self.seat]) if t.over else 0.0
         if self.render_mode == "human":
             self.render()
-        return self._observe(), float(reward), t.over, False, self._info(illegal)
+        obs = self._observe()
+        return obs, float(reward), t.over, False, self._info(illegal, obs["action_mask"])
 
     def render(self) -> str | None:
         """A text picture of the table (``ansi``), printed for ``human``."""

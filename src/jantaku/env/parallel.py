@@ -17,20 +17,18 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from jantaku.errors import JantakuError
 from jantaku.rules import Ruleset
 
-from .aec import AGENTS, describe, observation_space
-from .core import ILLEGAL_MODES, REWARDS, Table, check_choice, resolve_rules
+from .aec import AGENTS, TableEnvBase
 from .encoding import ENCODING_VERSION, NUM_ACTIONS, encode
 
 __all__ = ["parallel_env"]
 
 
-class parallel_env(ParallelEnv):
+class parallel_env(TableEnvBase, ParallelEnv):
     """A whole game as a PettingZoo parallel environment (options as :class:`jantaku.env.aec.raw_env`)."""
 
     metadata = {  # noqa: RUF012 - PettingZoo reads it from the class
@@ -50,42 +48,13 @@ class parallel_env(ParallelEnv):
         illegal_action: str = "fallback",
         render_mode: str | None = None,
     ) -> None:
-        self.rules = resolve_rules(rules)
-        self.reward_mode = check_choice("reward", reward, REWARDS)
-        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
-        if render_mode is not None:
-            check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
-        self.render_mode = render_mode
-        self.privileged = bool(privileged)
-        self.mjai_events = bool(mjai_events)
-        self.possible_agents = list(AGENTS)
-        self.agents: list[str] = []
-        self._obs_space = observation_space(self.privileged)
-        self._act_space = spaces.Discrete(NUM_ACTIONS)
-        self._seeds = np.random.default_rng()
-        self.table: Table | None = None
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The same space object for every agent and every call (as PettingZoo's tests require)."""
-        return self._obs_space
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        """``Discrete(161)``: the action indices of :mod:`jantaku.env.encoding`."""
-        return self._act_space
+        self._setup(rules, reward, privileged, mjai_events, illegal_action, render_mode)
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         """Start a new game (``seed`` as for the AEC form); the observations and infos of all four agents."""
-        if seed is not None:
-            if not isinstance(seed, int | np.integer) or isinstance(seed, bool):
-                raise JantakuError(f"seed must be an integer, got {seed!r}")
-            self._seeds = np.random.default_rng(int(seed))
-            game_seed = int(seed)
-        else:
-            game_seed = int(self._seeds.integers(2**31))
-        self.table = Table(self.rules, game_seed, mjai=self.mjai_events)
-        self.agents = list(self.possible_agents)
+        self._new_table(seed)
         self._scores = self.table.scores()
         return self._observe_all(), self._infos({})
 
@@ -153,16 +122,6 @@ class parallel_env(ParallelEnv):
         if self.render_mode == "human":
             self.render()
         return obs, rewards, terminations, truncations, infos
-
-    def render(self) -> str | None:
-        """A text picture of the table (``ansi``), printed for ``human``."""
-        if self.render_mode is None:
-            return None
-        text = describe(self.table) if self.table is not None else "(no game: call reset())"
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
 
     def close(self) -> None:
         self.table = None

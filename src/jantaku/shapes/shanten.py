@@ -28,15 +28,16 @@ Shanten(regular=3, chiitoitsu=0, kokushi=4)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, TypeAlias
-
-import numpy as np
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 from jantaku.errors import HandError
 from jantaku.hand import Hand, parse_hand_or_tiles
 from jantaku.tiles import NUM_KINDS, counts34
 
 from .tables import INFO_SHIFT, TableSet, tables
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["HandLike", "Shanten", "read_counts", "shanten", "shanten_forms", "shanten_regular"]
 

@@ -17,7 +17,6 @@ from pathlib import Path
 
 from jantaku.bots import PlayerView, make_bot
 from jantaku.errors import JantakuError
-from jantaku.jielu import JieluResult
 from jantaku.rules import Ruleset, load_rules
 from jantaku.table import Game
 
@@ -108,7 +107,7 @@ def _stats(game: Game) -> GameStats:
         for w in r.wins:
             wins[w.seat] += 1
             sc = w.score
-            if isinstance(sc, JieluResult):  # 洁律: the hand's score S and its fans
+            if game.rules.family == "jielu":  # 洁律: a JieluResult, the hand's score S and its fans
                 points.append(sc.score)
                 yaku.update(f.name for f in sc.fans)
             else:

@@ -260,14 +260,14 @@ class Game:
         self.kyoku = self._new_kyoku()
 
     def to_act(self) -> list[int]:
-        if self.over:
+        if self.result is not None:  # self.over, inlined (called on every step)
             return []
         if self.yame_choice is not None:
             return [self.yame_choice]
         return self.kyoku.to_act()
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if self.over:
+        if self.result is not None:
             return []
         if self.yame_choice is not None:
             return [Action(STOP, seat), Action(CONTINUE, seat)] if seat == self.yame_choice else []
@@ -275,7 +275,7 @@ class Game:
 
     def apply(self, action: Action) -> None:
         """Apply an action to the current hand; when the hand ends, set up the next one or end the game."""
-        if self.over:
+        if self.result is not None:
             raise IllegalActionError("the game is over")
         if self.yame_choice is not None:
             if action not in self.legal_actions(action.seat):

@@ -33,14 +33,10 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jantaku.errors import JantakuError
 from jantaku.hand import Hand
-from jantaku.jielu import JieluResult, original_payments
-from jantaku.jielu import can_win as jielu_can_win
-from jantaku.jielu import score_hand as jielu_score_hand
-from jantaku.jielu.liability import pao_claims
 from jantaku.meld import Meld, MeldKind
 from jantaku.riichi.conditions import ScoringError, WinConditions
 from jantaku.riichi.scoring import ScoreResult, score_hand
@@ -70,6 +66,38 @@ from .circumstances import win_flags
 from .seat import RiverTile, SeatState
 from .wall import LIVE_START, Wall
 
+if TYPE_CHECKING:
+    from jantaku.jielu import JieluResult
+
+
+def jielu_can_win(*args: Any, **kwargs: Any) -> bool:
+    """:func:`jantaku.jielu.can_win`, imported on first use (riichi games never load the 洁律 scorer)."""
+    from jantaku.jielu import can_win
+
+    return can_win(*args, **kwargs)
+
+
+def jielu_score_hand(*args: Any, **kwargs: Any) -> JieluResult:
+    """:func:`jantaku.jielu.score_hand`, imported on first use."""
+    from jantaku.jielu import score_hand
+
+    return score_hand(*args, **kwargs)
+
+
+def pao_claims(*args: Any, **kwargs: Any) -> Any:
+    """:func:`jantaku.jielu.liability.pao_claims`, imported on first use."""
+    from jantaku.jielu.liability import pao_claims as claims
+
+    return claims(*args, **kwargs)
+
+
+def original_payments(*args: Any, **kwargs: Any) -> Any:
+    """:func:`jantaku.jielu.original_payments`, imported on first use."""
+    from jantaku.jielu import original_payments as payments
+
+    return payments(*args, **kwargs)
+
+
 __all__ = [
     "CALLED",
     "CHANKAN",
@@ -91,6 +119,7 @@ DECLARE = "declare"
 ENDED = "ended"
 
 _YAOCHU = frozenset(TERMINALS_AND_HONORS)
+_NO_KINDS: frozenset[int] = frozenset()
 _WIND_MJAI = ("E", "S", "W", "N")
 _RINSHAN_TAKEN = tuple(frozenset((134, 135, 132, 133)[:n]) for n in range(5))
 _PASS_ACTIONS = [Action(PASS, seat) for seat in range(4)]
@@ -98,6 +127,16 @@ _ALL_TILES = [Tile.from_kind(k) for k in range(34)] + [Tile.from_kind(k, red=Tru
 # discard and riichi actions are immutable: build each one once ([kind][seat][tile code][tsumogiri])
 _PREBUILT = {
     kind: [[[Action(kind, seat, t, (), bool(tg)) for tg in (0, 1)] for t in _ALL_TILES] for seat in range(4)]
+    for kind in (DISCARD, RIICHI)
+}
+# the same actions by discard key ``tile.sort_key * 2 + tsumogiri`` (= kind * 4 + red * 2 + tsumogiri, 0-135):
+# [kind][seat][key]; a key of no tile (a red tile other than a five) holds None
+_CODE_BY_SORT_KEY = {t.sort_key: t._code for t in _ALL_TILES}
+_PREBUILT_BY_KEY = {
+    kind: [
+        [by_code[_CODE_BY_SORT_KEY[k >> 1]][k & 1] if (k >> 1) in _CODE_BY_SORT_KEY else None for k in range(136)]
+        for by_code in _PREBUILT[kind]
+    ]
     for kind in (DISCARD, RIICHI)
 }
 
@@ -328,8 +367,12 @@ class Kyoku:
     def _deal(self) -> None:
         hands = self.wall.haipai(self.dealer)
         for seat, ids in enumerate(hands):
+            st = self.seats[seat]  # SeatState.add for each tile, at once
+            st.tiles.extend(ids)
+            counts = st.counts
             for i in ids:
-                self.seats[seat].add(i)
+                counts[i >> 2] += 1
+            st._waits = None
         start: dict[str, Any] = {
             "type": "start_kyoku",
             "bakaze": _WIND_MJAI[self.round_wind],
@@ -341,7 +384,8 @@ class Kyoku:
         if self._dead_wall:  # without a dead wall there is no dora (004 不设置王牌)
             start["dora_marker"] = self.mjai(self.dora_indicators()[0])
         start["scores"] = list(self.scores)
-        start["tehais"] = [[self.mjai(i) for i in hands[s]] for s in range(4)]
+        mjai = self._mjai
+        start["tehais"] = [[mjai[i] for i in hands[s]] for s in range(4)]
         self._emit(start)
         self._draw(self.dealer)
 
@@ -357,14 +401,15 @@ class Kyoku:
             self.live_next += 1
         st = self.seats[seat]
         if not self._jielu:
-            self._waits_before_draw = st.waits()
+            waits = st._waits
+            self._waits_before_draw = st.waits() if waits is None else waits
         st.add(tile)
         self.phase = DRAWN
         self.actor = seat
         self.drawn = tile
         self.drawn_rinshan = rinshan
         self._legal_cache = None
-        self._emit({"type": "tsumo", "actor": seat, "pai": self.mjai(tile)})
+        self.events.append({"type": "tsumo", "actor": seat, "pai": self._mjai[tile]})
 
     # -- legal actions -------------------------------------------------------------------------------------
 
@@ -383,25 +428,26 @@ class Kyoku:
         self._legal_cache = (self._step, seat, actions)
         return actions
 
-    def _discard_choices(self, seat: int, exclude: frozenset[int] = frozenset()) -> list[tuple[int, bool]]:
-        """(tile id, tsumogiri) for each distinct tile that may be discarded."""
+    def _discard_choices(self, seat: int, exclude: frozenset[int] = frozenset()) -> list[int]:
+        """The discard keys (see :data:`_PREBUILT_BY_KEY`), sorted, of each distinct tile that may be discarded:
+        after a draw the drawn tile's key has the tsumogiri bit, and its key without the bit stays only if
+        another tile of the hand has it; ``exclude`` (kinds) is used after a call, when there is no drawn tile."""
         st = self.seats[seat]
-        drawn = self.drawn if self.phase == DRAWN else -1
         keys = self._keys
-        seen: dict[int, int] = {}
-        if exclude:
-            for i in st.tiles:
-                if (i >> 2) not in exclude:
-                    seen.setdefault(keys[i] + (i == drawn), i)
-        else:
-            for i in st.tiles:
-                seen.setdefault(keys[i] + (i == drawn), i)
-        return [(seen[key], key & 1) for key in sorted(seen)]  # type: ignore[misc]
+        tiles = st.tiles
+        found = {keys[i] for i in tiles if (i >> 2) not in exclude} if exclude else set(map(keys.__getitem__, tiles))
+        if self.phase == DRAWN:
+            drawn = self.drawn
+            kd = keys[drawn]  # type: ignore[index]
+            if st.counts[drawn >> 2] < 2 or sum(1 for i in tiles if keys[i] == kd) < 2:  # type: ignore[operator]
+                found.discard(kd)
+            found.add(kd + 1)
+        return sorted(found)
 
-    def _prebuilt(self, kind: str, seat: int, choices: list[tuple[int, bool]]) -> list[Action]:
-        table = _PREBUILT[kind][seat]
-        tiles = self._tiles
-        return [table[tiles[i]._code][tg] for i, tg in choices]
+    @staticmethod
+    def _prebuilt(kind: str, seat: int, choices: list[int]) -> list[Action]:
+        table = _PREBUILT_BY_KEY[kind][seat]
+        return [table[k] for k in choices]
 
     def _own_turn_actions(self, seat: int) -> list[Action]:
         st = self.seats[seat]
@@ -427,20 +473,22 @@ class Kyoku:
             out.append(_PREBUILT[DISCARD][seat][tiles[drawn]._code][1])
         else:
             choices = self._discard_choices(seat)
-            out.extend(self._prebuilt(DISCARD, seat, choices))
+            table = _PREBUILT_BY_KEY[DISCARD][seat]
+            out.extend([table[k] for k in choices])
             # one draw lowers shanten by one at most, and the 14-tile shanten is the best over discards: only a
             # hand that was 1-shanten or better before the draw can have riichi discards
             if st.shanten13 <= 1 and self._riichi_allowed(seat) and shanten(st.counts) <= 0:
                 counts = st.counts
                 tenpai_choices = []
-                for i, tg in choices:
-                    counts[i >> 2] -= 1
+                for k in choices:
+                    counts[k >> 2] -= 1
                     if shanten(counts) == 0:
-                        tenpai_choices.append((i, tg))
-                    counts[i >> 2] += 1
+                        tenpai_choices.append(k)
+                    counts[k >> 2] += 1
                 out.extend(self._prebuilt(RIICHI, seat, tenpai_choices))
-        out.extend(self._kan_actions(seat))
-        if self._kyuushu_allowed(seat):
+        if st.melds or 4 in st.counts:  # _kan_actions' own first test, saving the call on most turns
+            out.extend(self._kan_actions(seat))
+        if self.first_go_around and self._kyuushu_allowed(seat):
             out.append(Action(KYUUSHU, seat))
         return out
 
@@ -476,8 +524,9 @@ class Kyoku:
                 continue
             out.append(Action(ANKAN, seat, tiles[ids[0]], tuple(sorted(tiles[i] for i in ids))))
         if not st.riichi and st.melds:
+            pon = MeldKind.PON
             for m in st.melds:
-                if m.kind is MeldKind.PON and st.counts[m.kind34]:
+                if m.kind is pon and counts[m.tiles[0].kind]:  # m.kind34
                     added = next(i for i in st.tiles if i >> 2 == m.kind34)
                     out.append(Action(KAKAN, seat, tiles[added], m.tiles))
         return out
@@ -508,9 +557,9 @@ class Kyoku:
         return True
 
     def _kyuushu_allowed(self, seat: int) -> bool:
-        if "nine_terminals" not in self.rules.abortive_draws:
-            return False
         if not self.first_go_around or self.has_discarded[seat] or self.drawn_rinshan:
+            return False
+        if "nine_terminals" not in self.rules.abortive_draws:
             return False
         return sum(1 for k in _YAOCHU if self.seats[seat].counts[k]) >= 9
 
@@ -596,7 +645,11 @@ class Kyoku:
         """Apply one seat's action. Raises :class:`IllegalActionError` (state unchanged) if it is not legal."""
         if not isinstance(action, Action):
             raise IllegalActionError(f"not an action: {action!r}")
-        legal = self.legal_actions(action.seat)
+        cache = self._legal_cache  # legal_actions' own cache, looked up here first (the common case)
+        if cache is not None and cache[0] == self._step and cache[1] == action.seat:
+            legal = cache[2]
+        else:
+            legal = self.legal_actions(action.seat)
         if action not in legal:
             raise IllegalActionError(self._why_illegal(action, legal))
         self._step += 1
@@ -733,10 +786,10 @@ class Kyoku:
         if self.pending_dora:
             # an open or added kan's indicator turns with the replacement tile's discard (Tenhou logs it first)
             self._reveal_pending_dora()
-        self._emit({"type": "dahai", "actor": seat, "pai": self.mjai(tid), "tsumogiri": action.tsumogiri})
+        self.events.append({"type": "dahai", "actor": seat, "pai": self._mjai[tid], "tsumogiri": action.tsumogiri})
         self.last_discard = (seat, tid)
         self.drawn = None
-        self._called_kuikae = frozenset()
+        self._called_kuikae = _NO_KINDS
         self._open_responses(seat, tid)
 
     def _reveal_dora(self) -> None:
@@ -751,11 +804,13 @@ class Kyoku:
     def _open_responses(self, discarder: int, tid: int) -> None:
         kind = tid >> 2
         options: dict[int, list[Action]] = {}
-        no_calls = self.live_next >= self.live_end and not self.rules.last_discard_calls
+        no_calls = self.live_next >= self._wall_end - self.rinshan_taken and not self.rules.last_discard_calls
         tile = self._tiles[tid]
         seats = self.seats
         won = self.won
-        chi_seat = self._next_active(discarder)
+        chi_seat = (discarder + 1) % 4
+        if won[chi_seat]:
+            chi_seat = self._next_active(discarder)
         for off in (1, 2, 3):
             seat = (discarder + off) % 4
             st = seats[seat]
@@ -783,9 +838,13 @@ class Kyoku:
                         ids = [i for i in st.tiles if i >> 2 == kind]
                         acts.append(Action(DAIMINKAN, seat, tile, tuple(sorted(self._tiles[i] for i in ids))))
                 if seat == chi_seat and kind < 27:
-                    chi = self._chi_options(seat, kind, tile)
-                    if chi:
-                        acts = (acts or []) + chi
+                    # _chi_options' own first test, saving the call when no neighbour is held
+                    c = st.counts
+                    lo = kind - kind % 9
+                    if (kind > lo and c[kind - 1]) or (kind < lo + 8 and c[kind + 1]):
+                        chi = self._chi_options(seat, kind, tile)
+                        if chi:
+                            acts = (acts or []) + chi
             if acts:
                 acts.append(_PASS_ACTIONS[seat])
                 options[seat] = acts
@@ -850,8 +909,9 @@ class Kyoku:
 
     def _has_discard_after_call(self, seat: int, consumed: tuple[Tile, ...], forbidden: set[int]) -> bool:
         """After the call, is some tile left that kuikae does not forbid?"""
-        counts = self.seats[seat].counts
-        left = sum(counts) - len(consumed)
+        st = self.seats[seat]
+        counts = st.counts
+        left = len(st.tiles) - len(consumed)  # the closed tiles (``counts`` mirrors ``tiles``)
         blocked = sum(counts[k] for k in forbidden) - sum(1 for t in consumed if t.kind in forbidden)
         return left - blocked > 0
 
@@ -926,13 +986,14 @@ class Kyoku:
             # the fourth kan's replacement discard has passed without a win
             self._abort("four_kans")
             return
-        if self.live_next >= self.live_end:
+        if self.live_next >= self._wall_end - self.rinshan_taken:  # self.live_end, inlined (every discard)
             if self._jielu:
                 self._jielu_end("wall_empty")
             else:
                 self._exhaustive_draw()
             return
-        self._draw(self._next_active(discarder))
+        nxt = (discarder + 1) % 4
+        self._draw(self._next_active(discarder) if self.won[nxt] else nxt)
 
     def _break_first_go_around_and_ippatsu(self) -> None:
         self.first_go_around = False

@@ -1,0 +1,53 @@
+"""examples/rllib_ppo.py, run for one PPO iteration on ``jantaku/Mahjong-v0`` (needs the rllib extra, which
+.ci/run installs)."""
+
+import json
+import math
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[1]
+EXAMPLE = ROOT / "examples" / "rllib_ppo.py"
+
+pytest.importorskip("torch")
+pytest.importorskip("ray.rllib")
+
+
+def test_rllib_ppo_example_trains_one_iteration_with_legal_actions_only(tmp_path):
+    out = tmp_path / "ppo.json"
+    args = ["--batch", "128", "--minibatch", "64", "--check-steps", "150", "--seed", "3", "--json", str(out)]
+    proc = subprocess.run(
+        [sys.executable, str(EXAMPLE), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    figures = json.loads(out.read_text())
+    (row,) = figures["iterations"]
+    assert "iteration 1:" in proc.stdout
+    # the iteration sampled its batch from the environment and PPO reported finite losses
+    assert row["env_steps_sampled"] >= 128
+    assert all(isinstance(row[k], float) and math.isfinite(row[k]) for k in ("policy_loss", "vf_loss", "entropy"))
+    assert row["entropy"] > 0
+    check = figures["check"]
+    # every action sampled from the trained module is legal: the mask reaches the distribution ...
+    assert check["steps"] == 150 and check["legal"] == 150
+    # ... and it matters: the unmasked logits' best action is illegal on many of those steps
+    assert check["unmasked_illegal"] > 10
+
+
+def test_rllib_extra_matches_the_other_pins_and_ci_installs_it():
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    assert extras["rllib"] == ["ray[rllib]==2.52.0", "torch==2.13.0"]
+    pins = [r for name in ("test", "ray", "rllib") for r in extras[name]]
+    ray_pins = {re.sub(r"\[.*\]", "", r) for r in pins if r.startswith("ray")}
+    assert ray_pins == {"ray==2.52.0"}
+    # RLlib 2.52.0 requires gymnasium==1.1.1 exactly: the env extra must agree or the two cannot be installed together
+    assert "gymnasium==1.1.1" in extras["env"] and "gymnasium==1.1.1" in extras["test"]
+    assert re.search(r"pip install .*\.\[test,rllib\]", (ROOT / ".ci" / "run").read_text(encoding="utf-8"))
