@@ -98,7 +98,7 @@ class ReplayedGame:
 def result_data(result: GameResult) -> dict[str, Any]:
     """A settlement as JSON-ready data."""
     return {
-        "scores": list(result.scores),
+        "scores": [int(x) if float(x).is_integer() else x for x in result.scores],
         "ranks": list(result.ranks),
         "final": list(result.final),
         "penalties": list(result.penalties),
