@@ -82,6 +82,7 @@ from jantaku.records.tenhou6 import write_tenhou6
 from jantaku.riichi.jsonio import score_json
 from jantaku.rules import load_rules, preset_names
 
+from .league import league_app
 from .limits import MAX_INFLATED, MAX_JSON_BYTES, MAX_UPLOAD, TooLarge, check_score_request, inflate, parse_json
 from .storage import GameStore, SqliteStore
 from .svg import TILE_NAMES, tile_svg
@@ -698,6 +699,7 @@ def create_app(
     idle_seconds: float = 900.0,
     creates_per_minute: int = 60,
     allowed_hosts: Iterable[str] | None = None,
+    league_db: str | Path | None = None,
 ) -> Starlette:
     """The application over ``store`` (default: a :class:`~jantaku.web.storage.SqliteStore` at ``db``, or
     ``jantaku.sqlite3`` in the working folder). ``seed_source`` gives new tables their seeds (default: random;
@@ -706,7 +708,9 @@ def create_app(
     :class:`~jantaku.web.tables.TableManager`). ``allowed_hosts``: the host names the server answers to (IP
     addresses are always answered; ``None``, the default: every name, for tests and an application behind a
     proxy that checks them; ``jantaku serve`` passes :data:`LOOPBACK_HOSTS`, its ``--host`` and its
-    ``--allowed-host`` names). The other browser checks and headers (:class:`BrowserGuard`) always apply."""
+    ``--allowed-host`` names). The other browser checks and headers (:class:`BrowserGuard`) always apply.
+    ``league_db``: the league recorder's database at ``/league`` (:mod:`jantaku.web.league`; default a SQLite
+    file beside ``db``, opened on first use)."""
     store = store if store is not None else SqliteStore(db if db is not None else "jantaku.sqlite3")
     routes = [
         Route("/", page),
@@ -729,6 +733,7 @@ def create_app(
         Route("/api/score", score, methods=["POST"]),
         WebSocketRoute("/ws/tables/{id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Mount("/league", league_app(league_db or Path(db or "jantaku.sqlite3").with_suffix(".league.sqlite3"))),
     ]
     handlers = {WebError: _web_error, HTTPException: _http_error, Exception: _server_error}
     app = Starlette(
