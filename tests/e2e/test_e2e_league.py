@@ -139,6 +139,21 @@ def test_organiser_records_a_hanchan(league, rules, seed):
     page.wait_for_function("() => document.querySelector('#message').textContent.includes('cannot exist')")
     assert ("6章3条" if rules == "mleague" else "Art 56") in _message(page)
     assert page.query_selector_all("#entries li") == []
+    if rules == "mleague":
+        # a win entered as the hand itself is scored by jantaku (riichi, pinfu, dora 1: 3 han 30 fu, 3,900);
+        # then undone
+        page.check("input[name=riichi][value='1']")
+        page.fill("#han", "")
+        page.fill("#hand-tiles", "234m567p456s78999s")
+        page.fill("#win-tile", "9s")
+        page.fill("#dora", "3m")
+        page.click("#submit-entry")
+        page.wait_for_function("() => document.querySelectorAll('#entries li').length === 1")
+        scores = [int(x.inner_text()) for x in page.query_selector_all("#game-seats .score")]
+        assert scores == [21100, 28900, 25000, 25000]
+        page.click("#undo")
+        page.wait_for_function("() => document.querySelectorAll('#entries li').length === 0")
+        assert _message(page) == "Last entry deleted."
     entries = entries_of(game)
     for n, entry in enumerate(entries, 1):
         _enter(page, entry, seat_map, n)

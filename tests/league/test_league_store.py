@@ -260,3 +260,23 @@ def test_bad_database_urls(tmp_path):
         LeagueStore("mysql://x/y")
     with pytest.raises(LeagueError, match="no folder"):
         LeagueStore(str(tmp_path / "missing" / "x.db"))
+
+
+def test_migrations_build_the_schema_exactly(store):
+    """The Alembic migrations shipped with the package give the tables of ``jantaku.league.schema`` (no
+    difference autogenerate could find), and a database at the newest migration is left alone."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    from jantaku.league.migrations import current_revision, head_revision, upgrade
+    from jantaku.league.schema import metadata
+
+    assert current_revision(store.engine) == head_revision() == "0001"
+    with store.engine.connect() as conn:
+        ctx = MigrationContext.configure(conn, opts={"version_table": "league_alembic_version"})
+        diffs = [
+            d for d in compare_metadata(ctx, metadata) if not (isinstance(d, tuple) and "league_alembic" in str(d))
+        ]
+    assert diffs == []
+    upgrade(store.engine)  # nothing to do
+    assert current_revision(store.engine) == "0001"

@@ -254,6 +254,7 @@ async function openGame(id) {
   $("correct").checked = false;
   $("han").value = "";
   $("yakuman").value = "0";
+  for (const id of ["hand-tiles", "win-tile", "dora", "ura"]) $(id).value = "";
   $("second").checked = false;
   $("second-fields").classList.add("hidden");
 }
@@ -287,7 +288,10 @@ async function submitEntry() {
     const from = $("from").value === "" ? null : Number($("from").value);
     const w = { winner: Number($("winner").value), from };
     const yakuman = Number($("yakuman").value || 0);
-    if (yakuman) w.yakuman = yakuman; else { w.han = Number($("han").value); w.fu = Number($("fu").value); }
+    const tiles = $("hand-tiles").value.trim();
+    if (tiles) Object.assign(w, { hand: tiles, win: $("win-tile").value.trim(), dora: $("dora").value.trim(), ura: $("ura").value.trim() });
+    else if (yakuman) w.yakuman = yakuman;
+    else { w.han = Number($("han").value); w.fu = Number($("fu").value); }
     if ($("pao").value !== "") w.pao = Number($("pao").value);
     const wins = [w];
     if ($("second").checked) wins.push({ winner: Number($("winner2").value), from, han: Number($("han2").value), fu: Number($("fu2").value) });
