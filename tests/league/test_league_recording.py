@@ -230,3 +230,17 @@ def test_simulated_games_settle_as_the_engine(rules, seed):
     assert replayed.result.scores == game.result.scores
     assert replayed.result.final == game.result.final
     assert replayed.result.ranks == game.result.ranks
+
+
+def test_all_last_dealer_may_stop_where_the_rule_set_asks():
+    # tenhou (tenpai_yame = choice): the all-last dealer, tenpai at a draw and first, chooses to stop or go on
+    tenhou = load_rules("tenhou")
+    to_s4 = [entry(win(3, 0, 5)), *[{"kind": "draw"}] * 6, {"kind": "draw", "tenpai": [3]}]
+    g = replay_entries(tenhou, 0, to_s4)
+    assert (g.hand_name, g.yame_choice, g.over) == ("S4", 3, False)
+    assert "decides whether to stop now" in error_of(tenhou, [*to_s4, {"kind": "draw"}])
+    g = replay_entries(tenhou, 0, [*to_s4, {"kind": "yame", "stop": True}])
+    assert g.over and g.result.ranks[3] == 1
+    g = replay_entries(tenhou, 0, [*to_s4, {"kind": "yame", "stop": False}, {"kind": "draw"}])
+    assert g.over  # the repeat ended in a draw with the dealer noten: the game is over
+    assert "nobody may stop the game now" in error_of(tenhou, [{"kind": "yame", "stop": True}])

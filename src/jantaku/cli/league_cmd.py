@@ -143,6 +143,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     _entry_options(c, riichi=False)
     c.set_defaults(action=_card)
 
+    c = cmds.add_parser("yame", help="the all-last dealer stops the game or plays on (where the rule set asks)")
+    c.add_argument("game", type=int)
+    c.add_argument("choice", choices=("stop", "continue"))
+    _entry_options(c, riichi=False)
+    c.set_defaults(action=_yame)
+
     c = cmds.add_parser("undo", help="delete a game's last entry")
     c.add_argument("game", type=int)
     c.set_defaults(action=_undo)
@@ -298,6 +304,10 @@ def _describe_state(g: dict[str, Any]) -> str:
         )
         return f"game over: {final}"
     dealer = g["players"][st["dealer"]]
+    if st.get("yame_choice") is not None:
+        return (
+            f"{dealer} (the all-last dealer) may stop the game now: `yame {g['id']} stop` or `yame {g['id']} continue`"
+        )
     return f"next {st['hand']} ({st['honba']} honba, {st['deposits']} sticks, dealer {dealer}): {scores}"
 
 
@@ -354,6 +364,11 @@ def _card(store: Any, a: argparse.Namespace) -> Any:
         "earlier_yellows": a.earlier_yellows,
     }
     return _submit(store, a, g, entry)
+
+
+def _yame(store: Any, a: argparse.Namespace) -> Any:
+    g = store.game(a.game)
+    return _submit(store, a, g, {"kind": "yame", "stop": a.choice == "stop"})
 
 
 def _undo(store: Any, a: argparse.Namespace) -> Any:
