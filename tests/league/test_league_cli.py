@@ -45,6 +45,8 @@ def test_errors_are_one_line(capsys, tmp_path):
     db = str(tmp_path / "x.db")
     code, _, err = run(capsys, db, "standings", "Nope")
     assert code == 2 and err.strip() == "jantaku league: error: no event 'Nope'"
+    code, _, err = run(capsys, "postgresql://me:hunter2@127.0.0.1:1/db", "events")
+    assert code == 2 and "cannot open the database" in err and "hunter2" not in err
     code, _, err = run(capsys, "mysql://h/db", "standings", "Nope")
     assert code == 2 and "postgresql:// URL" in err
     run(capsys, db, "create", "Cup", "--rules", "mleague")

@@ -31,6 +31,7 @@ _EPILOG = """examples:
   jantaku league --db league-demo.db standings "Spring cup" --teams
   jantaku league --db league-demo.db export "Spring cup" --format csv --what games
   jantaku league --db league-demo.db log "Spring cup"
+  jantaku league --db league-demo.db events
 
 --db is a SQLite file (created when missing) or a PostgreSQL URL (postgresql://user@host/dbname). Each hand
 entry (win, draw, abortive, chombo, card) is checked against the event's rule set and changes the running
@@ -60,6 +61,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--rules", required=True, help="preset name or TOML rule file")
     c.add_argument("--password", help="organiser password for the web pages")
     c.set_defaults(action=_create)
+
+    c = cmds.add_parser("events", help="list the events")
+    c.set_defaults(action=_events)
 
     c = cmds.add_parser("team", help="add teams")
     c.add_argument("event")
@@ -226,6 +230,13 @@ def run(args: argparse.Namespace) -> int:
 def _create(store: Any, a: argparse.Namespace) -> Any:
     ev = store.create_event(a.event, a.rules, admin_password=a.password, actor=a.by)
     return ev if a.json else f"event {ev['name']!r} created under {ev['rules']}"
+
+
+def _events(store: Any, a: argparse.Namespace) -> Any:
+    events = store.events()
+    if a.json:
+        return events
+    return "\n".join(f"{e['name']} ({e['rules']})" for e in events) or "no event yet"
 
 
 def _team(store: Any, a: argparse.Namespace) -> Any:

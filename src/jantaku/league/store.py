@@ -94,7 +94,8 @@ class LeagueStore:
         try:
             upgrade(self.engine)
         except OperationalError as e:
-            raise LeagueError(f"cannot open the database {db}: {str(e.orig).strip().splitlines()[0]}") from None
+            shown = sa.make_url(url).render_as_string(hide_password=True)
+            raise LeagueError(f"cannot open the database {shown}: {str(e.orig).strip().splitlines()[0]}") from None
         self._rules_cache: dict[int, Ruleset] = {}
 
     def close(self) -> None:
