@@ -280,3 +280,32 @@ def test_migrations_build_the_schema_exactly(store):
     assert diffs == []
     upgrade(store.engine)  # nothing to do
     assert current_revision(store.engine) == "0001"
+
+
+def _organiser_process(db_url: str, game: int, n: int, count: int) -> None:
+    s = LeagueStore(db_url)
+    for _ in range(count):
+        s.add_entry(game, {"kind": "draw", "tenpai": [0, 1, 2, 3], "note": n}, actor=f"process{n}")
+    s.close()
+
+
+def test_two_organisers_in_two_processes(db_url):
+    """The same with two processes: every hand is stored once, numbered 1, 2, 3, ... without a gap."""
+    import multiprocessing
+
+    setup = LeagueStore(db_url)
+    setup_event(setup, players="ABCD", teams=False)
+    g = setup.new_game("Season", list("ABCD"))
+    setup.close()
+    ctx = multiprocessing.get_context("fork")  # the child starts with jantaku imported
+    procs = [ctx.Process(target=_organiser_process, args=(db_url, g, n, 6)) for n in range(2)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+    assert [p.exitcode for p in procs] == [0, 0]
+    s = LeagueStore(db_url)
+    entries = s.game(g)["entries"]
+    assert [e["seq"] for e in entries] == list(range(1, 13))
+    assert sorted(e["data"]["note"] for e in entries) == [0] * 6 + [1] * 6
+    s.close()
