@@ -70,6 +70,9 @@ def test_wheel_holds_the_data_files(wheel):
     static = {p.name for p in (ROOT / "src" / "jantaku" / "web" / "static").iterdir() if p.is_file()}
     assert {f"jantaku/web/static/{n}" for n in static} <= names
     assert {"jantaku/jielu/fans.toml", "jantaku/py.typed", "jantaku/cli/__main__.py"} <= names
+    migrations = {p.relative_to(ROOT / "src").as_posix() for p in (ROOT / "src/jantaku/league/alembic").rglob("*.*")}
+    assert migrations >= {"jantaku/league/alembic/env.py", "jantaku/league/alembic/versions/0001_initial.py"}
+    assert {m for m in migrations if "__pycache__" not in m} <= names
     assert not any("__pycache__" in n or n.startswith("tests/") for n in names)
 
 
@@ -144,6 +147,12 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def test_jantaku_league_from_the_wheel(venv):
+    """The league recorder's migrations run from the installed package (a new SQLite database)."""
+    proc = _run(venv, "jantaku", "league", "--db", "wheel-league.db", "create", "Cup", "--rules", "mu")
+    assert proc.returncode == 0 and "created under mu" in proc.stdout, proc.stdout + proc.stderr
 
 
 def test_jantaku_serve_from_the_wheel(venv):

@@ -29,6 +29,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--db", default="jantaku.sqlite3", help="the SQLite file for games (default ./jantaku.sqlite3)")
     p.add_argument(
+        "--league-db",
+        help="the league recorder's database at /league: a SQLite file or a postgresql:// URL "
+        "(default: beside --db, e.g. ./jantaku.league.sqlite3)",
+    )
+    p.add_argument(
         "--max-tables",
         type=int,
         default=1000,
@@ -134,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
         creates_per_minute=args.tables_per_minute,
         allowed_hosts=allowed,
         table_defaults=defaults,
+        league_db=args.league_db,
     )
     print(f"jantaku web table: open {url_for(args.host, args.port)}  (games in {db})", flush=True)
     uvicorn.run(

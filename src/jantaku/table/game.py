@@ -399,6 +399,20 @@ class Game:
         else:
             self._log.append(event)  # between hands: before the next hand's start_kyoku
 
+    def record_result(self, result: HandResult) -> None:
+        """End the current hand with a result decided elsewhere - a hand played at a physical table and
+        entered in a league recorder (:mod:`jantaku.league`) - and go on as after a hand played here: the
+        dealer repeats or passes, the honba counter and the deposits follow the rule set, or the game ends
+        and is settled. ``result.scores`` are the points after the hand (riichi sticks already posted),
+        ``result.deposits_left`` the sticks left on the table."""
+        if self.over:
+            raise IllegalActionError("the game is over")
+        if self.yame_choice is not None:
+            raise IllegalActionError(f"seat {self.yame_choice} (the all-last dealer) decides whether to stop now")
+        if len(result.scores) != 4:
+            raise IllegalActionError(f"a hand's result needs four scores, got {result.scores!r}")
+        self._hand_over(result)
+
     # -- between hands -------------------------------------------------------------------------------------
 
     def _hand_over(self, result: HandResult | None) -> None:

@@ -231,6 +231,37 @@ def _mjai_names(red: tuple[int, int, int]) -> list[str]:
     return names
 
 
+def exhaustive_draw_deltas(rules: Ruleset, dealer: int, tenpai: list[bool], nagashi: list[int]) -> list[int]:
+    """Each seat's change at an exhaustive draw: nagashi mangan paid as a mangan tsumo by each seat in
+    ``nagashi`` (002 1.2 流局滿貫), else the noten payment shared between tenpai and noten seats (000 Art 71).
+    A recorder of games played at a table uses it as the hand does.
+
+    >>> from jantaku.rules import load_rules
+    >>> exhaustive_draw_deltas(load_rules("standard"), 0, [True, False, False, False], [])
+    [3000, -1000, -1000, -1000]
+    >>> exhaustive_draw_deltas(load_rules("standard"), 0, [False] * 4, [2])
+    [-4000, -2000, 8000, -2000]
+    """
+    deltas = [0, 0, 0, 0]
+    if nagashi:
+        for s in nagashi:
+            for o in range(4):
+                if o == s:
+                    continue
+                pay = 4000 if (s == dealer or o == dealer) else 2000
+                deltas[o] -= pay
+                deltas[s] += pay
+        return deltas
+    n_tenpai = sum(tenpai)
+    if 0 < n_tenpai < 4 and rules.noten_payment:
+        for s in range(4):
+            if tenpai[s]:
+                deltas[s] += rules.noten_payment // n_tenpai
+            else:
+                deltas[s] -= rules.noten_payment // (4 - n_tenpai)
+    return deltas
+
+
 class Kyoku:
     """One hand from the deal to its result. See the module docs.
 
@@ -1442,30 +1473,15 @@ class Kyoku:
         dead = [st.dead for st in self.seats]  # ruled dead while declaring: noten (000 Art 72), not silent
         silent = sorted(s for s in silent if not dead[s])
         tenpai = [t and s not in silent and not dead[s] for s, t in enumerate(tenpai)]
-        deltas = [0, 0, 0, 0]
         reason = None
-        nagashi = []
+        nagashi: list[int] = []
         if rules.nagashi_mangan:
             for s, st in enumerate(self.seats):
                 if st.river and all((r.tile >> 2) in _YAOCHU and r.called_by is None for r in st.river):
                     nagashi.append(s)
         if nagashi:
             reason = "nagashi_mangan"
-            for s in nagashi:
-                for o in range(4):
-                    if o == s:
-                        continue
-                    pay = 4000 if (s == self.dealer or o == self.dealer) else 2000
-                    deltas[o] -= pay
-                    deltas[s] += pay
-        else:
-            n_tenpai = sum(tenpai)
-            if 0 < n_tenpai < 4 and rules.noten_payment:
-                for s in range(4):
-                    if tenpai[s]:
-                        deltas[s] += rules.noten_payment // n_tenpai
-                    else:
-                        deltas[s] -= rules.noten_payment // (4 - n_tenpai)
+        deltas = exhaustive_draw_deltas(rules, self.dealer, tenpai, nagashi)
         for s in range(4):
             self.scores[s] += deltas[s]
         dealer_continues = tenpai[self.dealer] or (rules.nagashi_renchan and self.dealer in nagashi)

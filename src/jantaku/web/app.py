@@ -90,6 +90,7 @@ from jantaku.records.tenhou6 import write_tenhou6
 from jantaku.riichi.jsonio import score_json
 from jantaku.rules import load_rules, preset_names
 
+from .league import league_app
 from .limits import (
     MAX_INFLATED,
     MAX_JSON_BYTES,
@@ -809,6 +810,7 @@ def create_app(
     creates_per_minute: int = 60,
     allowed_hosts: Iterable[str] | None = None,
     table_defaults: TableOptions | None = None,
+    league_db: str | Path | None = None,
 ) -> Starlette:
     """The application over ``store`` (default: a :class:`~jantaku.web.storage.SqliteStore` at ``db``, or
     ``jantaku.sqlite3`` in the working folder). ``seed_source`` gives new tables their seeds (default: random;
@@ -819,7 +821,9 @@ def create_app(
     proxy that checks them; ``jantaku serve`` passes :data:`LOOPBACK_HOSTS`, its ``--host`` and its
     ``--allowed-host`` names). The other browser checks and headers (:class:`BrowserGuard`) always apply.
     ``table_defaults``: the pace and time options of a table created without them (default
-    :class:`~jantaku.web.tables.TableOptions`: no pace, no hold, no timer; ``jantaku serve`` passes its own)."""
+    :class:`~jantaku.web.tables.TableOptions`: no pace, no hold, no timer; ``jantaku serve`` passes its own).
+    ``league_db``: the league recorder's database at ``/league`` (:mod:`jantaku.web.league`; default a SQLite
+    file beside ``db``, opened on first use)."""
     store = store if store is not None else SqliteStore(db if db is not None else "jantaku.sqlite3")
     routes = [
         Route("/", page),
@@ -846,6 +850,7 @@ def create_app(
         Route("/api/score", score, methods=["POST"]),
         WebSocketRoute("/ws/tables/{id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Mount("/league", league_app(league_db or Path(db or "jantaku.sqlite3").with_suffix(".league.sqlite3"))),
     ]
     handlers = {WebError: _web_error, HTTPException: _http_error, Exception: _server_error}
     app = Starlette(

@@ -1,0 +1,484 @@
+"""``jantaku league``: record a league or a tournament played at physical tables (see :mod:`jantaku.league`).
+
+Players are named as they were added; in a game, ``A B C D`` are in seat order from the table's East seat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from jantaku.errors import JantakuError
+
+_EPILOG = """examples:
+  jantaku league --db league-demo.db create "Spring cup" --rules mleague --password s3cret
+  jantaku league --db league-demo.db team "Spring cup" Red Blue
+  jantaku league --db league-demo.db player "Spring cup" Ann Cy --team Red
+  jantaku league --db league-demo.db player "Spring cup" Bo Di --team Blue
+  jantaku league --db league-demo.db seat "Spring cup" --method random --seed 7
+  jantaku league --db league-demo.db win 1 Bo 3 30 --from Ann --riichi Bo
+  jantaku league --db league-demo.db win 1 Cy 2 40 --from Di --correct      # the last entry was wrong
+  jantaku league --db league-demo.db draw 1 --tenpai Ann,Cy --riichi Ann
+  jantaku league --db league-demo.db win 1 Di --tsumo --hand 234m567p456s78999s --win 9s --dora 3m
+  jantaku league --db league-demo.db chombo 1 Ann --reason "wrong win"
+  jantaku league --db league-demo.db show 1
+  jantaku league --db league-demo.db quick "Spring cup" Ann Bo Cy Di --scores 28600,28600,28600,13200 --deposits 1
+  jantaku league --db league-demo.db penalty "Spring cup" Cy 5 "late arrival"
+  jantaku league --db league-demo.db import "Spring cup" examples/records/2010102910gm-00a9-0000-cdb9804c.mjlog --map 太くないお=Ann --map 怖くないお=Bo --map 剣城=Cy --map 唐揚大好き=Di
+  jantaku league --db league-demo.db standings "Spring cup" --teams
+  jantaku league --db league-demo.db export "Spring cup" --format csv --what games
+  jantaku league --db league-demo.db log "Spring cup"
+  jantaku league --db league-demo.db events
+
+--db is a SQLite file (created when missing) or a PostgreSQL URL (postgresql://user@host/dbname). Each hand
+entry (win, draw, abortive, chombo, card) is checked against the event's rule set and changes the running
+scores as the engine pays them; --correct replaces the game's last entry instead, `undo` deletes it, and every
+change is kept in the audit log (`log`). `seat` groups the players into tables (random, swiss, or given with
+--players) and runs the rule set's seat and first-dealer draw (--no-draw: seats as listed, East deals first).
+"""  # noqa: E501 (an example command is one line)
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "league",
+        help="record leagues and tournaments played at real tables",
+        description="Record a league or a tournament: events, players, teams, seating, hand-by-hand entry "
+        "checked and settled by the event's rule set, quick entry of final scores, imported online records, "
+        "penalties, standings and export.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--db", default="league.db", help="SQLite file or postgresql:// URL (default league.db)")
+    p.add_argument("--by", default="organiser", help="who makes the change (kept in the audit log)")
+    p.add_argument("--json", action="store_true", help="print results as JSON")
+    cmds = p.add_subparsers(dest="league_command", metavar="ACTION", required=True)
+
+    c = cmds.add_parser("create", help="create an event")
+    c.add_argument("event")
+    c.add_argument("--rules", required=True, help="preset name or TOML rule file")
+    c.add_argument("--password", help="organiser password for the web pages")
+    c.set_defaults(action=_create)
+
+    c = cmds.add_parser("events", help="list the events")
+    c.set_defaults(action=_events)
+
+    c = cmds.add_parser("team", help="add teams")
+    c.add_argument("event")
+    c.add_argument("names", nargs="+")
+    c.set_defaults(action=_team)
+
+    c = cmds.add_parser("player", help="add players")
+    c.add_argument("event")
+    c.add_argument("names", nargs="+")
+    c.add_argument("--team")
+    c.set_defaults(action=_player)
+
+    c = cmds.add_parser("seat", help="seat a new round")
+    c.add_argument("event")
+    c.add_argument("--method", default="random", choices=("random", "swiss", "given"))
+    c.add_argument("--players", help="comma-separated, in table order (given), or who plays this round")
+    c.add_argument("--seed", help="seed of the random choices (default: fresh)")
+    c.add_argument("--no-draw", action="store_true", help="seats as listed, the East seat deals first")
+    c.set_defaults(action=_seat)
+
+    c = cmds.add_parser("game", help="start a game of four players (in seat order)")
+    c.add_argument("event")
+    c.add_argument("players", nargs=4)
+    c.add_argument("--dealer", help="who deals first (default: the first player)")
+    c.add_argument("--draw", action="store_true", help="seat them by the rule set's draw instead")
+    c.add_argument("--seed", default="0")
+    c.set_defaults(action=_game)
+
+    c = cmds.add_parser("win", help="a win: winner, han and fu (or --yakuman, or --hand)")
+    c.add_argument("game", type=int)
+    c.add_argument("winner")
+    c.add_argument("han", nargs="?", type=int)
+    c.add_argument("fu", nargs="?", type=int)
+    c.add_argument("--from", dest="frm", help="who dealt in (a ron)")
+    c.add_argument("--tsumo", action="store_true", help="a self-drawn win")
+    c.add_argument("--yakuman", type=int, default=0)
+    c.add_argument("--pao", help="who is liable for the yakuman")
+    c.add_argument("--hand", help="the winning hand's tiles, scored by jantaku (as `jantaku score` reads them)")
+    c.add_argument("--win", help="with --hand: the winning tile")
+    c.add_argument("--dora", default="", help="with --hand: dora indicators")
+    c.add_argument("--ura", default="", help="with --hand: ura dora indicators")
+    c.add_argument(
+        "--also",
+        nargs=3,
+        action="append",
+        metavar=("WINNER", "HAN", "FU"),
+        default=[],
+        help="another winner on the same discard",
+    )
+    _entry_options(c)
+    c.set_defaults(action=_win)
+
+    c = cmds.add_parser("draw", help="an exhaustive draw")
+    c.add_argument("game", type=int)
+    c.add_argument("--tenpai", default="", help="who is tenpai (comma-separated)")
+    c.add_argument("--nagashi", default="", help="who made nagashi mangan")
+    _entry_options(c)
+    c.set_defaults(action=_draw)
+
+    c = cmds.add_parser("abortive", help="an abortive draw")
+    c.add_argument("game", type=int)
+    c.add_argument("reason", help="nine_terminals, four_winds, four_riichi, four_kans, triple_ron")
+    c.add_argument("--tenpai", default="")
+    _entry_options(c)
+    c.set_defaults(action=_abortive)
+
+    c = cmds.add_parser("chombo", help="a chombo (the hand is replayed)")
+    c.add_argument("game", type=int)
+    c.add_argument("player")
+    c.add_argument("--deliberate", action="store_true")
+    c.add_argument("--reason", default="chombo")
+    _entry_options(c, riichi=False)
+    c.set_defaults(action=_chombo)
+
+    c = cmds.add_parser("card", help="a yellow or red card")
+    c.add_argument("game", type=int)
+    c.add_argument("player")
+    c.add_argument("color", choices=("yellow", "red"))
+    c.add_argument("--reason", default="")
+    c.add_argument("--earlier-yellows", type=int, default=0, help="yellow cards earlier that day")
+    _entry_options(c, riichi=False)
+    c.set_defaults(action=_card)
+
+    c = cmds.add_parser("yame", help="the all-last dealer stops the game or plays on (where the rule set asks)")
+    c.add_argument("game", type=int)
+    c.add_argument("choice", choices=("stop", "continue"))
+    _entry_options(c, riichi=False)
+    c.set_defaults(action=_yame)
+
+    c = cmds.add_parser("undo", help="delete a game's last entry")
+    c.add_argument("game", type=int)
+    c.set_defaults(action=_undo)
+
+    c = cmds.add_parser("show", help="a game's entries and running scores")
+    c.add_argument("game", type=int)
+    c.set_defaults(action=_show)
+
+    c = cmds.add_parser("quick", help="a game by its final raw scores")
+    c.add_argument("event")
+    c.add_argument("players", nargs=4)
+    c.add_argument("--scores", required=True, help="four final scores, comma-separated, in seat order")
+    c.add_argument("--deposits", type=int, default=0, help="riichi sticks left on the table")
+    c.add_argument("--dealer", help="who dealt first (for ties by seat order)")
+    c.set_defaults(action=_quick)
+
+    c = cmds.add_parser("penalty", help="deduct rank points with a reason")
+    c.add_argument("event")
+    c.add_argument("player")
+    c.add_argument("pt", type=float)
+    c.add_argument("reason")
+    c.add_argument("--game", type=int, help="in this game (else for the event)")
+    c.set_defaults(action=_penalty)
+
+    c = cmds.add_parser("import", help="import an online game record")
+    c.add_argument("event")
+    c.add_argument("file")
+    c.add_argument("--map", action="append", default=[], metavar="NAME=PLAYER", help="record name to player")
+    c.set_defaults(action=_import)
+
+    c = cmds.add_parser("standings", help="the standings")
+    c.add_argument("event")
+    c.add_argument("--teams", action="store_true", help="team standings too")
+    c.set_defaults(action=_standings)
+
+    c = cmds.add_parser("export", help="CSV or JSON export")
+    c.add_argument("event")
+    c.add_argument("--format", choices=("csv", "json"), default="json")
+    c.add_argument("--what", choices=("standings", "games"), default="standings", help="with csv")
+    c.add_argument("--out", help="write to this file (default: standard output)")
+    c.set_defaults(action=_export)
+
+    c = cmds.add_parser("log", help="the audit log")
+    c.add_argument("event")
+    c.set_defaults(action=_log)
+
+    p.set_defaults(run=run)
+
+
+def _entry_options(c: argparse.ArgumentParser, riichi: bool = True) -> None:
+    if riichi:
+        c.add_argument("--riichi", default="", help="who declared riichi in the hand (comma-separated)")
+    c.add_argument("--correct", action="store_true", help="replace the game's last entry with this one")
+    c.add_argument("--expect", type=int, help="the entry's number (refused if someone entered another meanwhile)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from jantaku.league.store import LeagueStore
+
+    store = LeagueStore(args.db)
+    try:
+        out = args.action(store, args)
+    finally:
+        store.close()
+    if isinstance(out, str):
+        sys.stdout.write(out if out.endswith("\n") else out + "\n")
+    else:
+        print(json.dumps(out, ensure_ascii=False, indent=None if not args.json else 2, default=str))
+    return 0
+
+
+# -- actions ------------------------------------------------------------------------------------------------
+
+
+def _create(store: Any, a: argparse.Namespace) -> Any:
+    ev = store.create_event(a.event, a.rules, admin_password=a.password, actor=a.by)
+    return ev if a.json else f"event {ev['name']!r} created under {ev['rules']}"
+
+
+def _events(store: Any, a: argparse.Namespace) -> Any:
+    events = store.events()
+    if a.json:
+        return events
+    return "\n".join(f"{e['name']} ({e['rules']})" for e in events) or "no event yet"
+
+
+def _team(store: Any, a: argparse.Namespace) -> Any:
+    for n in a.names:
+        store.add_team(a.event, n, actor=a.by)
+    return f"teams added: {', '.join(a.names)}"
+
+
+def _player(store: Any, a: argparse.Namespace) -> Any:
+    for n in a.names:
+        store.add_player(a.event, n, team=a.team, actor=a.by)
+    return f"players added: {', '.join(a.names)}" + (f" (team {a.team})" if a.team else "")
+
+
+def _seat(store: Any, a: argparse.Namespace) -> Any:
+    players = _names(a.players) if a.players else None
+    r = store.seat_round(a.event, a.method, players=players, seed=a.seed, draw=not a.no_draw, actor=a.by)
+    if a.json:
+        return r
+    lines = [f"round {r['round']}:"]
+    for g in r["games"]:
+        seats = ", ".join(f"{w} {p}" for w, p in zip("ESWN", g["players"], strict=True))
+        lines.append(
+            f"  table {g['table']} (game {g['game']}): {seats}; first dealer {g['players'][g['first_dealer']]}"
+            f" ({g['draw']['procedure']} draw)"
+        )
+    return "\n".join(lines)
+
+
+def _game(store: Any, a: argparse.Namespace) -> Any:
+    dealer = a.players.index(a.dealer) if a.dealer in a.players else 0
+    if a.dealer and a.dealer not in a.players:
+        raise JantakuError(f"--dealer {a.dealer!r} is not one of the game's players")
+    gid = store.new_game(a.event, a.players, first_dealer=dealer, draw=a.draw, seed=a.seed, actor=a.by)
+    return {"game": gid} if a.json else f"game {gid}: {_describe_state(store.game(gid))}"
+
+
+def _names(text: str) -> list[str]:
+    return [n.strip() for n in text.split(",") if n.strip()]
+
+
+def _seat_of(game: dict[str, Any], name: str) -> int:
+    if name not in game["players"]:
+        raise JantakuError(f"{name!r} does not play game {game['id']} ({', '.join(game['players'])})")
+    return int(game["players"].index(name))
+
+
+def _seats_of(game: dict[str, Any], text: str) -> list[int]:
+    return [_seat_of(game, n) for n in _names(text)]
+
+
+def _submit(store: Any, a: argparse.Namespace, game: dict[str, Any], entry: dict[str, Any]) -> Any:
+    if getattr(a, "correct", False):
+        out = store.correct_last(game["id"], entry, expected_seq=a.expect, actor=a.by)
+    else:
+        out = store.add_entry(game["id"], entry, expected_seq=a.expect, actor=a.by)
+    if a.json:
+        return out
+    g = store.game(game["id"])
+    what = "corrected" if getattr(a, "correct", False) else "entered"
+    deltas = (out.get("outcome") or {}).get("deltas")
+    moved = " (no points move)" if deltas == [0, 0, 0, 0] else ""
+    if deltas and any(deltas):
+        moved = " (" + ", ".join(f"{p} {d:+d}" for p, d in zip(g["players"], deltas, strict=True) if d) + ")"
+    return f"entry {out['seq']} {what}{moved}; {_describe_state(g)}"
+
+
+def _describe_state(g: dict[str, Any]) -> str:
+    st = g["state"]
+    scores = ", ".join(f"{p} {s}" for p, s in zip(g["players"], st["scores"], strict=True))
+    if g["status"] == "finished" and g["result"]:
+        res = g["result"]
+        final = ", ".join(
+            f"{res['ranks'][i]}. {p} {res['final'][i]:+.1f}"
+            for i, p in sorted(enumerate(g["players"]), key=lambda x: res["ranks"][x[0]])
+        )
+        return f"game over: {final}"
+    dealer = g["players"][st["dealer"]]
+    if st.get("yame_choice") is not None:
+        return (
+            f"{dealer} (the all-last dealer) may stop the game now: `yame {g['id']} stop` or `yame {g['id']} continue`"
+        )
+    return f"next {st['hand']} ({st['honba']} honba, {st['deposits']} sticks, dealer {dealer}): {scores}"
+
+
+def _win(store: Any, a: argparse.Namespace) -> Any:
+    g = store.game(a.game)
+    if a.tsumo == bool(a.frm):
+        raise JantakuError("a win is either --tsumo or --from PLAYER (who dealt in)")
+    frm = _seat_of(g, a.frm) if a.frm else None
+    w: dict[str, Any] = {"winner": _seat_of(g, a.winner), "from": frm}
+    if a.hand:
+        w.update({"hand": a.hand, "win": a.win, "dora": a.dora, "ura": a.ura})
+    elif a.yakuman:
+        w["yakuman"] = a.yakuman
+    else:
+        w["han"], w["fu"] = a.han, a.fu if a.fu is not None else (30 if (a.han or 0) >= 5 else None)
+    if a.pao:
+        w["pao"] = _seat_of(g, a.pao)
+    wins = [w]
+    for name, han, fu in a.also:
+        try:
+            wins.append({"winner": _seat_of(g, name), "from": frm, "han": int(han), "fu": int(fu)})
+        except ValueError:
+            raise JantakuError(f"--also {name} {han} {fu}: han and fu are whole numbers") from None
+    return _submit(store, a, g, {"kind": "win", "wins": wins, "riichi": _seats_of(g, a.riichi)})
+
+
+def _draw(store: Any, a: argparse.Namespace) -> Any:
+    g = store.game(a.game)
+    entry = {"kind": "draw", "tenpai": _seats_of(g, a.tenpai), "riichi": _seats_of(g, a.riichi)}
+    if a.nagashi:
+        entry["nagashi"] = _seats_of(g, a.nagashi)
+    return _submit(store, a, g, entry)
+
+
+def _abortive(store: Any, a: argparse.Namespace) -> Any:
+    g = store.game(a.game)
+    entry = {"kind": "abortive", "reason": a.reason, "riichi": _seats_of(g, a.riichi), "tenpai": _seats_of(g, a.tenpai)}
+    return _submit(store, a, g, entry)
+
+
+def _chombo(store: Any, a: argparse.Namespace) -> Any:
+    g = store.game(a.game)
+    entry = {"kind": "chombo", "seat": _seat_of(g, a.player), "deliberate": a.deliberate, "reason": a.reason}
+    return _submit(store, a, g, entry)
+
+
+def _card(store: Any, a: argparse.Namespace) -> Any:
+    g = store.game(a.game)
+    entry = {
+        "kind": "card",
+        "seat": _seat_of(g, a.player),
+        "color": a.color,
+        "reason": a.reason,
+        "earlier_yellows": a.earlier_yellows,
+    }
+    return _submit(store, a, g, entry)
+
+
+def _yame(store: Any, a: argparse.Namespace) -> Any:
+    g = store.game(a.game)
+    return _submit(store, a, g, {"kind": "yame", "stop": a.choice == "stop"})
+
+
+def _undo(store: Any, a: argparse.Namespace) -> Any:
+    out = store.correct_last(a.game, None, actor=a.by)
+    return out if a.json else f"entry {out['seq']} deleted; {_describe_state(store.game(a.game))}"
+
+
+def _show(store: Any, a: argparse.Namespace) -> Any:
+    g = store.game(a.game)
+    if a.json:
+        return g
+    lines = [
+        f"game {g['id']} ({g['source']}): {', '.join(f'{w} {p}' for w, p in zip('ESWN', g['players'], strict=True))}"
+    ]
+    for e in g["entries"]:
+        o = e["outcome"] or {}
+        lines.append(
+            f"  {e['seq']:>2}. {o.get('hand') or '-':<3} {e['kind']:<8} {json.dumps(e['data'], ensure_ascii=False)}"
+        )
+    lines.append(_describe_state(g))
+    return "\n".join(lines)
+
+
+def _quick(store: Any, a: argparse.Namespace) -> Any:
+    try:
+        scores = [int(s) for s in a.scores.split(",")]
+    except ValueError:
+        raise JantakuError(f"--scores are four whole numbers, comma-separated, got {a.scores!r}") from None
+    if a.dealer and a.dealer not in a.players:
+        raise JantakuError(f"--dealer {a.dealer!r} is not one of the game's players")
+    dealer = a.players.index(a.dealer) if a.dealer else 0
+    gid = store.quick_entry(a.event, a.players, scores, deposits=a.deposits, first_dealer=dealer, actor=a.by)
+    return {"game": gid} if a.json else f"game {gid}: {_describe_state(store.game(gid))}"
+
+
+def _penalty(store: Any, a: argparse.Namespace) -> Any:
+    store.penalty(a.event, a.player, a.pt, a.reason, game=a.game, actor=a.by)
+    return f"{a.player}: -{a.pt:g}pt ({a.reason})"
+
+
+def _import(store: Any, a: argparse.Namespace) -> Any:
+    mapping = {}
+    for m in a.map:
+        if "=" not in m:
+            raise JantakuError(f"--map takes NAME=PLAYER, got {m!r}")
+        k, v = m.split("=", 1)
+        mapping[k] = v
+    ids = store.import_record(a.event, Path(a.file), mapping, actor=a.by)
+    if a.json:
+        return {"games": ids}
+    return "\n".join(f"game {gid} imported ({store.game(gid)['entries'].__len__()} entries): "
+                     f"{_describe_state(store.game(gid))}" for gid in ids)  # fmt: skip
+
+
+def _standings(store: Any, a: argparse.Namespace) -> Any:
+    rows = store.standings(a.event)
+    teams = store.team_standings(a.event) if a.teams else []
+    if a.json:
+        return {"players": rows, "teams": teams}
+    lines = [f"{'#':>2} {'player':<16} {'total':>8} {'games':>5} {'avg':>5}  1st/2nd/3rd/4th  win%  deal-in%"]
+    for r in rows:
+        avg = f"{r['average_rank']:.2f}" if r["average_rank"] else "-"
+        win = f"{100 * r['win_rate']:.1f}" if r["win_rate"] is not None else "-"
+        deal = f"{100 * r['deal_in_rate']:.1f}" if r["deal_in_rate"] is not None else "-"
+        dist = "/".join(str(n) for n in r["ranks"])
+        head = f"{r['place']:>2} {r['player']:<16} {r['total']:>+8.1f} {r['games']:>5} {avg:>5}"
+        lines.append(f"{head}  {dist:<16} {win:>4}  {deal:>8}")
+    if teams:
+        lines.append("")
+        lines.append(f"{'#':>2} {'team':<16} {'total':>8} {'games':>5}  players")
+        for t in teams:
+            lines.append(
+                f"{t['place']:>2} {t['team']:<16} {t['total']:>+8.1f} {t['games']:>5}  {', '.join(t['players'])}"
+            )
+    return "\n".join(lines)
+
+
+def _export(store: Any, a: argparse.Namespace) -> Any:
+    from jantaku.league.export import games_csv, standings_csv, to_json
+
+    if a.format == "json":
+        text = to_json(store.export(a.event))
+    elif a.what == "games":
+        text = games_csv(store.games(a.event))
+    else:
+        text = standings_csv(store.standings(a.event))
+    if a.out:
+        try:
+            Path(a.out).write_text(text, encoding="utf-8")
+        except OSError as e:
+            raise JantakuError(f"cannot write {a.out}: {e.strerror or e}") from None
+        return f"written {a.out}"
+    return text
+
+
+def _log(store: Any, a: argparse.Namespace) -> Any:
+    log = store.audit_log(a.event)
+    if a.json:
+        return log
+    return "\n".join(
+        f"{e['at'][:19]} {e['actor']}: {e['action']} {json.dumps(e['detail'], ensure_ascii=False)[:200]}" for e in log
+    )

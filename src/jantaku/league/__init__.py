@@ -1,0 +1,6 @@
+"""A league and tournament recorder: games played at physical tables, entered hand by hand (or by final
+scores, or imported from an online record), checked and settled by the event's rule set with jantaku's own
+engine, kept in SQLite or PostgreSQL, with seating, standings, an audit log and CSV/JSON export.
+
+See the guide's "Leagues and tournaments" page and ``jantaku league --help``.
+"""

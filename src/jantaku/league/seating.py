@@ -1,0 +1,122 @@
+"""Seating a round: which players share a table (random, swiss or given), then who sits where and deals
+first at each table (the rule set's draw, :func:`jantaku.table.seating.draw_seating`, or given).
+
+Swiss pairs players of similar standing while avoiding repeated pairings: tables are filled in standing
+order, then pairs of players at different tables are swapped while a swap lowers the cost (each pair who
+met before costs more than any standing difference can).
+
+>>> tables = group_players(["a", "b", "c", "d", "e", "f", "g", "h"], "random", seed=1)
+>>> sorted(p for t in tables for p in t) == list("abcdefgh"), [len(t) for t in tables]
+(True, [4, 4])
+>>> met = {frozenset("ab"), frozenset("cd")}
+>>> group_players(list("abcdefgh"), "swiss", standing={p: -i for i, p in enumerate("abcdefgh")}, met=met)
+[['b', 'd', 'e', 'f'], ['a', 'c', 'g', 'h']]
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from jantaku.table.seating import draw_seating
+
+from .errors import LeagueError
+
+__all__ = ["METHODS", "TableSeats", "group_players", "seat_table"]
+
+METHODS = ("random", "swiss", "given")
+
+_REPEAT_COST = 10**6
+
+
+@dataclass(frozen=True)
+class TableSeats:
+    """One table: the players in seat order (seat 0 is the table's East seat), the first dealer's seat and
+    the draw that decided them (``procedure`` and the dice throws), or ``given``."""
+
+    players: tuple[str, str, str, str]
+    first_dealer: int
+    procedure: str
+    throws: tuple[tuple[str, int, int, int], ...] = ()
+
+    def draw_data(self) -> dict[str, object]:
+        """The draw as JSON-ready data (kept with the game)."""
+        return {"procedure": self.procedure, "throws": [list(t) for t in self.throws]}
+
+
+def group_players(
+    players: list[str],
+    method: str,
+    *,
+    seed: int | str = 0,
+    standing: dict[str, float] | None = None,
+    met: Collection[frozenset[str]] = (),
+) -> list[list[str]]:
+    """Split ``players`` into tables of four: ``random``; ``swiss`` (similar ``standing``, fewest pairs in
+    ``met``); ``given`` (in the order given)."""
+    if method not in METHODS:
+        raise LeagueError(f"seating method must be one of {', '.join(METHODS)}, got {method!r}")
+    if len(players) % 4 or not players:
+        raise LeagueError(f"a round seats a multiple of four players, got {len(players)}")
+    if len(set(players)) != len(players):
+        raise LeagueError("a player is listed twice")
+    order = list(players)
+    if method == "random":
+        random.Random(f"league-seating:{seed}").shuffle(order)
+    elif method == "swiss":
+        standing = standing or {}
+        order.sort(key=lambda p: -standing.get(p, 0.0))
+        order = _swiss(order, standing, set(met))
+    return [order[i : i + 4] for i in range(0, len(order), 4)]
+
+
+def _table_cost(table: list[str], standing: dict[str, float], met: set[frozenset[str]]) -> float:
+    repeats = sum(1 for a, b in itertools.combinations(table, 2) if frozenset((a, b)) in met)
+    values = [standing.get(p, 0.0) for p in table]
+    return repeats * _REPEAT_COST + (max(values) - min(values))
+
+
+def _swiss(order: list[str], standing: dict[str, float], met: set[frozenset[str]]) -> list[str]:
+    tables = [order[i : i + 4] for i in range(0, len(order), 4)]
+    improved = True
+    rounds = 0
+    while improved and rounds < 50:
+        improved = False
+        rounds += 1
+        for a, b in itertools.combinations(range(len(tables)), 2):
+            for i in range(4):
+                for j in range(4):
+                    ta, tb = tables[a], tables[b]
+                    before = _table_cost(ta, standing, met) + _table_cost(tb, standing, met)
+                    na, nb = list(ta), list(tb)
+                    na[i], nb[j] = tb[j], ta[i]
+                    after = _table_cost(na, standing, met) + _table_cost(nb, standing, met)
+                    if after < before - 1e-9 and (before - after) >= 1:
+                        tables[a], tables[b] = na, nb
+                        improved = True
+    out = []
+    for t in tables:
+        out.extend(sorted(t, key=lambda p: (-standing.get(p, 0.0), order.index(p))))
+    return out
+
+
+def seat_table(
+    players: list[str], rules_seating: str, *, draw: bool = True, seed: int | str = 0, first_dealer: int = 0
+) -> TableSeats:
+    """Seat four players at a table. With ``draw`` the rule set's procedure (μ 2021 Art 8-10: wind tiles and
+    dice; M-League 2023 3章1条: wind tiles, East deals first; 眉笔 3章1条: dice) is run from ``seed`` and its
+    throws are kept; else the players sit in the order given and ``first_dealer`` deals first (a draw done at
+    the table, recorded)."""
+    if len(players) != 4 or len(set(players)) != 4:
+        raise LeagueError(f"a table seats four different players, got {players}")
+    if not draw:
+        if isinstance(first_dealer, bool) or first_dealer not in (0, 1, 2, 3):
+            raise LeagueError(f"the first dealer is a seat 0-3, got {first_dealer!r}")
+        return TableSeats(tuple(players), first_dealer, "given")  # type: ignore[arg-type]
+    s = draw_seating(rules_seating, seed)
+    seated = [""] * 4
+    for entrant, seat in enumerate(s.seat_of_player):
+        seated[seat] = players[entrant]
+    return TableSeats(tuple(seated), s.first_dealer, s.procedure, s.throws)  # type: ignore[arg-type]

@@ -1,0 +1,769 @@
+"""The league recorder's storage and operations: events, players, teams, rounds, games and their entries,
+penalties and the audit log, in SQLite (a file path) or PostgreSQL (a ``postgresql://`` URL).
+
+Every change is one transaction that also writes an audit row. Adding an entry to a game locks the game's row
+(``SELECT ... FOR UPDATE`` on PostgreSQL; SQLite takes its write lock at the transaction's start), replays
+the game's entries with the new one, stores it under the next number (unique per game) and bumps the game's
+``version``: two organisers entering at once are served one after the other, and one who passes the number
+they expect (``expected_seq``) gets a :class:`~jantaku.league.errors.ConflictError` instead of a hand entered
+on top of someone else's.
+
+>>> import tempfile, os
+>>> store = LeagueStore(os.path.join(tempfile.mkdtemp(), "league.db"))
+>>> ev = store.create_event("Autumn", "mleague")
+>>> for name in "ABCD":
+...     _ = store.add_player("Autumn", name)
+>>> g = store.new_game("Autumn", ["A", "B", "C", "D"], first_dealer=0)
+>>> store.add_entry(g, {"kind": "win", "wins": [{"winner": 1, "from": 0, "han": 2, "fu": 30}]})["state"]["scores"]
+[23000, 27000, 25000, 25000]
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import hmac
+import json
+import secrets
+import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event as sa_event
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from jantaku.errors import JantakuError
+from jantaku.rules import Ruleset, load_rules
+from jantaku.rules.loader import preset_names, rules_from_mapping
+
+from . import schema as t
+from .errors import ConflictError, EntryError, LeagueError, NotFoundError
+from .migrations import upgrade
+from .recording import HAND_KINDS, ReplayedGame, replay_entries, result_data
+from .seating import group_players, seat_table
+
+__all__ = ["LeagueStore", "database_url"]
+
+
+def _now() -> _dt.datetime:
+    return _dt.datetime.now(_dt.UTC)
+
+
+def database_url(db: str | Path) -> str:
+    """A SQLAlchemy URL for ``db``: a file path is a SQLite database; ``postgresql://`` URLs use psycopg 3.
+
+    >>> database_url("league.db")
+    'sqlite:///league.db'
+    >>> database_url("postgresql://u@localhost/league")
+    'postgresql+psycopg://u@localhost/league'
+    """
+    text = str(db)
+    if text.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + text.split("://", 1)[1]
+    if "://" in text:
+        if text.startswith(("sqlite://", "postgresql+psycopg://")):
+            return text
+        raise LeagueError(f"--db is a file path (SQLite) or a postgresql:// URL, got {text[:100]!r}")
+    return f"sqlite:///{text}"
+
+
+def _hash_password(password: str, salt: bytes | None = None) -> str:
+    salt = salt or secrets.token_bytes(16)
+    digest = hashlib.pbkdf2_hmac("sha256", password.encode(), salt, 100_000)
+    return f"{salt.hex()}${digest.hex()}"
+
+
+class LeagueStore:
+    """The recorder's database and every operation on it. ``db`` is a file path or a PostgreSQL URL."""
+
+    def __init__(self, db: str | Path) -> None:
+        url = database_url(db)
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        if self.is_sqlite:
+            path = url[len("sqlite:///") :]
+            if path and path != ":memory:" and not Path(path).parent.exists():
+                raise LeagueError(f"no folder for the database {path!r}")
+            self.engine = sa.create_engine(url, connect_args={"timeout": 60})
+            _sqlite_write_locks(self.engine)
+        else:
+            self.engine = sa.create_engine(url, pool_pre_ping=True)
+        try:
+            upgrade(self.engine)
+        except OperationalError as e:
+            shown = sa.make_url(url).render_as_string(hide_password=True)
+            raise LeagueError(f"cannot open the database {shown}: {str(e.orig).strip().splitlines()[0]}") from None
+        self._rules_cache: dict[int, Ruleset] = {}
+
+    def close(self) -> None:
+        """Close the database connections."""
+        self.engine.dispose()
+
+    # -- transactions and the audit log -------------------------------------------------------------------
+
+    @contextmanager
+    def _tx(self) -> Iterator[sa.Connection]:
+        try:
+            with self.engine.begin() as conn:
+                yield conn
+        except OperationalError as e:
+            raise LeagueError(f"database error: {str(e.orig).strip().splitlines()[0]}") from None
+
+    def _audit(
+        self, conn: sa.Connection, event_id: int | None, actor: str, action: str, detail: dict[str, Any]
+    ) -> None:
+        conn.execute(t.audit.insert().values(event_id=event_id, at=_now(), actor=actor, action=action, detail=detail))
+
+    def audit_log(self, event: str | int) -> list[dict[str, Any]]:
+        """Every change to an event, oldest first."""
+        with self.engine.connect() as conn:
+            ev = self._event(conn, event)
+            rows = conn.execute(t.audit.select().where(t.audit.c.event_id == ev["id"]).order_by(t.audit.c.id))
+            return [{"at": r.at.isoformat(), "actor": r.actor, "action": r.action, "detail": r.detail} for r in rows]
+
+    # -- events, teams, players ----------------------------------------------------------------------------
+
+    def create_event(
+        self, name: str, rules: str | Path, *, admin_password: str | None = None, actor: str = "organiser"
+    ) -> dict[str, Any]:
+        """A new event under a rule set: a preset name or a user's TOML rule file (kept in the database)."""
+        name = _name(name, "event name")
+        rules_text = None
+        spec = str(rules)
+        if spec not in preset_names():
+            path = Path(spec)
+            if not path.is_file():
+                raise LeagueError(
+                    f"rules must be a preset ({', '.join(preset_names())}) or a TOML rule file, got {spec!r}"
+                )
+            rules_text = path.read_text(encoding="utf-8")
+            ruleset = _rules_from_text(rules_text, spec)
+            spec = ruleset.name
+        ruleset = _rules_from_text(rules_text, spec) if rules_text else load_rules(spec)
+        if ruleset.family != "riichi":
+            raise LeagueError(f"the league recorder keeps riichi games; rule set {ruleset.name} is {ruleset.family}")
+        with self._tx() as conn:
+            if conn.execute(sa.select(t.events.c.id).where(t.events.c.name == name)).first():
+                raise LeagueError(f"an event named {name!r} exists already")
+            admin_hash = _hash_password(admin_password) if admin_password else None
+            eid = conn.execute(
+                t.events.insert().values(
+                    name=name, rules=spec, rules_toml=rules_text, admin_hash=admin_hash, created=_now()
+                )
+            ).inserted_primary_key[0]
+            self._audit(conn, eid, actor, "create_event", {"name": name, "rules": spec})
+        return {"id": eid, "name": name, "rules": spec}
+
+    def events(self) -> list[dict[str, Any]]:
+        """Every event: id, name and rule set."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(t.events.c.id, t.events.c.name, t.events.c.rules).order_by(t.events.c.id))
+            return [{"id": r.id, "name": r.name, "rules": r.rules} for r in rows]
+
+    def check_admin(self, event: str | int, password: str) -> bool:
+        """Whether ``password`` is the event's organiser password (an event without one accepts none)."""
+        with self.engine.connect() as conn:
+            ev = self._event(conn, event)
+        stored = ev["admin_hash"]
+        if not stored:
+            return True
+        salt, _ = stored.split("$", 1)
+        return hmac.compare_digest(_hash_password(password or "", bytes.fromhex(salt)), stored)
+
+    def rules(self, event: str | int) -> Ruleset:
+        """The event's rule set."""
+        with self.engine.connect() as conn:
+            return self._rules(self._event(conn, event))
+
+    def _rules(self, ev: dict[str, Any]) -> Ruleset:
+        cached = self._rules_cache.get(ev["id"])
+        if cached is None:
+            cached = _rules_from_text(ev["rules_toml"], ev["rules"]) if ev["rules_toml"] else load_rules(ev["rules"])
+            self._rules_cache[ev["id"]] = cached
+        return cached
+
+    def _event(self, conn: sa.Connection, event: str | int) -> dict[str, Any]:
+        col = t.events.c.id if isinstance(event, int) else t.events.c.name
+        row = conn.execute(t.events.select().where(col == event)).mappings().first()
+        if row is None:
+            raise NotFoundError(f"no event {event!r}")
+        return dict(row)
+
+    def add_team(self, event: str | int, name: str, *, actor: str = "organiser") -> int:
+        """A team of the event (M-League is a team league: team totals beside the individual ones)."""
+        name = _name(name, "team name")
+        with self._tx() as conn:
+            ev = self._event(conn, event)
+            if conn.execute(
+                sa.select(t.teams.c.id).where(t.teams.c.event_id == ev["id"], t.teams.c.name == name)
+            ).first():
+                raise LeagueError(f"team {name!r} exists already")
+            tid = conn.execute(t.teams.insert().values(event_id=ev["id"], name=name)).inserted_primary_key[0]
+            self._audit(conn, ev["id"], actor, "add_team", {"name": name})
+        return int(tid)
+
+    def add_player(self, event: str | int, name: str, *, team: str | None = None, actor: str = "organiser") -> int:
+        """A player of the event, optionally in a team."""
+        name = _name(name, "player name")
+        with self._tx() as conn:
+            ev = self._event(conn, event)
+            team_id = None
+            if team:
+                row = conn.execute(
+                    sa.select(t.teams.c.id).where(t.teams.c.event_id == ev["id"], t.teams.c.name == team)
+                ).first()
+                if row is None:
+                    raise NotFoundError(f"no team {team!r} in {ev['name']} (add it first)")
+                team_id = row.id
+            if conn.execute(
+                sa.select(t.players.c.id).where(t.players.c.event_id == ev["id"], t.players.c.name == name)
+            ).first():
+                raise LeagueError(f"player {name!r} exists already")
+            pid = conn.execute(
+                t.players.insert().values(event_id=ev["id"], name=name, team_id=team_id)
+            ).inserted_primary_key[0]
+            self._audit(conn, ev["id"], actor, "add_player", {"name": name, "team": team})
+        return int(pid)
+
+    def players(self, event: str | int) -> list[dict[str, Any]]:
+        """The event's players: id, name, team."""
+        with self.engine.connect() as conn:
+            ev = self._event(conn, event)
+            return self._players(conn, ev["id"])
+
+    def _players(self, conn: sa.Connection, event_id: int) -> list[dict[str, Any]]:
+        q = (
+            sa.select(t.players.c.id, t.players.c.name, t.teams.c.name.label("team"))
+            .select_from(t.players.outerjoin(t.teams, t.players.c.team_id == t.teams.c.id))
+            .where(t.players.c.event_id == event_id)
+            .order_by(t.players.c.id)
+        )
+        return [dict(r) for r in conn.execute(q).mappings()]
+
+    def teams(self, event: str | int) -> list[str]:
+        """The event's team names."""
+        with self.engine.connect() as conn:
+            ev = self._event(conn, event)
+            rows = conn.execute(sa.select(t.teams.c.name).where(t.teams.c.event_id == ev["id"]).order_by(t.teams.c.id))
+            return [r.name for r in rows]
+
+    def _player_ids(self, conn: sa.Connection, event_id: int, names: list[str]) -> list[int]:
+        by_name = {p["name"]: p["id"] for p in self._players(conn, event_id)}
+        ids = []
+        for n in names:
+            if n not in by_name:
+                raise NotFoundError(f"no player {n!r} in this event (add the player first)")
+            ids.append(by_name[n])
+        return ids
+
+    # -- rounds and games ----------------------------------------------------------------------------------
+
+    def seat_round(
+        self,
+        event: str | int,
+        method: str = "random",
+        *,
+        players: list[str] | None = None,
+        seed: int | str | None = None,
+        draw: bool = True,
+        actor: str = "organiser",
+    ) -> dict[str, Any]:
+        """Seat a new round: group the players into tables (``random``, ``swiss`` or ``given``: ``players`` in
+        table order) and seat each table by the rule set's draw (``draw``) or as given, East first with the
+        first dealer at seat 0. Returns the round number and its games."""
+        seed = secrets.randbelow(10**9) if seed is None else seed
+        with self._tx() as conn:
+            ev = self._event(conn, event)
+            rules = self._rules(ev)
+            names = players if players is not None else [p["name"] for p in self._players(conn, ev["id"])]
+            standing: dict[str, float] = {}
+            met: set[frozenset[str]] = set()
+            if method == "swiss":
+                for row in self._standings(conn, ev):
+                    standing[row["player"]] = row["total"]
+                met = self._met(conn, ev["id"])
+            tables = group_players(names, method, seed=seed, standing=standing, met=met)
+            number = (
+                conn.execute(sa.select(sa.func.max(t.rounds.c.number)).where(t.rounds.c.event_id == ev["id"])).scalar()
+                or 0
+            ) + 1
+            try:
+                rid = conn.execute(
+                    t.rounds.insert().values(event_id=ev["id"], number=number, method=method)
+                ).inserted_primary_key[0]
+            except IntegrityError:
+                raise ConflictError(f"round {number} was seated by someone else just now") from None
+            games = []
+            for n, table in enumerate(tables, 1):
+                seated = seat_table(table, rules.seating, draw=draw, seed=f"{seed}:{number}:{n}")
+                gid = self._insert_game(
+                    conn, ev, list(seated.players), seated.first_dealer, rid, n, "hands", seated.draw_data()
+                )
+                games.append(
+                    {
+                        "game": gid,
+                        "table": n,
+                        "players": list(seated.players),
+                        "first_dealer": seated.first_dealer,
+                        "draw": seated.draw_data(),
+                    }
+                )
+            self._audit(
+                conn,
+                ev["id"],
+                actor,
+                "seat_round",
+                {"round": number, "method": method, "seed": str(seed), "games": games},
+            )
+        return {"round": number, "games": games}
+
+    def _met(self, conn: sa.Connection, event_id: int) -> set[frozenset[str]]:
+        q = (
+            sa.select(t.seats.c.game_id, t.players.c.name)
+            .select_from(t.seats.join(t.players, t.seats.c.player_id == t.players.c.id))
+            .where(t.players.c.event_id == event_id)
+        )
+        by_game: dict[int, list[str]] = {}
+        for r in conn.execute(q):
+            by_game.setdefault(r.game_id, []).append(r.name)
+        met: set[frozenset[str]] = set()
+        for names in by_game.values():
+            for i, a in enumerate(names):
+                for b in names[i + 1 :]:
+                    met.add(frozenset((a, b)))
+        return met
+
+    def new_game(
+        self,
+        event: str | int,
+        players: list[str],
+        *,
+        first_dealer: int | None = None,
+        draw: bool = False,
+        seed: int | str = 0,
+        table: int = 1,
+        actor: str = "organiser",
+    ) -> int:
+        """A game of four players: in seat order (seat 0 the table's East seat) with ``first_dealer`` (default
+        seat 0), or seated by the rule set's draw (``draw``)."""
+        with self._tx() as conn:
+            ev = self._event(conn, event)
+            rules = self._rules(ev)
+            seated = seat_table(list(players), rules.seating, draw=draw, seed=seed, first_dealer=first_dealer or 0)
+            gid = self._insert_game(
+                conn, ev, list(seated.players), seated.first_dealer, None, table, "hands", seated.draw_data()
+            )
+            self._audit(
+                conn,
+                ev["id"],
+                actor,
+                "new_game",
+                {
+                    "game": gid,
+                    "players": list(seated.players),
+                    "first_dealer": seated.first_dealer,
+                    "draw": seated.draw_data(),
+                },
+            )
+        return gid
+
+    def _insert_game(
+        self,
+        conn: sa.Connection,
+        ev: dict[str, Any],
+        players: list[str],
+        first_dealer: int,
+        round_id: int | None,
+        table: int,
+        source: str,
+        draw: dict[str, Any] | None,
+    ) -> int:
+        ids = self._player_ids(conn, ev["id"], players)
+        if len(set(ids)) != 4:
+            raise LeagueError(f"a game seats four different players, got {players}")
+        state = replay_entries(self._rules(ev), first_dealer, []).state()
+        gid = conn.execute(
+            t.games.insert().values(
+                event_id=ev["id"],
+                round_id=round_id,
+                table_no=table,
+                source=source,
+                first_dealer=first_dealer,
+                draw=draw,
+                status="playing",
+                state=state,
+                result=None,
+                version=0,
+                created=_now(),
+            )
+        ).inserted_primary_key[0]
+        conn.execute(t.seats.insert(), [{"game_id": gid, "seat": s, "player_id": p} for s, p in enumerate(ids)])
+        return int(gid)
+
+    def _game_row(self, conn: sa.Connection, game_id: int, lock: bool = False) -> dict[str, Any]:
+        q = t.games.select().where(t.games.c.id == game_id)
+        if lock and not self.is_sqlite:
+            q = q.with_for_update()
+        row = conn.execute(q).mappings().first()
+        if row is None:
+            raise NotFoundError(f"no game {game_id!r}")
+        return dict(row)
+
+    def _entries(self, conn: sa.Connection, game_id: int) -> list[dict[str, Any]]:
+        rows = conn.execute(t.entries.select().where(t.entries.c.game_id == game_id).order_by(t.entries.c.seq))
+        return [dict(r) for r in rows.mappings()]
+
+    def _seat_names(self, conn: sa.Connection, game_id: int) -> list[str]:
+        q = (
+            sa.select(t.seats.c.seat, t.players.c.name)
+            .select_from(t.seats.join(t.players, t.seats.c.player_id == t.players.c.id))
+            .where(t.seats.c.game_id == game_id)
+            .order_by(t.seats.c.seat)
+        )
+        return [r.name for r in conn.execute(q)]
+
+    def game(self, game_id: int) -> dict[str, Any]:
+        """A game: its players by seat, first dealer, entries (with what each did), running state and result."""
+        with self.engine.connect() as conn:
+            g = self._game_row(conn, game_id)
+            entries = self._entries(conn, game_id)
+            names = self._seat_names(conn, game_id)
+        return {
+            "id": g["id"],
+            "event_id": g["event_id"],
+            "table": g["table_no"],
+            "source": g["source"],
+            "players": names,
+            "first_dealer": g["first_dealer"],
+            "draw": g["draw"],
+            "status": g["status"],
+            "state": g["state"],
+            "result": g["result"],
+            "version": g["version"],
+            "entries": [
+                {"seq": e["seq"], "kind": e["kind"], "data": e["data"], "outcome": e["outcome"]} for e in entries
+            ],
+        }
+
+    def games(self, event: str | int) -> list[dict[str, Any]]:
+        """The event's games, oldest first (as :meth:`game`, without entries)."""
+        with self.engine.connect() as conn:
+            ev = self._event(conn, event)
+            ids = [
+                r.id
+                for r in conn.execute(
+                    sa.select(t.games.c.id).where(t.games.c.event_id == ev["id"]).order_by(t.games.c.id)
+                )
+            ]
+        out = []
+        for gid in ids:
+            g = self.game(gid)
+            g.pop("entries")
+            out.append(g)
+        return out
+
+    # -- entries -------------------------------------------------------------------------------------------
+
+    def add_entry(
+        self, game_id: int, entry: dict[str, Any], *, expected_seq: int | None = None, actor: str = "organiser"
+    ) -> dict[str, Any]:
+        """Add an entry (a hand, a chombo, a card, a penalty; see :mod:`jantaku.league.recording`) to a game.
+        ``expected_seq`` is the number the entry should get (the game as the organiser last saw it): if
+        someone entered another one meanwhile, a :class:`ConflictError`. Returns the entry's number, what it
+        did and the game's state."""
+        return self._change(game_id, actor, "add_entry", entry=entry, expected_seq=expected_seq)
+
+    def correct_last(
+        self, game_id: int, entry: dict[str, Any] | None, *, expected_seq: int | None = None, actor: str = "organiser"
+    ) -> dict[str, Any]:
+        """Replace the game's last entry with ``entry`` (``None``: delete it). The old entry is kept in the
+        audit log."""
+        return self._change(game_id, actor, "correct_last", entry=entry, expected_seq=expected_seq, replace=True)
+
+    def _change(
+        self,
+        game_id: int,
+        actor: str,
+        action: str,
+        *,
+        entry: dict[str, Any] | None,
+        expected_seq: int | None,
+        replace: bool = False,
+    ) -> dict[str, Any]:
+        if entry is not None and not isinstance(entry, dict):
+            raise EntryError(f"an entry is a mapping with a kind, got {entry!r}")
+        if entry is not None:
+            entry = json.loads(json.dumps(entry))  # JSON-clean copy, as it will be stored
+        try:
+            with self._tx() as conn:
+                g = self._game_row(conn, game_id, lock=True)
+                ev = self._event(conn, g["event_id"])
+                entries = self._entries(conn, game_id)
+                last = entries[-1] if entries else None
+                if replace:
+                    if last is None:
+                        raise LeagueError(f"game {game_id} has no entry to correct")
+                    if expected_seq is not None and expected_seq != last["seq"]:
+                        raise ConflictError(
+                            f"game {game_id}'s last entry is now number {last['seq']}, not {expected_seq}: "
+                            "someone else entered one meanwhile; reload and check"
+                        )
+                    data = [e["data"] for e in entries[:-1]] + ([entry] if entry is not None else [])
+                    seq = last["seq"]
+                else:
+                    seq = (last["seq"] if last else 0) + 1
+                    if expected_seq is not None and expected_seq != seq:
+                        raise ConflictError(
+                            f"game {game_id} has {seq - 1} entries now, so this would be number {seq}, not "
+                            f"{expected_seq}: someone else entered one meanwhile; reload and check"
+                        )
+                    data = [e["data"] for e in entries] + [entry]
+                if g["source"] != "hands" and entry is not None and entry.get("kind") in HAND_KINDS:
+                    raise EntryError(f"game {game_id} was entered by its final scores ({g['source']}): no hands")
+                rules = self._rules(ev)
+                replayed = replay_entries(rules, g["first_dealer"], data)
+                if replace:
+                    conn.execute(t.entries.delete().where(t.entries.c.id == last["id"]))  # type: ignore[index]
+                if entry is not None:
+                    conn.execute(
+                        t.entries.insert().values(
+                            game_id=game_id,
+                            seq=seq,
+                            kind=entry["kind"],
+                            data=entry,
+                            outcome=replayed.outcomes[-1] if replayed.outcomes else None,
+                            created=_now(),
+                        )
+                    )
+                self._store_state(conn, g, replayed)
+                detail: dict[str, Any] = {"game": game_id, "seq": seq, "entry": entry}
+                if replace:
+                    detail["replaced"] = last["data"]  # type: ignore[index]
+                self._audit(conn, ev["id"], actor, action, detail)
+        except IntegrityError:
+            raise ConflictError(f"entry {seq} of game {game_id} was written by someone else just now") from None
+        return {
+            "seq": seq,
+            "outcome": replayed.outcomes[-1] if replayed.outcomes and entry else None,
+            "state": replayed.state(),
+            "result": result_data(replayed.result) if replayed.result and replayed.over else None,
+        }
+
+    def _store_state(self, conn: sa.Connection, g: dict[str, Any], replayed: ReplayedGame) -> None:
+        over = replayed.over and replayed.result is not None
+        res = conn.execute(
+            t.games.update()
+            .where(t.games.c.id == g["id"], t.games.c.version == g["version"])
+            .values(
+                version=g["version"] + 1,
+                state=replayed.state(),
+                status="finished" if over else "playing",
+                result=result_data(replayed.result) if over and replayed.result else None,
+            )
+        )
+        if res.rowcount != 1:  # pragma: no cover - the row lock makes this unreachable
+            raise ConflictError(f"game {g['id']} changed meanwhile; reload and check")
+
+    def quick_entry(
+        self,
+        event: str | int,
+        players: list[str],
+        scores: list[int],
+        *,
+        deposits: int = 0,
+        first_dealer: int = 0,
+        table: int = 1,
+        actor: str = "organiser",
+    ) -> int:
+        """A game entered by its final raw scores only (players in seat order, the first dealer's seat for the
+        tie rule) and the riichi sticks left on the table, settled by the rule set."""
+        entry = {"kind": "final", "scores": list(scores), "deposits": deposits}
+        with self._tx() as conn:
+            ev = self._event(conn, event)
+            rules = self._rules(ev)
+            replayed = replay_entries(rules, first_dealer, [entry])
+            gid = self._insert_game(conn, ev, list(players), first_dealer, None, table, "quick", None)
+            conn.execute(
+                t.entries.insert().values(
+                    game_id=gid, seq=1, kind="final", data=entry, outcome=replayed.outcomes[0], created=_now()
+                )
+            )
+            g = self._game_row(conn, gid)
+            self._store_state(conn, g, replayed)
+            self._audit(conn, ev["id"], actor, "quick_entry", {"game": gid, "players": list(players), "entry": entry})
+        return gid
+
+    def penalty(
+        self,
+        event: str | int,
+        player: str,
+        pt: float,
+        reason: str,
+        *,
+        game: int | None = None,
+        actor: str = "organiser",
+    ) -> None:
+        """Deduct ``pt`` rank points from a player, with a reason: in a game (the game's settlement carries it)
+        or for the event (standings only)."""
+        if isinstance(pt, bool) or not isinstance(pt, int | float) or pt != pt or not 0 <= pt <= 1000:
+            raise LeagueError(f"a penalty is a number of rank points 0-1000, got {pt!r}")
+        if not str(reason).strip():
+            raise LeagueError("a penalty needs a reason")
+        if game is not None:
+            with self.engine.connect() as conn:
+                names = self._seat_names(conn, game)
+            if player not in names:
+                raise NotFoundError(f"{player!r} did not play game {game} ({', '.join(names)})")
+            self.add_entry(
+                game, {"kind": "penalty", "seat": names.index(player), "pt": pt, "reason": reason}, actor=actor
+            )
+            return
+        with self._tx() as conn:
+            ev = self._event(conn, event)
+            pid = self._player_ids(conn, ev["id"], [player])[0]
+            conn.execute(
+                t.penalties.insert().values(
+                    event_id=ev["id"], player_id=pid, pt=float(pt), reason=reason, created=_now()
+                )
+            )
+            self._audit(conn, ev["id"], actor, "penalty", {"player": player, "pt": pt, "reason": reason})
+
+    # -- standings and export ------------------------------------------------------------------------------
+
+    def standings(self, event: str | int) -> list[dict[str, Any]]:
+        """Players by total rank points (see :func:`jantaku.league.standings.player_standings`)."""
+        with self.engine.connect() as conn:
+            return self._standings(conn, self._event(conn, event))
+
+    def _standings(self, conn: sa.Connection, ev: dict[str, Any]) -> list[dict[str, Any]]:
+        from .standings import player_standings
+
+        return player_standings(
+            self._players(conn, ev["id"]), self._finished(conn, ev["id"]), self._penalties(conn, ev["id"])
+        )
+
+    def team_standings(self, event: str | int) -> list[dict[str, Any]]:
+        """Teams by the sum of their players' totals."""
+        from .standings import team_standings
+
+        return team_standings(self.standings(event))
+
+    def history(self, event: str | int, player: str) -> list[dict[str, Any]]:
+        """A player's games in order with the running total (for a chart)."""
+        from .standings import player_history
+
+        with self.engine.connect() as conn:
+            ev = self._event(conn, event)
+            return player_history(player, self._finished(conn, ev["id"]), self._penalties(conn, ev["id"]))
+
+    def _finished(self, conn: sa.Connection, event_id: int) -> list[dict[str, Any]]:
+        rows = (
+            conn.execute(t.games.select().where(t.games.c.event_id == event_id).order_by(t.games.c.id)).mappings().all()
+        )
+        out = []
+        for g in rows:
+            entries = self._entries(conn, g["id"])
+            out.append(
+                {
+                    "id": g["id"],
+                    "players": self._seat_names(conn, g["id"]),
+                    "status": g["status"],
+                    "result": g["result"],
+                    "entries": [e["data"] for e in entries],
+                }
+            )
+        return out
+
+    def _penalties(self, conn: sa.Connection, event_id: int) -> list[dict[str, Any]]:
+        q = (
+            sa.select(t.players.c.name, t.penalties.c.pt, t.penalties.c.reason)
+            .select_from(t.penalties.join(t.players, t.penalties.c.player_id == t.players.c.id))
+            .where(t.penalties.c.event_id == event_id)
+            .order_by(t.penalties.c.id)
+        )
+        return [{"player": r.name, "pt": r.pt, "reason": r.reason} for r in conn.execute(q)]
+
+    def export(self, event: str | int) -> dict[str, Any]:
+        """The whole event as JSON-ready data: rule set, players, games with entries and results, penalties,
+        standings and team standings."""
+        with self.engine.connect() as conn:
+            ev = self._event(conn, event)
+            penalties = self._penalties(conn, ev["id"])
+        games = []
+        for g in self.games(event):
+            full = self.game(g["id"])
+            games.append(full)
+        standings = self.standings(event)
+        return {
+            "event": {"name": ev["name"], "rules": ev["rules"]},
+            "players": self.players(event),
+            "games": games,
+            "penalties": penalties,
+            "standings": standings,
+            "teams": self.team_standings(event),
+        }
+
+    def import_record(
+        self, event: str | int, path: str | Path, mapping: dict[str, str] | None = None, *, actor: str = "organiser"
+    ) -> list[int]:
+        """Import an online game record (Tenhou, Mahjong Soul, mjai, ...: what ``jantaku replay`` reads) into
+        the event, its players mapped to the event's by ``mapping`` (record name -> player; unmapped names are
+        used as they are). Returns the new games."""
+        from .importing import record_games
+
+        rules = self.rules(event)
+        out = []
+        for players, first_dealer, entries in record_games(Path(path), rules, mapping or {}):
+            with self._tx() as conn:
+                ev = self._event(conn, event)
+                replayed = replay_entries(rules, first_dealer, entries)
+                gid = self._insert_game(
+                    conn, ev, players, first_dealer, None, 1, "import", {"procedure": "record", "file": Path(path).name}
+                )
+                for seq, (e, o) in enumerate(zip(entries, replayed.outcomes, strict=True), 1):
+                    conn.execute(
+                        t.entries.insert().values(
+                            game_id=gid, seq=seq, kind=e["kind"], data=e, outcome=o, created=_now()
+                        )
+                    )
+                self._store_state(conn, self._game_row(conn, gid), replayed)
+                self._audit(
+                    conn, ev["id"], actor, "import_record", {"game": gid, "file": Path(path).name, "players": players}
+                )
+            out.append(gid)
+        return out
+
+
+def _name(value: object, what: str) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > 200:
+        raise LeagueError(f"{what} must be 1-200 characters, got {value!r}")
+    return value.strip()
+
+
+def _rules_from_text(text: str, shown: str) -> Ruleset:
+    try:
+        return rules_from_mapping(tomllib.loads(text), source=shown)
+    except tomllib.TOMLDecodeError as e:
+        raise LeagueError(f"rule file {shown}: not TOML: {e}") from None
+    except JantakuError as e:
+        raise LeagueError(f"rule file {shown}: {e}") from None
+
+
+def _sqlite_write_locks(engine: sa.Engine) -> None:
+    """SQLite: transactions take the write lock when they begin (BEGIN IMMEDIATE), so two writers queue
+    instead of failing halfway; foreign keys are enforced."""
+
+    @sa_event.listens_for(engine, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=60000")
+        cur.close()
+
+    @sa_event.listens_for(engine, "begin")
+    def _begin(conn: sa.Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")

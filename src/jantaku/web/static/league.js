@@ -1,0 +1,324 @@
+// The league recorder's pages: the events, an event's public standings, the organiser's page and its
+// hand-entry form (the server checks and scores every entry by the event's rule set: /league/api).
+"use strict";
+
+const API = "/league/api";
+const WINDS = ["E", "S", "W", "N"];
+const FU = [20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110];
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+const $ = (id) => document.getElementById(id);
+
+function say(text, ok) {
+  const m = $("message");
+  if (!m) return;
+  m.textContent = text;
+  m.className = `message ${ok ? "ok" : "error"}`;
+}
+
+async function api(path, options) {
+  const opts = options || {};
+  const headers = { ...(opts.headers || {}) };
+  if (opts.body !== undefined) headers["Content-Type"] = "application/json";
+  const pw = sessionStorage.getItem("leaguePassword");
+  if (pw) headers["X-League-Password"] = pw;
+  const res = await fetch(API + path, {
+    method: opts.method || (opts.body !== undefined ? "POST" : "GET"),
+    headers,
+    body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+  });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+  return data;
+}
+
+const fmt = (x) => (x === null || x === undefined ? "-" : (x > 0 ? "+" : "") + Number(x).toFixed(1));
+const pct = (x) => (x === null || x === undefined ? "-" : (100 * x).toFixed(1) + "%");
+
+// -- the events ----------------------------------------------------------------------------------------------
+
+async function eventsPage() {
+  const data = await api("/events");
+  const box = $("event-list");
+  if (!data.events.length) { box.textContent = "No event yet."; return; }
+  box.replaceChildren(el("ul", {}, data.events.map((e) =>
+    el("li", {}, el("a", { href: `/league/event?name=${encodeURIComponent(e.name)}` }, e.name), ` (${e.rules})`))));
+}
+
+// -- an event's standings ------------------------------------------------------------------------------------
+
+function standingsTable(rows) {
+  const head = el("tr", {}, ["#", "Player", "Team", "Total", "Games", "Avg rank", "1st/2nd/3rd/4th", "Win", "Deal-in", "Penalties"]
+    .map((h) => el("th", {}, h)));
+  return el("table", { class: "data", id: "standings-table" }, head, rows.map((r) =>
+    el("tr", { "data-player": r.player }, el("td", {}, r.place), el("td", {}, r.player), el("td", {}, r.team || ""),
+      el("td", { class: "num total" }, fmt(r.total)), el("td", { class: "num" }, r.games),
+      el("td", { class: "num" }, r.average_rank === null ? "-" : r.average_rank.toFixed(2)),
+      el("td", {}, r.ranks.join("/")), el("td", { class: "num" }, pct(r.win_rate)),
+      el("td", { class: "num" }, pct(r.deal_in_rate)), el("td", { class: "num" }, r.penalties ? `-${r.penalties}` : ""))));
+}
+
+function teamsTable(rows) {
+  const head = el("tr", {}, ["#", "Team", "Total", "Games", "Players"].map((h) => el("th", {}, h)));
+  return el("table", { class: "data", id: "teams-table" }, head, rows.map((t) =>
+    el("tr", { "data-team": t.team }, el("td", {}, t.place), el("td", {}, t.team), el("td", { class: "num total" }, fmt(t.total)),
+      el("td", { class: "num" }, t.games), el("td", {}, t.players.join(", ")))));
+}
+
+function chart(history) {
+  const NS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(NS, "svg");
+  const w = 600, h = 220, pad = 30;
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("class", "chart");
+  const totals = [0, ...history.map((p) => p.total)];
+  const lo = Math.min(0, ...totals), hi = Math.max(0, ...totals);
+  const span = hi - lo || 1;
+  const x = (i) => pad + (i * (w - 2 * pad)) / Math.max(1, totals.length - 1);
+  const y = (v) => h - pad - ((v - lo) * (h - 2 * pad)) / span;
+  const line = (x1, y1, x2, y2, color) => {
+    const l = document.createElementNS(NS, "line");
+    for (const [k, v] of Object.entries({ x1, y1, x2, y2, stroke: color, "stroke-width": 2 })) l.setAttribute(k, v);
+    svg.append(l);
+  };
+  line(pad, y(0), w - pad, y(0), "#999");
+  totals.forEach((v, i) => {
+    if (i) line(x(i - 1), y(totals[i - 1]), x(i), y(v), "#1e4d36");
+    const c = document.createElementNS(NS, "circle");
+    for (const [k, val] of Object.entries({ cx: x(i), cy: y(v), r: 4, fill: "#8a6d1f" })) c.setAttribute(k, val);
+    const title = document.createElementNS(NS, "title");
+    title.textContent = i ? `game ${history[i - 1].game ?? "penalty"}: ${fmt(v)}` : "start";
+    c.append(title);
+    svg.append(c);
+  });
+  return svg;
+}
+
+async function eventPage() {
+  const name = new URLSearchParams(location.search).get("name") || "";
+  let data;
+  try { data = await api(`/events/${encodeURIComponent(name)}`); } catch (e) { say(e.message); return; }
+  $("event-title").textContent = data.event.name;
+  $("event-rules").textContent = data.event.title;
+  $("standings").replaceChildren(standingsTable(data.standings));
+  if (data.team_standings.length) {
+    $("team-section").classList.remove("hidden");
+    $("teams").replaceChildren(teamsTable(data.team_standings));
+  }
+  const q = `/league/api/events/${encodeURIComponent(name)}/export`;
+  $("csv-standings").href = `${q}?format=csv&what=standings`;
+  $("csv-games").href = `${q}?format=csv&what=games`;
+  $("json-export").href = `${q}?format=json`;
+  const games = data.games.map((g) => el("tr", { "data-game": g.id }, el("td", {}, g.id), el("td", {}, g.source),
+    el("td", {}, g.players.map((p, i) => `${p}${g.result ? ` ${fmt(g.result.final[i])}` : ""}`).join(", ")),
+    el("td", {}, g.status === "finished" ? "finished" : `playing (${g.state.hand})`)));
+  $("games").replaceChildren(el("table", { class: "data" }, el("tr", {}, ["Game", "Entry", "Players", "Status"].map((h) => el("th", {}, h))), games));
+  const sel = $("history-player");
+  sel.replaceChildren(...data.players.map((p) => el("option", { value: p.name }, p.name)));
+  const draw = async () => {
+    const h = await api(`/events/${encodeURIComponent(name)}/history?player=${encodeURIComponent(sel.value)}`);
+    $("chart").replaceChildren(chart(h.history));
+  };
+  sel.addEventListener("change", draw);
+  if (data.players.length) draw();
+}
+
+// -- the organiser -------------------------------------------------------------------------------------------
+
+const state = { event: null, game: null, data: null };
+
+async function adminPage() {
+  const presets = await api("/presets");
+  $("ev-rules").replaceChildren(...presets.presets.map((p) => el("option", { value: p }, p)));
+  const fromLink = new URLSearchParams(location.search).get("event");
+  if (fromLink) $("login-event").value = fromLink;
+  $("ev-create").addEventListener("click", () => act(async () => {
+    const name = $("ev-name").value.trim();
+    await api("/events", { body: { name, rules: $("ev-rules").value, password: $("ev-password").value } });
+    await login(name, $("ev-password").value);
+    say(`Event ${name} created.`, true);
+  }));
+  $("login-btn").addEventListener("click", () => act(() => login($("login-event").value.trim(), $("login-password").value)));
+  $("team-add").addEventListener("click", () => act(async () => {
+    await api(`/events/${enc(state.event)}/teams`, { body: { name: $("team-name").value } });
+    $("team-name").value = "";
+    await refreshEvent();
+  }));
+  $("player-add").addEventListener("click", () => act(async () => {
+    await api(`/events/${enc(state.event)}/players`, { body: { name: $("player-name").value, team: $("player-team").value } });
+    $("player-name").value = "";
+    await refreshEvent();
+    $("player-name").focus();
+  }));
+  $("round-seat").addEventListener("click", () => act(async () => {
+    const r = await api(`/events/${enc(state.event)}/rounds`, { body: { method: $("round-method").value } });
+    showTables(r);
+    say(`Round ${r.round} seated.`, true);
+  }));
+  $("kind").addEventListener("change", showFields);
+  $("second").addEventListener("change", () => $("second-fields").classList.toggle("hidden", !$("second").checked));
+  $("submit-entry").addEventListener("click", () => act(submitEntry));
+  $("undo").addEventListener("click", () => act(async () => {
+    await api(`/games/${state.game}/undo`, { body: {} });
+    say("Last entry deleted.", true);
+    await openGame(state.game);
+  }));
+  $("quick-add").addEventListener("click", () => act(quickEntry));
+  for (const id of ["fu", "fu2"]) $(id).replaceChildren(...FU.map((f) => el("option", { value: f, selected: f === 30 }, f)));
+  showFields();
+}
+
+const enc = encodeURIComponent;
+
+async function act(fn) {
+  try { await fn(); } catch (e) { say(e.message); }
+}
+
+async function login(name, password) {
+  sessionStorage.setItem("leaguePassword", password);
+  await api(`/events/${enc(name)}/login`, { body: {} });
+  state.event = name;
+  $("organiser").classList.remove("hidden");
+  $("admin-title").textContent = name;
+  const link = `${location.origin}/league/admin?event=${enc(name)}`;
+  $("admin-link").href = link;
+  $("admin-link").textContent = link;
+  $("public-link").href = `/league/event?name=${enc(name)}`;
+  say(`Organising ${name}.`, true);
+  await refreshEvent();
+}
+
+async function refreshEvent() {
+  const data = await api(`/events/${enc(state.event)}`);
+  state.data = data;
+  $("player-team").replaceChildren(el("option", { value: "" }, "(none)"), ...data.teams.map((t) => el("option", { value: t }, t)));
+  $("player-list").textContent = data.players.map((p) => p.team ? `${p.name} (${p.team})` : p.name).join(", ");
+  const opts = () => data.players.map((p) => el("option", { value: p.name }, p.name));
+  $("quick-fields").replaceChildren(...WINDS.map((w, i) => el("span", {},
+    el("label", {}, `${w} `, el("select", { id: `quick-p${i}` }, opts())),
+    el("label", {}, "score ", el("input", { id: `quick-s${i}`, type: "number", step: 100, class: "short", inputmode: "numeric" })))));
+  data.players.slice(0, 4).forEach((p, i) => { $(`quick-p${i}`).value = p.name; });
+  const open = data.games.filter((g) => g.status === "playing" && g.source === "hands");
+  if (open.length && !$("tables").children.length) {
+    showTables({ round: null, games: open.map((g) => ({ game: g.id, table: g.table, players: g.players, first_dealer: g.first_dealer })) });
+  }
+}
+
+function showTables(r) {
+  $("tables").replaceChildren(...r.games.map((g) => el("div", { class: "row" },
+    el("span", {}, `Table ${g.table}: ${g.players.map((p, i) => `${WINDS[i]} ${p}`).join(", ")}; first dealer ${g.players[g.first_dealer]}`),
+    el("button", { class: "open-game", "data-game": g.game }, `Enter hands (game ${g.game})`))));
+  for (const b of $("tables").querySelectorAll("button.open-game")) {
+    b.addEventListener("click", () => act(() => openGame(Number(b.dataset.game))));
+  }
+}
+
+function boxes(id, name, players) {
+  $(id).replaceChildren(...players.map((p, i) => el("label", {}, el("input", { type: "checkbox", name, value: i }), ` ${p}`)));
+}
+
+function checked(name) {
+  return [...document.querySelectorAll(`input[name=${name}]:checked`)].map((b) => Number(b.value));
+}
+
+async function openGame(id) {
+  const g = await api(`/games/${id}`);
+  state.game = id;
+  state.gameData = g;
+  $("game-panel").classList.remove("hidden");
+  $("game-title").textContent = `Game ${id}`;
+  const st = g.state;
+  $("game-seats").replaceChildren(...g.players.map((p, i) => el("div", { class: `seat${st.dealer === i && g.status !== "finished" ? " dealer" : ""}`, "data-seat": i },
+    el("div", {}, `${WINDS[(i - st.dealer + 4) % 4]} ${p}`), el("div", { class: "score" }, st.scores[i]),
+    g.result ? el("div", { class: "final" }, `${g.result.ranks[i]}. ${fmt(g.result.final[i])}`) : "")));
+  $("game-hand").textContent = g.status === "finished" ? "Game over" : `${st.hand} - ${st.honba} honba, ${st.deposits} riichi sticks`;
+  $("game-hand").dataset.status = g.status;
+  for (const sel of document.querySelectorAll("select.seat-select")) {
+    const extra = sel.classList.contains("tsumo") ? [el("option", { value: "" }, "tsumo")] : sel.classList.contains("none") ? [el("option", { value: "" }, "-")] : [];
+    sel.replaceChildren(...extra, ...g.players.map((p, i) => el("option", { value: i }, p)));
+  }
+  boxes("riichi-boxes", "riichi", g.players);
+  boxes("tenpai-boxes", "tenpai", g.players);
+  boxes("nagashi-boxes", "nagashi", g.players);
+  $("entries").replaceChildren(...g.entries.map((e) => el("li", {}, `${(e.outcome && e.outcome.hand) || ""} ${e.kind} ${describe(e.data, g.players)}`)));
+  $("entry-form").classList.toggle("hidden", g.status === "finished");
+  $("correct").checked = false;
+  $("han").value = "";
+  $("yakuman").value = "0";
+  for (const id of ["hand-tiles", "win-tile", "dora", "ura"]) $(id).value = "";
+  $("second").checked = false;
+  $("second-fields").classList.add("hidden");
+}
+
+function describe(d, players) {
+  if (d.kind === "win") {
+    return d.wins.map((w) => `${players[w.winner]} ${w.from === null ? "tsumo" : `ron ${players[w.from]}`} ${w.yakuman ? `yakuman x${w.yakuman}` : w.hand ? w.hand : `${w.han} han ${w.fu} fu`}`).join("; ");
+  }
+  if (d.kind === "draw") return `tenpai: ${(d.tenpai || []).map((s) => players[s]).join(", ") || "none"}`;
+  if (d.kind === "abortive") return d.reason;
+  if (d.seat !== undefined) return `${players[d.seat]} ${d.color || ""}${d.pt ? ` -${d.pt}pt` : ""} ${d.reason || ""}`;
+  return "";
+}
+
+function showFields() {
+  const k = $("kind").value;
+  $("f-win").classList.toggle("hidden", k !== "win");
+  $("f-draw").classList.toggle("hidden", k !== "draw");
+  $("f-abortive").classList.toggle("hidden", k !== "abortive");
+  $("f-player").classList.toggle("hidden", !["chombo", "card", "penalty"].includes(k));
+  $("f-card").classList.toggle("hidden", k !== "card");
+  $("f-penalty").classList.toggle("hidden", k !== "penalty");
+  $("riichi-row").classList.toggle("hidden", !["win", "draw", "abortive"].includes(k));
+}
+
+async function submitEntry() {
+  const k = $("kind").value;
+  const riichi = checked("riichi");
+  let entry;
+  if (k === "win") {
+    const from = $("from").value === "" ? null : Number($("from").value);
+    const w = { winner: Number($("winner").value), from };
+    const yakuman = Number($("yakuman").value || 0);
+    const tiles = $("hand-tiles").value.trim();
+    if (tiles) Object.assign(w, { hand: tiles, win: $("win-tile").value.trim(), dora: $("dora").value.trim(), ura: $("ura").value.trim() });
+    else if (yakuman) w.yakuman = yakuman;
+    else { w.han = Number($("han").value); w.fu = Number($("fu").value); }
+    if ($("pao").value !== "") w.pao = Number($("pao").value);
+    const wins = [w];
+    if ($("second").checked) wins.push({ winner: Number($("winner2").value), from, han: Number($("han2").value), fu: Number($("fu2").value) });
+    entry = { kind: "win", wins, riichi };
+  } else if (k === "draw") {
+    entry = { kind: "draw", tenpai: checked("tenpai"), nagashi: checked("nagashi"), riichi };
+  } else if (k === "abortive") {
+    entry = { kind: "abortive", reason: $("abortive-reason").value, riichi };
+  } else {
+    entry = { kind: k, seat: Number($("who").value), reason: $("reason").value };
+    if (k === "card") entry.color = $("card-color").value;
+    if (k === "penalty") entry.pt = Number($("penalty-pt").value);
+  }
+  const correct = $("correct").checked;
+  const n = state.gameData.entries.length;
+  const out = await api(`/games/${state.game}/entries`, { body: { entry, correct, expected_seq: correct ? n : n + 1 } });
+  await openGame(state.game);
+  say(`Entry ${out.seq} ${correct ? "corrected" : "entered"}.`, true);
+}
+
+async function quickEntry() {
+  const players = [0, 1, 2, 3].map((i) => $(`quick-p${i}`).value);
+  const scores = [0, 1, 2, 3].map((i) => Number($(`quick-s${i}`).value));
+  const r = await api(`/events/${enc(state.event)}/quick`, { body: { players, scores, deposits: Number($("quick-deposits").value || 0) } });
+  say(`Game ${r.game} entered.`, true);
+  await refreshEvent();
+}
+
+const PAGES = { events: eventsPage, event: eventPage, admin: adminPage };
+PAGES[document.body.dataset.page]().catch((e) => say(e.message));

@@ -1,0 +1,175 @@
+"""The league recorder's pages in a real browser, at a phone's size (390x844, league data in SQLite) and a
+desktop's (1366x768, league data in PostgreSQL): an organiser creates an event with teams and players, seats
+a round, and records a whole hanchan hand by hand through the entry form - one under ``mleague`` and one
+under ``mu``, the hands of games the engine's bots played - and the public standings and team totals show the
+engine's own settlement of those hands; an impossible entry is refused with the rule's article."""
+
+from __future__ import annotations
+
+import pytest
+
+from jantaku.web.app import create_app
+from jantaku.web.background import BackgroundServer
+from jantaku.web.storage import SqliteStore
+from league.pg import Cluster, PostgresUnavailable
+from league.simulated import entries_of, simulated_game
+
+from .conftest import TIMEOUT_MS
+
+SIZES = {"phone": (390, 844), "desktop": (1366, 768)}
+
+
+@pytest.fixture(scope="module")
+def pg():
+    try:
+        cluster = Cluster()
+    except PostgresUnavailable as e:
+        pytest.fail(str(e), pytrace=False)
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(params=list(SIZES))
+def league(request, tmp_path, browser, pg):
+    size = request.param
+    league_db = str(tmp_path / "league.sqlite3") if size == "phone" else pg.fresh_url()
+    store = SqliteStore(tmp_path / "games.sqlite3")
+    with BackgroundServer(create_app(store, league_db=league_db)) as srv:
+        w, h = SIZES[size]
+        ctx = browser.new_context(viewport={"width": w, "height": h}, locale="en-US", is_mobile=size == "phone")
+        ctx.set_default_timeout(TIMEOUT_MS)
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        yield page, srv.url, size
+        ctx.close()
+        assert not errors, f"JavaScript errors on the page: {errors}"
+    store.close()
+
+
+def _message(page) -> str:
+    return page.inner_text("#message")
+
+
+def _create_event(page, url: str, name: str, rules: str) -> None:
+    page.goto(url + "league/admin")
+    page.wait_for_selector("#ev-rules option[value=mleague]", state="attached")
+    page.click("#login-section summary")
+    page.fill("#ev-name", name)
+    page.select_option("#ev-rules", rules)
+    page.fill("#ev-password", "s3cret-pw")
+    page.click("#ev-create")
+    page.wait_for_selector("#organiser:not(.hidden)")
+    for team in ("Red", "Blue"):
+        page.fill("#team-name", team)
+        page.click("#team-add")
+        page.wait_for_selector(f"#player-team option[value={team}]", state="attached")
+    for i, player in enumerate(("Ann", "Bo", "Cy", "Di")):
+        page.fill("#player-name", player)
+        page.select_option("#player-team", "Red" if i % 2 == 0 else "Blue")
+        page.click("#player-add")
+        page.wait_for_function(f"() => document.querySelector('#player-list').textContent.includes('{player}')")
+
+
+def _enter(page, entry: dict, seat_map, n: int) -> None:
+    """Fill the entry form with ``entry`` (the simulation's seats mapped to the table's) and submit it."""
+    page.select_option("#kind", entry["kind"])
+    for s in entry.get("riichi", []):
+        page.check(f"input[name=riichi][value='{seat_map(s)}']")
+    if entry["kind"] == "win":
+        wins = entry["wins"]
+        w = wins[0]
+        page.select_option("#winner", str(seat_map(w["winner"])))
+        page.select_option("#from", "" if w["from"] is None else str(seat_map(w["from"])))
+        if w.get("yakuman"):
+            page.fill("#yakuman", str(w["yakuman"]))
+        else:
+            page.fill("#yakuman", "0")
+            page.fill("#han", str(w["han"]))
+            page.select_option("#fu", str(w["fu"]))
+        page.select_option("#pao", "" if w.get("pao") is None else str(seat_map(w["pao"])))
+        assert len(wins) == 1  # mleague and mu: head bump
+    elif entry["kind"] == "draw":
+        for s in entry.get("tenpai", []):
+            page.check(f"input[name=tenpai][value='{seat_map(s)}']")
+        for s in entry.get("nagashi", []):
+            page.check(f"input[name=nagashi][value='{seat_map(s)}']")
+    page.click("#submit-entry")
+    page.wait_for_function(f"() => document.querySelectorAll('#entries li').length === {n}")
+    assert _message(page).startswith(f"Entry {n} entered"), _message(page)
+
+
+def _standings(page) -> tuple[dict[str, float], dict[str, float]]:
+    players = {
+        r.get_attribute("data-player"): float(r.query_selector(".total").inner_text())
+        for r in page.query_selector_all("#standings-table tr[data-player]")
+    }
+    teams = {
+        r.get_attribute("data-team"): float(r.query_selector(".total").inner_text())
+        for r in page.query_selector_all("#teams-table tr[data-team]")
+    }
+    return players, teams
+
+
+@pytest.mark.parametrize("rules,seed", [("mleague", 0), ("mu", 0)])
+def test_organiser_records_a_hanchan(league, rules, seed):
+    page, url, size = league
+    name = f"{rules} cup"
+    _create_event(page, url, name, rules)
+    page.click("#round-seat")
+    page.wait_for_selector("#tables button.open-game")
+    page.click("#tables button.open-game")
+    page.wait_for_selector("#game-panel:not(.hidden)")
+    gid = int(page.get_attribute("#tables button.open-game", "data-game"))
+    table = page.evaluate(f"() => fetch('/league/api/games/{gid}').then(r => r.json())")
+    players, first_dealer = table["players"], table["first_dealer"]
+    game = simulated_game(rules, seed)
+    shift = (first_dealer - game.first_dealer) % 4  # the same game turned to the table's first dealer
+
+    def seat_map(s: int) -> int:
+        return (s + shift) % 4
+
+    # a han and fu no hand can have is refused with the rule document's article, and nothing is entered
+    page.select_option("#kind", "win")
+    page.select_option("#winner", "1")
+    page.select_option("#from", "0")
+    page.fill("#han", "1")
+    page.select_option("#fu", "20")
+    page.click("#submit-entry")
+    page.wait_for_function("() => document.querySelector('#message').textContent.includes('cannot exist')")
+    assert ("6章3条" if rules == "mleague" else "Art 56") in _message(page)
+    assert page.query_selector_all("#entries li") == []
+    if rules == "mleague":
+        # a win entered as the hand itself is scored by jantaku (riichi, pinfu, dora 1: 3 han 30 fu, 3,900);
+        # then undone
+        page.check("input[name=riichi][value='1']")
+        page.fill("#han", "")
+        page.fill("#hand-tiles", "234m567p456s78999s")
+        page.fill("#win-tile", "9s")
+        page.fill("#dora", "3m")
+        page.click("#submit-entry")
+        page.wait_for_function("() => document.querySelectorAll('#entries li').length === 1")
+        scores = [int(x.inner_text()) for x in page.query_selector_all("#game-seats .score")]
+        assert scores == [21100, 28900, 25000, 25000]
+        page.click("#undo")
+        page.wait_for_function("() => document.querySelectorAll('#entries li').length === 0")
+        assert _message(page) == "Last entry deleted."
+    entries = entries_of(game)
+    for n, entry in enumerate(entries, 1):
+        _enter(page, entry, seat_map, n)
+    assert page.inner_text("#game-hand") == "Game over"
+    if size == "phone":
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 390, f"the organiser page is {width} px wide on a 390 px phone"
+    expected = {players[seat_map(s)]: game.result.final[s] for s in range(4)}
+    page.goto(url + f"league/event?name={name.replace(' ', '%20')}")
+    page.wait_for_selector("#standings-table tr[data-player]")
+    shown, teams = _standings(page)
+    assert shown == expected
+    assert teams == {
+        "Red": round(expected["Ann"] + expected["Cy"], 1),
+        "Blue": round(expected["Bo"] + expected["Di"], 1),
+    }
+    page.wait_for_selector("#chart svg circle")
+    if size == "phone":
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # wide tables scroll in their box

@@ -1,0 +1,311 @@
+"""The recorder's storage and operations, on SQLite and on PostgreSQL (the ``db_url`` fixture): events,
+players and teams, seating, hand entries, corrections and the audit log, quick entry, penalties, import,
+standings, export, and two organisers entering at once."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from jantaku.league.errors import ConflictError, EntryError, LeagueError, NotFoundError
+from jantaku.league.export import games_csv, standings_csv
+from jantaku.league.store import LeagueStore
+
+from .simulated import entries_of, simulated_game
+
+RECORD = Path(__file__).parent.parent / "data/records/tenhou-mjlog/mjx-houou/2010081709gm-00a9-0000-fe3371ad.mjlog"
+
+
+def setup_event(store, rules="mleague", players="ABCDEFGH", teams=True):
+    store.create_event("Season", rules, admin_password="secret")
+    if teams:
+        store.add_team("Season", "Red")
+        store.add_team("Season", "Blue")
+    for i, p in enumerate(players):
+        store.add_player("Season", p, team=("Red" if i % 2 == 0 else "Blue") if teams else None)
+
+
+def test_events_players_teams(store):
+    setup_event(store)
+    assert [e["name"] for e in store.events()] == ["Season"]
+    assert store.check_admin("Season", "secret") and not store.check_admin("Season", "wrong")
+    assert store.teams("Season") == ["Red", "Blue"]
+    assert [(p["name"], p["team"]) for p in store.players("Season")][:2] == [("A", "Red"), ("B", "Blue")]
+    with pytest.raises(LeagueError, match="exists already"):
+        store.add_player("Season", "A")
+    with pytest.raises(NotFoundError, match="no team 'Green'"):
+        store.add_player("Season", "Z", team="Green")
+    with pytest.raises(LeagueError, match="rules must be a preset"):
+        store.create_event("Other", "nonsense")
+    with pytest.raises(LeagueError, match="riichi games"):
+        store.create_event("Other", "jielu")
+
+
+def test_user_rule_file(store, tmp_path):
+    f = tmp_path / "club.toml"
+    f.write_text('base = "mleague"\nname = "club"\nrank_points = [30000, 10000, -10000, -30000]\n', encoding="utf-8")
+    store.create_event("Club", str(f))
+    assert store.rules("Club").rank_points == (30000, 10000, -10000, -30000)
+
+
+def test_seating_rounds(store):
+    setup_event(store)
+    r1 = store.seat_round("Season", "random", seed=4)
+    assert r1["round"] == 1 and len(r1["games"]) == 2
+    seated = sorted(p for g in r1["games"] for p in g["players"])
+    assert seated == list("ABCDEFGH")
+    # M-League 2023 3章1条: wind tiles drawn, East (seat 0) deals first
+    assert all(g["first_dealer"] == 0 and g["draw"]["procedure"] == "mleague" for g in r1["games"])
+    r2 = store.seat_round("Season", "swiss", seed=5)
+    pairs1 = {frozenset((a, b)) for g in r1["games"] for a in g["players"] for b in g["players"] if a != b}
+    repeats = sum(
+        1
+        for g in r2["games"]
+        for i, a in enumerate(g["players"])
+        for b in g["players"][i + 1 :]
+        if frozenset((a, b)) in pairs1
+    )
+    assert repeats == 4  # 8 players at two tables always repeat 4 pairs at best; swiss reaches that
+    given = store.seat_round("Season", "given", players=list("HGFEDCBA"), draw=False)
+    assert [g["players"] for g in given["games"]] == [list("HGFE"), list("DCBA")]
+    assert given["games"][0]["draw"]["procedure"] == "given"
+
+
+def test_seat_draw_of_mu_keeps_its_throws(db_url, tmp_path):
+    s = LeagueStore(db_url)
+    setup_event(s, "mu", "ABCD", teams=False)
+    r = s.seat_round("Season", "random", seed=1)
+    draw = r["games"][0]["draw"]
+    # μ 2021 Art 8 (3)-(4) and Art 10 (1)-(2): four throws
+    assert draw["procedure"] == "mu" and [t[0] for t in draw["throws"]] == [
+        "marker", "wind order", "first dealer 1", "first dealer 2",
+    ]  # fmt: skip
+    s.close()
+
+
+def test_entries_corrections_and_audit_log(store):
+    setup_event(store, players="ABCD", teams=False)
+    g = store.new_game("Season", list("ABCD"), first_dealer=1)
+    out = store.add_entry(g, {"kind": "win", "wins": [{"winner": 2, "from": 0, "han": 3, "fu": 30}], "riichi": [2]})
+    assert out["seq"] == 1 and out["state"]["scores"] == [21100, 25000, 28900, 25000]
+    # a mistake: it was 4 han 30 fu; correct the last entry
+    out = store.correct_last(g, {"kind": "win", "wins": [{"winner": 2, "from": 0, "han": 4, "fu": 30}], "riichi": [2]})
+    assert out["seq"] == 1 and out["state"]["scores"] == [17000, 25000, 33000, 25000]  # kiriage mangan (6章4条2)
+    game = store.game(g)
+    assert len(game["entries"]) == 1 and game["entries"][0]["data"]["wins"][0]["han"] == 4
+    with pytest.raises(EntryError, match="1 han 20 fu by ron cannot exist"):
+        store.add_entry(g, {"kind": "win", "wins": [{"winner": 2, "from": 0, "han": 1, "fu": 20}]})
+    assert len(store.game(g)["entries"]) == 1  # a refused entry leaves nothing behind
+    store.correct_last(g, None)  # delete it
+    assert store.game(g)["entries"] == [] and store.game(g)["state"]["scores"] == [25000] * 4
+    log = store.audit_log("Season")
+    actions = [a["action"] for a in log]
+    assert actions == ["create_event", "add_player", "add_player", "add_player", "add_player", "new_game",
+                       "add_entry", "correct_last", "correct_last"]  # fmt: skip
+    assert log[7]["detail"]["replaced"]["wins"][0]["han"] == 3
+    assert log[7]["detail"]["entry"]["wins"][0]["han"] == 4
+    assert log[8]["detail"]["entry"] is None and log[8]["detail"]["replaced"]["wins"][0]["han"] == 4
+
+
+def test_conflicting_entry_is_refused(store):
+    setup_event(store, players="ABCD", teams=False)
+    g = store.new_game("Season", list("ABCD"))
+    store.add_entry(g, {"kind": "draw", "tenpai": [0]}, expected_seq=1)
+    with pytest.raises(ConflictError, match="someone else entered one meanwhile"):
+        store.add_entry(g, {"kind": "draw", "tenpai": [1]}, expected_seq=1)
+    with pytest.raises(ConflictError):
+        store.correct_last(g, None, expected_seq=2)
+    assert [e["seq"] for e in store.game(g)["entries"]] == [1]
+
+
+def test_two_organisers_at_once(db_url):
+    """Two organisers (threads, each with its own connection pool) enter hands into the same game at once:
+    none is lost or duplicated; those entering with the number they expect never overwrite each other."""
+    setup = LeagueStore(db_url)
+    setup_event(setup, players="ABCD", teams=False)
+    g = setup.new_game("Season", list("ABCD"))
+    setup.close()
+    per_thread = 8
+    errors: list[Exception] = []
+    conflicts: list[int] = []
+
+    def organiser(n: int) -> None:
+        s = LeagueStore(db_url)
+        try:
+            for _ in range(per_thread):
+                # all tenpai: the dealer repeats, the game never ends
+                s.add_entry(g, {"kind": "draw", "tenpai": [0, 1, 2, 3], "note": n}, actor=f"organiser{n}")
+            for _ in range(per_thread):
+                seq = len(s.game(g)["entries"]) + 1
+                try:
+                    s.add_entry(g, {"kind": "draw", "tenpai": [0, 1, 2, 3], "note": n}, expected_seq=seq)
+                except ConflictError:
+                    conflicts.append(n)
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+        finally:
+            s.close()
+
+    threads = [threading.Thread(target=organiser, args=(n,)) for n in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    s = LeagueStore(db_url)
+    game = s.game(g)
+    seqs = [e["seq"] for e in game["entries"]]
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert len(seqs) == 2 * per_thread * 2 - len(conflicts)
+    notes = [e["data"]["note"] for e in game["entries"]]
+    assert notes.count(0) >= per_thread and notes.count(1) >= per_thread  # both organisers' hands are there
+    assert game["state"]["honba"] == len(seqs) and game["version"] == len(seqs)
+    assert len([a for a in s.audit_log("Season") if a["action"] == "add_entry"]) == len(seqs)
+    s.close()
+
+
+@pytest.mark.parametrize("rules", ["mleague", "mu"])
+def test_whole_hanchan_matches_the_engine(store, rules):
+    game = simulated_game(rules, 1)
+    setup_event(store, rules, players="ABCD")
+    g = store.new_game("Season", list("ABCD"), first_dealer=game.first_dealer)
+    for e in entries_of(game):
+        store.add_entry(g, e)
+    stored = store.game(g)
+    assert stored["status"] == "finished"
+    assert stored["result"]["final"] == game.result.final
+    assert stored["result"]["scores"] == game.result.scores
+    rows = {r["player"]: r for r in store.standings("Season")}
+    for seat, name in enumerate("ABCD"):
+        assert rows[name]["total"] == game.result.final[seat]
+        assert rows[name]["ranks"][game.result.ranks[seat] - 1] == 1
+    wins = sum(len(r.wins) for r in game.results)
+    assert sum(r["wins"] for r in rows.values()) == wins
+    assert all(r["hands"] == len(game.results) for r in rows.values())
+    teams = {t["team"]: t["total"] for t in store.team_standings("Season")}
+    assert teams["Red"] == round(game.result.final[0] + game.result.final[2], 1)
+    assert teams["Blue"] == round(game.result.final[1] + game.result.final[3], 1)
+
+
+def test_quick_entry_penalties_and_standings(store):
+    setup_event(store)
+    # M-League 2023 6章2条6's example, entered by final scores only
+    g1 = store.quick_entry("Season", list("ABCD"), [28600, 28600, 28600, 13200], deposits=1)
+    assert store.game(g1)["result"]["final"] == [19.0, 13.9, 13.9, -46.8]
+    with pytest.raises(EntryError, match="add up to"):
+        store.quick_entry("Season", list("EFGH"), [30000, 30000, 30000, 30000], deposits=1)
+    g2 = store.quick_entry("Season", list("EFGH"), [40000, 30000, 20000, 10000])
+    store.penalty("Season", "E", 20, "red card", game=g2)  # in the game: its settlement carries it
+    store.penalty("Season", "A", 5, "late")  # for the event
+    rows = {r["player"]: r for r in store.standings("Season")}
+    assert rows["E"]["total"] == 60.0 - 20.0 and rows["E"]["penalties"] == 20.0
+    assert rows["A"]["total"] == 14.0 and rows["A"]["penalties"] == 5.0
+    assert rows["D"]["average_rank"] == 4.0
+    assert store.standings("Season")[0]["player"] == "E"
+    with pytest.raises(LeagueError, match="needs a reason"):
+        store.penalty("Season", "A", 5, " ")
+    hist = store.history("Season", "A")
+    assert [h["total"] for h in hist] == [19.0, 14.0]
+    with pytest.raises(EntryError, match="no hands"):
+        store.add_entry(g1, {"kind": "draw", "tenpai": []})
+
+
+def test_export_csv_and_json(store):
+    setup_event(store)
+    store.quick_entry("Season", list("ABCD"), [40000, 30000, 20000, 10000])
+    data = store.export("Season")
+    text = json.dumps(data, default=str)
+    assert json.loads(text)["standings"][0]["player"] == "A"
+    assert {t["team"] for t in data["teams"]} == {"Red", "Blue"}
+    rows = list(csv.DictReader(io.StringIO(standings_csv(data["standings"]))))
+    assert rows[0]["player"] == "A" and float(rows[0]["total"]) == 60.0 and rows[0]["first"] == "1"
+    games = list(csv.DictReader(io.StringIO(games_csv(data["games"]))))
+    assert [r["final"] for r in games] == ["60.0", "10.0", "-20.0", "-50.0"]
+
+
+def test_import_tenhou_record(db_url):
+    s = LeagueStore(db_url)
+    # the record's room pays as the tenhou rule set: the game is kept hand by hand
+    s.create_event("Online", "tenhou")
+    for p in ("Ann", "Bo", "Cy", "Di"):
+        s.add_player("Online", p)
+    mapping = {"反陽子さん": "Ann", "ASAPIN": "Bo", "でこじ": "Cy", "デジタル仙人": "Di"}
+    [g] = s.import_record("Online", RECORD, mapping)
+    game = s.game(g)
+    assert game["source"] == "import" and game["status"] == "finished"
+    assert game["players"] == ["Ann", "Bo", "Cy", "Di"]
+    assert game["result"]["final"] == [-20.0, 16.0, -45.0, 49.0]  # the record's own final points
+    assert all(e["kind"] in ("win", "draw", "abortive") for e in game["entries"])
+    # under M-League's rules the same game is kept by its final scores, settled by M-League's uma
+    s.create_event("ML", "mleague")
+    for p in ("Ann", "Bo", "Cy", "Di"):
+        s.add_player("ML", p)
+    [g2] = s.import_record("ML", RECORD, mapping)
+    game2 = s.game(g2)
+    assert [e["kind"] for e in game2["entries"]] == ["final"]
+    assert game2["result"]["scores"] == game["result"]["scores"]
+    assert sum(r["hands"] for r in s.standings("ML")) == 4 * len(game["entries"])
+    with pytest.raises(NotFoundError, match="add the player first"):
+        s.import_record("ML", RECORD, {})
+    s.close()
+
+
+def test_bad_database_urls(tmp_path):
+    with pytest.raises(LeagueError, match="file path"):
+        LeagueStore("mysql://x/y")
+    with pytest.raises(LeagueError, match="no folder"):
+        LeagueStore(str(tmp_path / "missing" / "x.db"))
+
+
+def test_migrations_build_the_schema_exactly(store):
+    """The Alembic migrations shipped with the package give the tables of ``jantaku.league.schema`` (no
+    difference autogenerate could find), and a database at the newest migration is left alone."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    from jantaku.league.migrations import current_revision, head_revision, upgrade
+    from jantaku.league.schema import metadata
+
+    assert current_revision(store.engine) == head_revision() == "0001"
+    with store.engine.connect() as conn:
+        ctx = MigrationContext.configure(conn, opts={"version_table": "league_alembic_version"})
+        diffs = [
+            d for d in compare_metadata(ctx, metadata) if not (isinstance(d, tuple) and "league_alembic" in str(d))
+        ]
+    assert diffs == []
+    upgrade(store.engine)  # nothing to do
+    assert current_revision(store.engine) == "0001"
+
+
+def _organiser_process(db_url: str, game: int, n: int, count: int) -> None:
+    s = LeagueStore(db_url)
+    for _ in range(count):
+        s.add_entry(game, {"kind": "draw", "tenpai": [0, 1, 2, 3], "note": n}, actor=f"process{n}")
+    s.close()
+
+
+def test_two_organisers_in_two_processes(db_url):
+    """The same with two processes: every hand is stored once, numbered 1, 2, 3, ... without a gap."""
+    import multiprocessing
+
+    setup = LeagueStore(db_url)
+    setup_event(setup, players="ABCD", teams=False)
+    g = setup.new_game("Season", list("ABCD"))
+    setup.close()
+    ctx = multiprocessing.get_context("fork")  # the child starts with jantaku imported
+    procs = [ctx.Process(target=_organiser_process, args=(db_url, g, n, 6)) for n in range(2)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+    assert [p.exitcode for p in procs] == [0, 0]
+    s = LeagueStore(db_url)
+    entries = s.game(g)["entries"]
+    assert [e["seq"] for e in entries] == list(range(1, 13))
+    assert sorted(e["data"]["note"] for e in entries) == [0] * 6 + [1] * 6
+    s.close()
