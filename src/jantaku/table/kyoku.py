@@ -40,6 +40,7 @@ from jantaku.hand import Hand
 from jantaku.jielu import JieluResult, original_payments
 from jantaku.jielu import can_win as jielu_can_win
 from jantaku.jielu import score_hand as jielu_score_hand
+from jantaku.jielu.fantable import table_for_rules as jielu_table_for
 from jantaku.jielu.liability import pao_claims
 from jantaku.meld import Meld, MeldKind
 from jantaku.riichi.conditions import ScoringError, WinConditions
@@ -238,6 +239,7 @@ class Kyoku:
         self._jielu = rules.family == "jielu"
         self._furiten = rules.furiten
         self._play_on = self._jielu and rules.jielu_mode == "points"
+        self._fan_table = jielu_table_for(rules) if self._jielu else None
         self.won = [False] * 4
         """Seats that have won this hand (under 洁律's points mode they leave it and the others play on)."""
         self.wins: list[WinRecord] = []
@@ -1140,7 +1142,7 @@ class Kyoku:
         incidental fans included); it is not gated by waits, and there is no furiten (004 无振听)."""
         hand = self._win_hand(seat, tile, tsumo)
         try:
-            return jielu_can_win(hand, self._win_conditions(seat, tile, tsumo, chankan))
+            return jielu_can_win(hand, self._win_conditions(seat, tile, tsumo, chankan), table=self._fan_table)
         except JantakuError:
             return False
 
@@ -1160,7 +1162,7 @@ class Kyoku:
         robbed = self.actor if chankan else None
         for seat in seats:
             cond = self._win_conditions(seat, tid, tsumo, chankan)
-            result = jielu_score_hand(self._win_hand(seat, tid, tsumo), cond)
+            result = jielu_score_hand(self._win_hand(seat, tid, tsumo), cond, table=self._fan_table)
             payments = [0, 0, 0, 0]
             if self._play_on:
                 payments[seat] = _POINTS_MULTIPLIERS[len(self.wins)] * result.score
@@ -1227,7 +1229,7 @@ class Kyoku:
                 if self.won[s]:
                     continue
                 hand = Hand(tuple(self._tiles[i] for i in st.tiles), tuple(st.melds))
-                completions[s] = jielu_score_hand(hand, extra_wildcards=1)
+                completions[s] = jielu_score_hand(hand, extra_wildcards=1, table=self._fan_table)
                 deltas[s] = completions[s].score
             for s in range(4):
                 self.scores[s] += deltas[s]
