@@ -28,7 +28,15 @@ from typing import Any
 
 from .errors import FanTableError
 
-__all__ = ["FAMILIES", "CombinationSpec", "FanTable", "default_fan_table", "load_fan_table", "table_for_rules", "with_points"]
+__all__ = [
+    "FAMILIES",
+    "CombinationSpec",
+    "FanTable",
+    "default_fan_table",
+    "load_fan_table",
+    "table_for_rules",
+    "with_points",
+]
 
 FAMILIES: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
