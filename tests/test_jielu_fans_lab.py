@@ -216,3 +216,14 @@ def test_combination_root_bound_with_rest_is_a_bound() -> None:
         points = sum(spec.points for spec, _ in best_assignment(tuple(melds), t).hits)
         assert points <= caps[w], (hand, melds, pair, w)
         checked += 1
+
+
+def test_score_requests_use_the_rule_files_values(tmp_path: Path) -> None:
+    from jantaku.jielu.jsonio import score_request
+
+    path = tmp_path / "mine.toml"
+    path.write_text('base = "jielu"\n[jielu_fans]\n"九数齐" = 10\n', encoding="utf-8")
+    req = {"hand": "123m456m789m123p11z", "win": "1z"}
+    mine = dict((name, pts) for name, pts, _ in score_request(req | {"rules": str(path)})["fans"])
+    shipped = dict((name, pts) for name, pts, _ in score_request(req | {"rules": "jielu"})["fans"])
+    assert mine["九数齐"] == 10 and shipped["九数齐"] == 6
