@@ -15,9 +15,10 @@ are the project's proposal. This tool measures difficulty and derives values fro
    frequency among the winning hands that used wildcards and among those that did not.
 4. **The rule**: ``points = clamp(round(K * log2(1 / p)), 1, full)``, ``p`` the fan's frequency among complete
    hands (a fan never seen in N hands gets ``p = 1 / (2N)``), ``K`` chosen so that 混一色 keeps its current
-   value (RULES.md's reference: 混一色 about half of 清一色). The fans a random complete hand cannot show keep
-   their values: the incidental fans (自摸和, 海底和, 杠上和, 天和: circumstances, not patterns) and the kong fans
-   (kongs are declared in play). The 32/24 rule (full, cap) is the document's and is kept.
+   value (the shipped proposal's reference, docs/rules/sources.md: 混一色 about half of 清一色). The fans a
+   random complete hand cannot show keep their values: the incidental fans (自摸和, 海底和, 杠上和, 天和:
+   circumstances, not patterns) and the kong fans (kongs are declared in play). The 32/24 rule (full, cap) is
+   the document's and is kept.
 5. **The effect**: the same games (the same seeds, so the same walls: common random numbers) played under the
    current and the proposed values; for each: wins per hand, the share of wins using wildcards and how many, the
    share of hands whose first win comes in the first go-around (before the fourth discard), the mean value S of
@@ -64,7 +65,8 @@ KEPT_FAMILIES = ("incidental",)
 KEPT_FANS = ("一杠", "二杠", "三杠", "四杠")
 """Fans kept besides: kongs are declared in play, so a random complete hand never shows them."""
 REFERENCE_FAN = "混一色"
-"""The fan whose current value fixes the scale K (RULES.md: 混一色 is the reference, about half of 清一色)."""
+"""The fan whose current value fixes the scale K (the shipped proposal's reference, docs/rules/sources.md:
+混一色 about half of 清一色)."""
 _SUITS = "mpsz"
 _MAX_SAMPLES = 1_000_000
 _MAX_GAMES = 100_000
