@@ -227,3 +227,37 @@ def test_score_requests_use_the_rule_files_values(tmp_path: Path) -> None:
     mine = dict((name, pts) for name, pts, _ in score_request(req | {"rules": str(path)})["fans"])
     shipped = dict((name, pts) for name, pts, _ in score_request(req | {"rules": "jielu"})["fans"])
     assert mine["九数齐"] == 10 and shipped["九数齐"] == 6
+
+
+def test_pruned_search_equals_the_unpruned_one_on_combination_hands() -> None:
+    """Hands rich in combinations (chows of one number or equal steps, in one or more suits), a few tiles
+    swapped: the optimiser with the tightened combination bound equals the search with no pruning at all."""
+    from jantaku.jielu.search import best_completion
+
+    rng = random.Random(7)
+    scores = []
+    while len(scores) < 12:
+        step = rng.choice((0, 1, 2, 3))
+        suits = rng.choice(((0, 0, 0), (0, 1, 2), (0, 1, 0), (1, 1, 2)))
+        start = rng.randrange(0, 7 - 2 * step) if step else rng.randrange(7)
+        counts = [0] * 34
+        for i, s in enumerate(suits):
+            first = 9 * s + start + i * step
+            for k in (first, first + 1, first + 2):
+                counts[k] += 1
+        counts[rng.choice((27, 31, 9 * rng.randrange(3) + rng.randrange(9)))] += 2
+        first = 9 * rng.randrange(3) + rng.randrange(7)
+        for k in (first, first + 1, first + 2):
+            counts[k] += 1
+        if max(counts) > 4:
+            continue
+        for _ in range(rng.choice((1, 2, 3))):
+            held = [k for k in range(34) if counts[k]]
+            counts[rng.choice(held)] -= 1
+            other = rng.choice([k for k in range(34) if counts[k] < 4])
+            counts[other] += 1
+        pruned = best_completion(counts, max_wildcards=3)
+        full = best_completion(counts, max_wildcards=3, prune=False)
+        assert (pruned.score if pruned else 0) == (full.score if full else 0), counts
+        scores.append(pruned.score if pruned else 0)
+    assert any(scores) and not all(scores)  # hands that win and hands that do not
