@@ -149,11 +149,14 @@ def _run_jsonl() -> int:
 
 
 def _run_jielu(req: dict[str, object], as_json: bool) -> int:
+    from jantaku.jielu.fantable import table_for_rules
     from jantaku.jielu.jsonio import request_from_json, result_to_json
     from jantaku.jielu.scoring import score_hand
 
     jreq = request_from_json(req)
-    result = score_hand(jreq.hand, jreq.conditions, extra_wildcards=jreq.extra_wildcards)
+    # the rule set's fan values (a user rule file may give its own [jielu_fans])
+    table = table_for_rules(jreq.rules)
+    result = score_hand(jreq.hand, jreq.conditions, extra_wildcards=jreq.extra_wildcards, table=table)
     if not result.is_win:
         # as a riichi hand that cannot win: a message and exit 2 (the JSON lines mode answers {"error": ...})
         raise JantakuError(f"{jreq.hand}: no reading of this hand is worth 1 point: it cannot win")

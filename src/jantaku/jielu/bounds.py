@@ -141,11 +141,18 @@ def instance_matrix(table: FanTable) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return np.array(rows, dtype=np.int16), np.array(pts, dtype=np.int32), np.array(size, dtype=np.int8)
 
 
-def combination_root_bounds(table: FanTable, available: list[int], max_w: int) -> list[int]:
+def combination_root_bounds(
+    table: FanTable, available: list[int], max_w: int, rest: tuple[int, ...] | None = None
+) -> list[int]:
     """For w = 0..max_w, an upper bound on the combination points of any completion that needs at most ``w``
     wildcards, given every tile the hand holds (``available``, closed and fixed, by kind): a fan instance needing
     more than ``w`` tiles the hand lacks cannot appear. Two disjoint fans of two melds may add up; otherwise a hand
     has one combination fan of three or four melds.
+
+    ``rest[k]`` (k = 0..4), when given, is a lower bound on the tiles the rest of the hand lacks once an instance
+    of ``k`` melds is chosen (the distance of the hand's closed tiles to its other melds and the pair): an
+    instance then needs its own missing tiles plus ``rest[k]`` wildcards. Both parts are counted against every
+    tile the hand holds, so each is a lower bound, and the groups are disjoint, so the sum is one too.
 
     >>> from jantaku.jielu.fantable import default_fan_table
     >>> from jantaku.tiles import counts34, parse_tiles
@@ -154,6 +161,8 @@ def combination_root_bounds(table: FanTable, available: list[int], max_w: int) -
     """
     tiles, pts, size = instance_matrix(table)
     need = np.maximum(tiles - np.array(available, dtype=np.int16), 0).sum(axis=1)
+    if rest is not None:
+        need = need + np.array(rest, dtype=np.int64)[size]
     # the best points of each kind of instance by the tiles it lacks, then the best needing at most w
     by_need = np.zeros((2, max_w + 2), dtype=np.int32)
     np.maximum.at(by_need, (np.where(size == 2, 0, 1), np.minimum(need, max_w + 1)), pts)

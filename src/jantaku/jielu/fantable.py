@@ -28,7 +28,15 @@ from typing import Any
 
 from .errors import FanTableError
 
-__all__ = ["FAMILIES", "CombinationSpec", "FanTable", "default_fan_table", "load_fan_table"]
+__all__ = [
+    "FAMILIES",
+    "CombinationSpec",
+    "FanTable",
+    "default_fan_table",
+    "load_fan_table",
+    "table_for_rules",
+    "with_points",
+]
 
 FAMILIES: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
@@ -185,3 +193,49 @@ def default_fan_table() -> FanTable:
     """The shipped table (``jantaku/jielu/fans.toml``): the project's proposed values (docs/rules/sources.md)."""
     text = (resources.files("jantaku.jielu") / "fans.toml").read_text(encoding="utf-8")
     return fan_table_from_mapping(tomllib.loads(text), "fans.toml")
+
+
+MAX_POINTS = 1000
+"""The most points a fan may be given by an override (the shipped values are 1-32)."""
+
+
+def with_points(overrides: Mapping[str, int] | tuple[tuple[str, int], ...], base: FanTable | None = None) -> FanTable:
+    """``base`` (default: the shipped table) with some fans' points replaced: ``{fan name: points}``.
+
+    This is how a rule set's ``jielu_fans`` table takes effect; the same overrides give the same table object
+    (the scorer's caches are per table). Each name must be a fan of the table and each value a whole number
+    1..``MAX_POINTS``; the combination fans keep their definitions.
+
+    >>> with_points({"混一色": 8}).points["混一色"], with_points({"混一色": 8}) is with_points({"混一色": 8})
+    (8, True)
+    >>> with_points({"七对": 4})
+    Traceback (most recent call last):
+    ...
+    jantaku.jielu.errors.FanTableError: jielu_fans: unknown fan '七对' (the fans are 清二色, 五门齐, ...)
+    """
+    items = tuple(sorted(overrides.items() if isinstance(overrides, Mapping) else overrides))
+    return _with_points(items, base or default_fan_table())
+
+
+@cache
+def _with_points(items: tuple[tuple[str, int], ...], base: FanTable) -> FanTable:
+    points = dict(base.points)
+    for name, value in items:
+        if name not in points:
+            raise FanTableError(f"jielu_fans: unknown fan {name!r} (the fans are {', '.join(list(points)[:2])}, ...)")
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_POINTS:
+            raise FanTableError(f"jielu_fans: {name} must be a whole number 1..{MAX_POINTS}, got {value!r}")
+        points[name] = value
+    if not items:
+        return base
+    combos = tuple(
+        CombinationSpec(c.name, points[c.name], c.shape, c.melds, c.suits, c.numbers, c.pairs)
+        for c in base.combinations
+    )
+    source = f"{base.source or 'fan table'} with {len(items)} value(s) changed"
+    return FanTable(MappingProxyType(points), base.family, combos, base.full, base.cap, source)
+
+
+def table_for_rules(rules: Any) -> FanTable:
+    """The fan table a rule set plays with: the shipped one with the rule set's ``jielu_fans`` values."""
+    return with_points(tuple(getattr(rules, "jielu_fans", ()) or ()))

@@ -44,6 +44,7 @@ from jantaku.riichi.jsonio import (
 from jantaku.rules import Ruleset
 
 from .errors import JieluError
+from .fantable import table_for_rules
 from .payments import original_payments
 from .scoring import JieluResult, score_hand
 
@@ -153,7 +154,8 @@ def score_request(obj: dict[str, Any]) -> dict[str, Any]:
     """Score one JSON request under a 洁律 rule set; bad input gives ``{"error": "..."}``."""
     try:
         req = request_from_json(obj)
-        result = score_hand(req.hand, req.conditions, extra_wildcards=req.extra_wildcards)
+        table = table_for_rules(req.rules)
+        result = score_hand(req.hand, req.conditions, extra_wildcards=req.extra_wildcards, table=table)
         return result_to_json(result, req)
     except JantakuError as e:
         return {"error": clip_message(str(e))}

@@ -203,7 +203,9 @@ def _best_completion(
         if w > limit:
             return best.result
         info = _HandInfo(closed, fixed_tiles, fixed)
-        caps = combination_root_bounds(t, [a + b for a, b in zip(cnt, fixed_tiles, strict=True)], limit)
+        dist = _TABLES.distances(bytes(closed)) if n_closed else (0,) * 5
+        rest = tuple(dist[max(0, melds_needed - k)] for k in range(5))
+        caps = combination_root_bounds(t, [a + b for a, b in zip(cnt, fixed_tiles, strict=True)], limit, rest)
         while w <= limit and (not prune or (t.max_value >> w) > best.score):
             _Search(info, w, w - extra, t, best, caps[w] if prune else _NO_LIMIT, (), prune).run()
             w += 1

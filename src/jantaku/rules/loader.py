@@ -60,6 +60,8 @@ def coerce_value(key: str, value: Any) -> Any:
     """Check ``value`` for parameter ``key`` and convert it to the parameter's type (lists -> tuples/sets)."""
     if key not in _FIELDS:
         raise RulesError(f"unknown rule parameter {excerpt(key)}")
+    if key == "jielu_fans":
+        return _coerce_fans(value)
     tp = field_type(key)
     choices = PARAMETER_CHOICES.get(key)
     if tp is bool:
@@ -109,6 +111,29 @@ def coerce_value(key: str, value: Any) -> Any:
     raise RulesError(f"{key}: unsupported parameter type {tp}")  # pragma: no cover
 
 
+def _coerce_fans(value: Any) -> tuple[tuple[str, int], ...]:
+    """``jielu_fans``: a table (or pairs) of 洁律 fan name -> points, checked against the shipped fan table."""
+    from jantaku.jielu.errors import FanTableError
+    from jantaku.jielu.fantable import with_points
+
+    if isinstance(value, dict):
+        items = list(value.items())
+    elif isinstance(value, (list, tuple)) and all(isinstance(v, (list, tuple)) and len(v) == 2 for v in value):
+        items = [tuple(v) for v in value]
+    else:
+        raise RulesError(f"jielu_fans must be a table of fan name = points, got {excerpt(value)}")
+    if not all(isinstance(k, str) for k, _ in items):
+        raise RulesError("jielu_fans: fan names are text")
+    pairs = tuple(sorted((str(k), v) for k, v in items))
+    if len({k for k, _ in pairs}) != len(pairs):
+        raise RulesError("jielu_fans: a fan is given twice")
+    try:
+        with_points(pairs)
+    except FanTableError as e:
+        raise RulesError(str(e)) from None
+    return pairs
+
+
 def rules_from_mapping(data: dict[str, Any], *, source: str = "", _depth: int = 0) -> Ruleset:
     """A rule set from a parsed TOML mapping: ``base`` (optional preset name) plus parameter overrides."""
     where = f" in {source}" if source else ""
@@ -125,7 +150,7 @@ def rules_from_mapping(data: dict[str, Any], *, source: str = "", _depth: int = 
     for key, value in data.items():
         if key == "base":
             continue
-        if isinstance(value, dict):
+        if isinstance(value, dict) and key != "jielu_fans":
             raise RulesError(
                 f"unknown rule parameter {excerpt(key)}{where} (tables are not used; write keys at top level)"
             )

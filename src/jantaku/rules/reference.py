@@ -44,6 +44,8 @@ def format_value(value: object) -> str:
     """A parameter's value as a rule file writes it (``true``, ``[a, b]``, ``25000``)."""
     if isinstance(value, frozenset):
         return "[" + ", ".join(sorted(value)) + "]"
+    if isinstance(value, tuple) and value and all(isinstance(v, tuple) for v in value):
+        return "{" + ", ".join(f'"{k}" = {v}' for k, v in value) + "}"
     if isinstance(value, tuple):
         return "[" + ", ".join(str(v) for v in value) + "]"
     if isinstance(value, bool):

@@ -354,6 +354,13 @@ class Ruleset:
         "004; decision",
         ("points", "original"),
     )
+    jielu_fans: tuple[tuple[str, int], ...] = _p(
+        (),
+        "洁律 fan values replacing the shipped proposal's: a `[jielu_fans]` table of fan name = points (1-1000) "
+        "in a rule file; empty: the shipped table (the project's proposal, as the document's table did not "
+        "survive).",
+        "004 番种表 (values lost); decision",
+    )
 
     def replace(self, **changes: Any) -> Ruleset:
         """A copy with some parameters changed (values are validated like a preset's)."""

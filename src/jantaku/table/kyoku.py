@@ -77,6 +77,13 @@ def jielu_can_win(*args: Any, **kwargs: Any) -> bool:
     return can_win(*args, **kwargs)
 
 
+def jielu_table_for(rules: Ruleset) -> Any:
+    """:func:`jantaku.jielu.fantable.table_for_rules` (the fan values of the rule set), imported on first use."""
+    from jantaku.jielu.fantable import table_for_rules
+
+    return table_for_rules(rules)
+
+
 def jielu_score_hand(*args: Any, **kwargs: Any) -> JieluResult:
     """:func:`jantaku.jielu.score_hand`, imported on first use."""
     from jantaku.jielu import score_hand
@@ -308,6 +315,7 @@ class Kyoku:
         self._jielu = rules.family == "jielu"
         self._furiten = rules.furiten
         self._play_on = self._jielu and rules.jielu_mode == "points"
+        self._fan_table = jielu_table_for(rules) if self._jielu else None
         self.won = [False] * 4
         """Seats that have won this hand (under 洁律's points mode they leave it and the others play on)."""
         self.wins: list[WinRecord] = []
@@ -1232,7 +1240,7 @@ class Kyoku:
         incidental fans included); it is not gated by waits, and there is no furiten (004 无振听)."""
         hand = self._win_hand(seat, tile, tsumo)
         try:
-            return jielu_can_win(hand, self._win_conditions(seat, tile, tsumo, chankan))
+            return jielu_can_win(hand, self._win_conditions(seat, tile, tsumo, chankan), table=self._fan_table)
         except JantakuError:
             return False
 
@@ -1252,7 +1260,7 @@ class Kyoku:
         robbed = self.actor if chankan else None
         for seat in seats:
             cond = self._win_conditions(seat, tid, tsumo, chankan)
-            result = jielu_score_hand(self._win_hand(seat, tid, tsumo), cond)
+            result = jielu_score_hand(self._win_hand(seat, tid, tsumo), cond, table=self._fan_table)
             payments = [0, 0, 0, 0]
             if self._play_on:
                 payments[seat] = _POINTS_MULTIPLIERS[len(self.wins)] * result.score
@@ -1319,7 +1327,7 @@ class Kyoku:
                 if self.won[s]:
                     continue
                 hand = Hand(tuple(self._tiles[i] for i in st.tiles), tuple(st.melds))
-                completions[s] = jielu_score_hand(hand, extra_wildcards=1)
+                completions[s] = jielu_score_hand(hand, extra_wildcards=1, table=self._fan_table)
                 deltas[s] = completions[s].score
             for s in range(4):
                 self.scores[s] += deltas[s]

@@ -1,0 +1,1 @@
+"""The rule lab: what a rule change does to the game, measured."""
