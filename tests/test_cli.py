@@ -80,3 +80,9 @@ def test_help_everywhere():
 def test_no_command_prints_help_and_exits_2(capsys):
     code, out, _ = run(capsys)
     assert code == 2 and "usage: jantaku" in out
+
+
+def test_version_is_printed_on_standard_output():
+    proc = subprocess.run([sys.executable, "-m", "jantaku.cli", "--version"], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert re.fullmatch(r"jantaku \d+\.\d+\.\d+\n", proc.stdout), proc.stdout

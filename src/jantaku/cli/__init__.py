@@ -58,7 +58,8 @@ class _VersionAction(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
         from jantaku import __version__
 
-        parser.exit(message=f"jantaku {__version__}\n")
+        print(f"jantaku {__version__}")  # on standard output, as argparse's own version action
+        parser.exit()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
