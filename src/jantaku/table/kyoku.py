@@ -372,7 +372,7 @@ class Kyoku:
             counts = st.counts
             for i in ids:
                 counts[i >> 2] += 1
-            st._waits = None
+            st.hand_changed()
         start: dict[str, Any] = {
             "type": "start_kyoku",
             "bakaze": _WIND_MJAI[self.round_wind],

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from jantaku.meld import Meld
-from jantaku.shapes.shanten import shanten
+from jantaku.shapes.shanten import _SUIT_OF_KIND, shanten_cached
 from jantaku.shapes.waits import wait_kinds
 
 __all__ = ["RiverTile", "SeatState"]
@@ -46,16 +46,28 @@ class SeatState:
     shanten13: int = 8
     """Shanten of the closed part when its waits were last computed (3n+1 tiles)."""
     _waits: list[int] | None = None
+    _blocks: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    """The closed part's four block values for :func:`~jantaku.shapes.shanten.shanten_cached` (0: to recompute).
+    Whatever changes ``counts`` other than :meth:`add` and :meth:`remove` must reset them (:meth:`hand_changed`)."""
 
     def add(self, tile: int) -> None:
         self.tiles.append(tile)
-        self.counts[tile >> 2] += 1
+        k = tile >> 2
+        self.counts[k] += 1
         self._waits = None
+        self._blocks[_SUIT_OF_KIND[k]] = 0
 
     def remove(self, tile: int) -> None:
         self.tiles.remove(tile)
-        self.counts[tile >> 2] -= 1
+        k = tile >> 2
+        self.counts[k] -= 1
         self._waits = None
+        self._blocks[_SUIT_OF_KIND[k]] = 0
+
+    def hand_changed(self) -> None:
+        """Forget what was computed from the closed part (after ``tiles`` and ``counts`` were changed directly)."""
+        self._waits = None
+        self._blocks = [0, 0, 0, 0]
 
     @property
     def is_closed(self) -> bool:
@@ -64,7 +76,7 @@ class SeatState:
     def waits(self) -> list[int]:
         """Wait kinds of the closed part (3n+1 tiles), cached until the hand changes."""
         if self._waits is None:
-            s = shanten(self.counts)
+            s = shanten_cached(self.counts, self._blocks)
             self.shanten13 = s
             self._waits = wait_kinds(self.counts) if s == 0 else []
         return self._waits
@@ -105,4 +117,5 @@ class SeatState:
             shanten13=self.shanten13,
             dead=self.dead,
             _waits=list(self._waits) if self._waits is not None else None,
+            _blocks=list(self._blocks),
         )
