@@ -43,7 +43,11 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def act(self, view: PlayerView, legal: list[Action]) -> Action:
-        return self.rng.choice(legal)
+        # random.Random.choice, inlined (the same draw from the same stream, one call fewer on every step)
+        n = len(legal)
+        if not n:
+            raise IndexError("Cannot choose from an empty sequence")
+        return legal[self.rng._randbelow(n)]
 
 
 class EfficiencyBot:

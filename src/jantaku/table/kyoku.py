@@ -300,6 +300,7 @@ class Kyoku:
         self._legal_cache: tuple[int, int, list[Action]] | None = None
         self._draw_tenpai: list[bool] = []
         self._step = 0
+        self._floor_before_draw = -1
         aborts = rules.abortive_draws
         self._abort_four_riichi = "four_riichi" in aborts
         self._abort_four_winds = "four_winds" in aborts
@@ -403,6 +404,7 @@ class Kyoku:
         if not self._jielu:
             waits = st._waits
             self._waits_before_draw = st.waits() if waits is None else waits
+            self._floor_before_draw = st.shanten13  # exact, or a lower bound (see SeatState.shanten_floor)
         st.add(tile)
         self.phase = DRAWN
         self.actor = seat
@@ -432,16 +434,19 @@ class Kyoku:
         """The discard keys (see :data:`_PREBUILT_BY_KEY`), sorted, of each distinct tile that may be discarded:
         after a draw the drawn tile's key has the tsumogiri bit, and its key without the bit stays only if
         another tile of the hand has it; ``exclude`` (kinds) is used after a call, when there is no drawn tile."""
-        st = self.seats[seat]
         keys = self._keys
-        tiles = st.tiles
-        found = {keys[i] for i in tiles if (i >> 2) not in exclude} if exclude else set(map(keys.__getitem__, tiles))
+        tiles = self.seats[seat].tiles
         if self.phase == DRAWN:
             drawn = self.drawn
-            kd = keys[drawn]  # type: ignore[index]
-            if st.counts[drawn >> 2] < 2 or sum(1 for i in tiles if keys[i] == kd) < 2:  # type: ignore[operator]
-                found.discard(kd)
-            found.add(kd + 1)
+            assert drawn is not None
+            # the other tiles' keys (the drawn tile is the last one added), then the drawn tile's with the bit
+            if tiles[-1] == drawn:
+                found = set(map(keys.__getitem__, tiles[:-1]))
+            else:
+                found = {keys[i] for i in tiles if i != drawn}
+            found.add(keys[drawn] + 1)
+            return sorted(found)
+        found = {keys[i] for i in tiles if (i >> 2) not in exclude} if exclude else set(map(keys.__getitem__, tiles))
         return sorted(found)
 
     @staticmethod
@@ -511,24 +516,26 @@ class Kyoku:
 
     def _kan_actions(self, seat: int) -> list[Action]:
         st = self.seats[seat]
-        if (4 not in st.counts and not st.melds) or not self._kan_possible():
+        counts = st.counts
+        four = 4 in counts
+        pons = None
+        if not st.riichi and st.melds:
+            pon = MeldKind.PON
+            pons = [m for m in st.melds if m.kind is pon and counts[m.tiles[0].kind]]  # m.kind34
+        if not (four or pons) or not self._kan_possible():
             return []
         tiles = self._tiles
         out: list[Action] = []
-        counts = st.counts
-        for k in range(34) if 4 in counts else ():
+        for k in range(34) if four else ():
             if counts[k] != 4:
                 continue
             ids = [i for i in st.tiles if i >> 2 == k]
             if st.riichi and not self._ankan_keeps_riichi_hand(seat, k):
                 continue
             out.append(Action(ANKAN, seat, tiles[ids[0]], tuple(sorted(tiles[i] for i in ids))))
-        if not st.riichi and st.melds:
-            pon = MeldKind.PON
-            for m in st.melds:
-                if m.kind is pon and counts[m.tiles[0].kind]:  # m.kind34
-                    added = next(i for i in st.tiles if i >> 2 == m.kind34)
-                    out.append(Action(KAKAN, seat, tiles[added], m.tiles))
+        for m in pons or ():
+            added = next(i for i in st.tiles if i >> 2 == m.kind34)
+            out.append(Action(KAKAN, seat, tiles[added], m.tiles))
         return out
 
     def _ankan_keeps_riichi_hand(self, seat: int, kind: int) -> bool:
@@ -775,6 +782,10 @@ class Kyoku:
             if self.first_go_around and not self.has_discarded[seat]:
                 st.double_riichi = True
         st.remove(tid)
+        if self.phase == DRAWN and not self._jielu:
+            # the hand before the draw with one tile exchanged: shanten counts exchanges, so it is one lower at
+            # most; most discards of a far hand then skip the wait computation (SeatState.waits)
+            st.shanten_floor = self._floor_before_draw - 1
         st.river.append(RiverTile(tid, action.tsumogiri, riichi))
         st.discarded_kinds[tid >> 2] = True
         st.furiten_temp = False

@@ -44,7 +44,12 @@ class SeatState:
     dead: bool = False
     """A dead hand (停和, 000 Art 70; 和了放弃, 003 7章2条): no calls, kans, riichi or wins until the hand ends."""
     shanten13: int = 8
-    """Shanten of the closed part when its waits were last computed (3n+1 tiles)."""
+    """Shanten of the closed part when its waits were last computed (3n+1 tiles), or a lower bound of it when
+    :attr:`shanten_floor` showed the hand could not be tenpai (then the waits are empty without a computation)."""
+    shanten_floor: int = -1
+    """A lower bound of the closed part's shanten that the hand engine sets after an exchange (a draw and a
+    discard lower shanten by one at most); -1 (no bound) after any other change. While it is 1 or more the
+    hand is not tenpai and :meth:`waits` skips the computation."""
     _waits: list[int] | None = None
     _blocks: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     """The closed part's four block values for :func:`~jantaku.shapes.shanten.shanten_cached` (0: to recompute).
@@ -55,6 +60,7 @@ class SeatState:
         k = tile >> 2
         self.counts[k] += 1
         self._waits = None
+        self.shanten_floor = -1
         self._blocks[_SUIT_OF_KIND[k]] = 0
 
     def remove(self, tile: int) -> None:
@@ -62,11 +68,13 @@ class SeatState:
         k = tile >> 2
         self.counts[k] -= 1
         self._waits = None
+        self.shanten_floor = -1
         self._blocks[_SUIT_OF_KIND[k]] = 0
 
     def hand_changed(self) -> None:
         """Forget what was computed from the closed part (after ``tiles`` and ``counts`` were changed directly)."""
         self._waits = None
+        self.shanten_floor = -1
         self._blocks = [0, 0, 0, 0]
 
     @property
@@ -76,6 +84,11 @@ class SeatState:
     def waits(self) -> list[int]:
         """Wait kinds of the closed part (3n+1 tiles), cached until the hand changes."""
         if self._waits is None:
+            s = self.shanten_floor
+            if s >= 1:  # not tenpai, known without a computation
+                self.shanten13 = s
+                self._waits = []
+                return self._waits
             s = shanten_cached(self.counts, self._blocks)
             self.shanten13 = s
             self._waits = wait_kinds(self.counts) if s == 0 else []
@@ -115,6 +128,7 @@ class SeatState:
             kans=self.kans,
             pao=dict(self.pao),
             shanten13=self.shanten13,
+            shanten_floor=self.shanten_floor,
             dead=self.dead,
             _waits=list(self._waits) if self._waits is not None else None,
             _blocks=list(self._blocks),
