@@ -63,7 +63,7 @@ from .actions import (
     Action,
 )
 from .circumstances import win_flags
-from .seat import RiverTile, SeatState
+from .seat import _SUIT_OF_KIND, RiverTile, SeatState
 from .wall import LIVE_START, Wall
 
 if TYPE_CHECKING:
@@ -405,7 +405,12 @@ class Kyoku:
             waits = st._waits
             self._waits_before_draw = st.waits() if waits is None else waits
             self._floor_before_draw = st.shanten13  # exact, or a lower bound (see SeatState.shanten_floor)
-        st.add(tile)
+        st.tiles.append(tile)  # st.add(tile), inlined (every draw)
+        k = tile >> 2
+        st.counts[k] += 1
+        st._waits = None
+        st.shanten_floor = -1
+        st._blocks[_SUIT_OF_KIND[k]] = 0
         self.phase = DRAWN
         self.actor = seat
         self.drawn = tile
@@ -477,9 +482,16 @@ class Kyoku:
         if st.riichi:
             out.append(_PREBUILT[DISCARD][seat][tiles[drawn]._code][1])
         else:
-            choices = self._discard_choices(seat)
-            table = _PREBUILT_BY_KEY[DISCARD][seat]
-            out.extend([table[k] for k in choices])
+            # self._discard_choices(seat), inlined (every turn)
+            keys = self._keys
+            hand = st.tiles
+            if hand[-1] == drawn:
+                found = set(map(keys.__getitem__, hand[:-1]))
+            else:
+                found = {keys[i] for i in hand if i != drawn}
+            found.add(keys[drawn] + 1)
+            choices = sorted(found)
+            out.extend(map(_PREBUILT_BY_KEY[DISCARD][seat].__getitem__, choices))
             # one draw lowers shanten by one at most, and the 14-tile shanten is the best over discards: only a
             # hand that was 1-shanten or better before the draw can have riichi discards
             if st.shanten13 <= 1 and self._riichi_allowed(seat) and shanten(st.counts) <= 0:
@@ -781,19 +793,32 @@ class Kyoku:
             st.riichi_pending = True
             if self.first_go_around and not self.has_discarded[seat]:
                 st.double_riichi = True
-        st.remove(tid)
+        k = tid >> 2
+        st.tiles.remove(tid)  # st.remove(tid), inlined (every discard)
+        st.counts[k] -= 1
+        st._blocks[_SUIT_OF_KIND[k]] = 0
         if self.phase == DRAWN and not self._jielu:
-            # the hand before the draw with one tile exchanged: shanten counts exchanges, so it is one lower at
-            # most; most discards of a far hand then skip the wait computation (SeatState.waits)
-            st.shanten_floor = self._floor_before_draw - 1
+            if k == self.drawn >> 2:  # type: ignore[operator]
+                # the hand is the one before the draw again (tsumogiri, or the same kind): so are its waits
+                st._waits = self._waits_before_draw
+                st.shanten13 = self._floor_before_draw
+                st.shanten_floor = -1
+            else:
+                # the hand before the draw with one tile exchanged: shanten counts exchanges, so it is one lower
+                # at most; most discards of a far hand then skip the wait computation (SeatState.waits)
+                st._waits = None
+                st.shanten_floor = self._floor_before_draw - 1
+        else:
+            st._waits = None
+            st.shanten_floor = -1
         st.river.append(RiverTile(tid, action.tsumogiri, riichi))
-        st.discarded_kinds[tid >> 2] = True
+        st.discarded_kinds[k] = True
         st.furiten_temp = False
         if st.ippatsu and not riichi:
             st.ippatsu = False
         self.has_discarded[seat] = True
         if self.first_go_around and len(self.first_winds) < 4:
-            self.first_winds.append(tid >> 2)
+            self.first_winds.append(k)
         if self.pending_dora:
             # an open or added kan's indicator turns with the replacement tile's discard (Tenhou logs it first)
             self._reveal_pending_dora()
