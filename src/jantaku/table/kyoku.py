@@ -900,12 +900,16 @@ class Kyoku:
 
     def _pon_options(self, seat: int, kind: int, tile: Tile) -> list[Action]:
         st = self.seats[seat]
-        pairs: set[tuple[Tile, Tile]] = set()
-        ids = [self._tiles[i] for i in st.tiles if i >> 2 == kind]
-        for a in range(len(ids)):
-            for b in range(a + 1, len(ids)):
-                x, y = sorted((ids[a], ids[b]))
-                pairs.add((x, y))
+        if kind >= 27 or kind % 9 != 4:  # no red copy: one pair (the caller checked there are two tiles)
+            plain = self._tiles[4 * kind + 1]
+            pairs: list[tuple[Tile, Tile]] | set[tuple[Tile, Tile]] = [(plain, plain)]
+        else:
+            pairs = set()
+            ids = [self._tiles[i] for i in st.tiles if i >> 2 == kind]
+            for a in range(len(ids)):
+                for b in range(a + 1, len(ids)):
+                    x, y = sorted((ids[a], ids[b]))
+                    pairs.add((x, y))
         out = []
         for pair in sorted(pairs):
             if self.rules.kuikae == "forbidden" and not self._has_discard_after_call(seat, pair, {kind}):
@@ -929,8 +933,8 @@ class Kyoku:
             if not all(st.counts[k] for k in need):
                 continue
             # every distinct choice of tiles (a red five or a plain one)
-            choices_a = sorted({self._tiles[i] for i in st.tiles if i >> 2 == need[0]})
-            choices_b = sorted({self._tiles[i] for i in st.tiles if i >> 2 == need[1]})
+            choices_a = self._distinct_tiles(st, need[0])
+            choices_b = self._distinct_tiles(st, need[1])
             forbidden = {kind}
             if lo == n and n + 3 <= 8:
                 forbidden.add(kind + 3)  # called the low end: the tile above the run is the same swap
@@ -942,6 +946,12 @@ class Kyoku:
                         continue
                     out.append(Action(CHI, seat, tile, (a, b)))
         return out
+
+    def _distinct_tiles(self, st: SeatState, kind: int) -> list[Tile]:
+        """The distinct tiles (a red five, a plain one) of ``kind`` in a hand that holds at least one, sorted."""
+        if kind % 9 != 4:  # not a five (no honor is called into a chi): id 4k+1 is never red
+            return [self._tiles[4 * kind + 1]]
+        return sorted({self._tiles[i] for i in st.tiles if i >> 2 == kind})
 
     def _has_discard_after_call(self, seat: int, consumed: tuple[Tile, ...], forbidden: set[int]) -> bool:
         """After the call, is some tile left that kuikae does not forbid?"""
