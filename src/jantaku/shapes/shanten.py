@@ -39,7 +39,18 @@ from .tables import INFO_SHIFT, TableSet, tables
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["HandLike", "Shanten", "read_counts", "shanten", "shanten_cached", "shanten_forms", "shanten_regular"]
+__all__ = [
+    "BLOCK_OF_KIND",
+    "BLOCK_WEIGHT",
+    "HandLike",
+    "Shanten",
+    "block_codes",
+    "read_counts",
+    "shanten",
+    "shanten_forms",
+    "shanten_of_codes",
+    "shanten_regular",
+]
 
 HandLike: TypeAlias = "str | Hand | Sequence[int] | np.ndarray"
 """What the shape functions accept: mpsz text, a Hand, or 34 counts of the closed tiles."""
@@ -194,39 +205,55 @@ def shanten(hand: HandLike) -> int:
     return best if best < kokushi else kokushi
 
 
-_SUIT_OF_KIND = tuple(k // 9 if k < 27 else 3 for k in range(NUM_KINDS))
-"""The block of each kind: 0-2 the suits, 3 the honors (the index into a block cache)."""
+BLOCK_OF_KIND = tuple(k // 9 if k < 27 else 3 for k in range(NUM_KINDS))
+"""The block of each kind: 0-2 the suits, 3 the honors."""
+BLOCK_WEIGHT = tuple(5 ** (k % 9) if k < 27 else 5 ** (k - 27) for k in range(NUM_KINDS))
+"""What one tile of each kind adds to its block's code (see :func:`block_codes`)."""
+_SUIT_BY_CODE: dict[int, int] = {}
+_HONOR_BY_CODE: dict[int, int] = {}
 
 
-def shanten_cached(counts: list[int], blocks: list[int]) -> int:
-    """:func:`shanten` of a legal list of 34 counts whose four block values are kept in ``blocks`` between calls
-    (0 marks a block whose counts changed since; it is recomputed and stored). A hand engine that changes one
-    kind at a time (a draw, a discard) looks up one block instead of four; the result is :func:`shanten`'s.
+def block_codes(counts: Sequence[int]) -> list[int]:
+    """The four blocks' codes of 34 counts: each block's counts as digits in base 5 (a kind's weight is
+    :data:`BLOCK_WEIGHT`), so a hand engine keeps them up to date with one addition per tile drawn or discarded.
 
-    >>> blocks = [0, 0, 0, 0]
+    >>> block_codes([1, 2] + [0] * 25 + [0, 0, 0, 0, 0, 0, 3])
+    [11, 0, 0, 46875]
+    """
+    out = [0, 0, 0, 0]
+    for k, c in enumerate(counts):
+        if c:
+            out[BLOCK_OF_KIND[k]] += c * BLOCK_WEIGHT[k]
+    return out
+
+
+def _block_by_code(counts: list[int], block: int, code: int) -> int:
+    """A block's packed value, looked up by its counts and remembered by its code."""
+    t = _TABLES or _load_tables()
+    k = bytes(counts[9 * block : 9 * block + 9] if block < 3 else counts[27:34])
+    value = t.block_values.get(k) or t.block_value(k)
+    (_SUIT_BY_CODE if block < 3 else _HONOR_BY_CODE)[code] = value
+    return value
+
+
+def shanten_of_codes(counts: list[int], codes: list[int]) -> int:
+    """:func:`shanten` of a legal list of 34 counts whose :func:`block_codes` are ``codes`` (kept up to date by
+    the caller): four integer look-ups instead of four byte strings; the result is :func:`shanten`'s.
+
     >>> c = [1, 1, 1, 0, 0, 0, 0, 0, 0] * 3 + [0, 0, 0, 0, 0, 3, 1]
-    >>> shanten_cached(c, blocks), shanten(c)
+    >>> shanten_of_codes(c, block_codes(c)), shanten(c)
     (0, 0)
-    >>> c[33] -= 1; c[32] += 1; blocks[3] = 0  # the honors block changed
-    >>> shanten_cached(c, blocks), shanten(c)
+    >>> c[33] -= 1; c[32] += 1
+    >>> shanten_of_codes(c, block_codes(c)), shanten(c)
     (1, 1)
     """
     t = _TABLES or _load_tables()
-    m, p, s, z = blocks
-    if not (m and p and s and z):
-        g = t.block_values.get
-        if not m:
-            k = bytes(counts[0:9])
-            m = blocks[0] = g(k) or t.block_value(k)
-        if not p:
-            k = bytes(counts[9:18])
-            p = blocks[1] = g(k) or t.block_value(k)
-        if not s:
-            k = bytes(counts[18:27])
-            s = blocks[2] = g(k) or t.block_value(k)
-        if not z:
-            k = bytes(counts[27:34])
-            z = blocks[3] = g(k) or t.block_value(k)
+    a, b, c, d = codes
+    g = _SUIT_BY_CODE.get
+    m = g(a) or _block_by_code(counts, 0, a)
+    p = g(b) or _block_by_code(counts, 1, b)
+    s = g(c) or _block_by_code(counts, 2, c)
+    z = _HONOR_BY_CODE.get(d) or _block_by_code(counts, 3, d)
     info = m + p + s + z
     n = info & 0xFF
     if n % 3 == 0 or n > 14:

@@ -42,7 +42,7 @@ from jantaku.riichi.conditions import ScoringError, WinConditions
 from jantaku.riichi.scoring import ScoreResult, score_hand
 from jantaku.rules import Ruleset
 from jantaku.shapes.decompose import decompositions_of_bytes
-from jantaku.shapes.shanten import shanten, shanten_forms
+from jantaku.shapes.shanten import BLOCK_OF_KIND, BLOCK_WEIGHT, shanten, shanten_forms
 from jantaku.shapes.waits import wait_kinds
 from jantaku.tiles import RED_IDS136, TERMINALS_AND_HONORS, Tile
 
@@ -63,7 +63,7 @@ from .actions import (
     Action,
 )
 from .circumstances import win_flags
-from .seat import _SUIT_OF_KIND, RiverTile, SeatState
+from .seat import RiverTile, SeatState
 from .wall import LIVE_START, Wall
 
 if TYPE_CHECKING:
@@ -410,7 +410,7 @@ class Kyoku:
         st.counts[k] += 1
         st._waits = None
         st.shanten_floor = -1
-        st._blocks[_SUIT_OF_KIND[k]] = 0
+        st._codes[BLOCK_OF_KIND[k]] += BLOCK_WEIGHT[k]
         self.phase = DRAWN
         self.actor = seat
         self.drawn = tile
@@ -796,7 +796,7 @@ class Kyoku:
         k = tid >> 2
         st.tiles.remove(tid)  # st.remove(tid), inlined (every discard)
         st.counts[k] -= 1
-        st._blocks[_SUIT_OF_KIND[k]] = 0
+        st._codes[BLOCK_OF_KIND[k]] -= BLOCK_WEIGHT[k]
         if self.phase == DRAWN and not self._jielu:
             if k == self.drawn >> 2:  # type: ignore[operator]
                 # the hand is the one before the draw again (tsumogiri, or the same kind): so are its waits

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from jantaku.meld import Meld
-from jantaku.shapes.shanten import _SUIT_OF_KIND, shanten_cached
+from jantaku.shapes.shanten import BLOCK_OF_KIND, BLOCK_WEIGHT, block_codes, shanten_of_codes
 from jantaku.shapes.waits import wait_kinds
 
 __all__ = ["RiverTile", "SeatState"]
@@ -51,9 +51,9 @@ class SeatState:
     discard lower shanten by one at most); -1 (no bound) after any other change. While it is 1 or more the
     hand is not tenpai and :meth:`waits` skips the computation."""
     _waits: list[int] | None = None
-    _blocks: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    """The closed part's four block values for :func:`~jantaku.shapes.shanten.shanten_cached` (0: to recompute).
-    Whatever changes ``counts`` other than :meth:`add` and :meth:`remove` must reset them (:meth:`hand_changed`)."""
+    _codes: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    """The closed part's :func:`~jantaku.shapes.shanten.block_codes`, kept up to date like ``counts``. Whatever
+    changes ``counts`` other than :meth:`add` and :meth:`remove` must call :meth:`hand_changed`."""
 
     def add(self, tile: int) -> None:
         self.tiles.append(tile)
@@ -61,7 +61,7 @@ class SeatState:
         self.counts[k] += 1
         self._waits = None
         self.shanten_floor = -1
-        self._blocks[_SUIT_OF_KIND[k]] = 0
+        self._codes[BLOCK_OF_KIND[k]] += BLOCK_WEIGHT[k]
 
     def remove(self, tile: int) -> None:
         self.tiles.remove(tile)
@@ -69,13 +69,13 @@ class SeatState:
         self.counts[k] -= 1
         self._waits = None
         self.shanten_floor = -1
-        self._blocks[_SUIT_OF_KIND[k]] = 0
+        self._codes[BLOCK_OF_KIND[k]] -= BLOCK_WEIGHT[k]
 
     def hand_changed(self) -> None:
         """Forget what was computed from the closed part (after ``tiles`` and ``counts`` were changed directly)."""
         self._waits = None
         self.shanten_floor = -1
-        self._blocks = [0, 0, 0, 0]
+        self._codes = block_codes(self.counts)
 
     @property
     def is_closed(self) -> bool:
@@ -89,7 +89,7 @@ class SeatState:
                 self.shanten13 = s
                 self._waits = []
                 return self._waits
-            s = shanten_cached(self.counts, self._blocks)
+            s = shanten_of_codes(self.counts, self._codes)
             self.shanten13 = s
             self._waits = wait_kinds(self.counts) if s == 0 else []
         return self._waits
@@ -131,5 +131,5 @@ class SeatState:
             shanten_floor=self.shanten_floor,
             dead=self.dead,
             _waits=list(self._waits) if self._waits is not None else None,
-            _blocks=list(self._blocks),
+            _codes=list(self._codes),
         )
