@@ -30,6 +30,8 @@ from collections.abc import Sequence
 
 from jantaku.errors import JantakuError
 
+from .fastrandom import shuffle
+
 __all__ = ["DEAD_WALL", "LIVE_START", "Wall"]
 
 LIVE_START = 52
@@ -60,7 +62,7 @@ class Wall:
         """
         rng = random.Random(seed)
         physical = list(range(136))
-        rng.shuffle(physical)
+        shuffle(rng, physical)  # rng.shuffle(physical), the same draws
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         total = dice[0] + dice[1]
         side = (total - 1) % 4
