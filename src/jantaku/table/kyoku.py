@@ -371,9 +371,13 @@ class Kyoku:
             st = self.seats[seat]  # SeatState.add for each tile, at once
             st.tiles.extend(ids)
             counts = st.counts
+            codes = st._codes
             for i in ids:
-                counts[i >> 2] += 1
-            st.hand_changed()
+                k = i >> 2
+                counts[k] += 1
+                codes[BLOCK_OF_KIND[k]] += BLOCK_WEIGHT[k]
+            st._waits = None
+            st.shanten_floor = -1
         start: dict[str, Any] = {
             "type": "start_kyoku",
             "bakaze": _WIND_MJAI[self.round_wind],

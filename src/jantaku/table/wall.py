@@ -39,6 +39,8 @@ LIVE_START = 52
 DEAD_WALL = 14
 _RINSHAN = (134, 135, 132, 133)
 _SIDE = 34  # tiles on one side: 17 stacks of 2
+_BREAK_ORDER: dict[int, list[int]] = {}
+"""Per break position: the physical wall's index of each tile in dealing order (filled on first use)."""
 
 
 class Wall:
@@ -68,8 +70,13 @@ class Wall:
         side = (total - 1) % 4
         # position (in tiles, clockwise) of the break: the side's start plus `total` stacks
         start = (side * _SIDE + 2 * total) % 136
-        order = [physical[(start - 2 * (i // 2) - 2 + (i % 2)) % 136] for i in range(136)]
-        return cls(order, dice)
+        order = _BREAK_ORDER.get(start)
+        if order is None:
+            order = _BREAK_ORDER[start] = [(start - 2 * (i // 2) - 2 + (i % 2)) % 136 for i in range(136)]
+        wall = cls.__new__(cls)  # a permutation of 0-135 by construction: __init__'s check is not needed
+        wall.tiles = list(map(physical.__getitem__, order))
+        wall.dice = dice
+        return wall
 
     def dora_indicator_index(self, k: int) -> int:
         """Wall index of the ``k``-th dora indicator (0 = the first, 1-4 = kan dora)."""
