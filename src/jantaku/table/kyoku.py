@@ -120,6 +120,7 @@ ENDED = "ended"
 
 _YAOCHU = frozenset(TERMINALS_AND_HONORS)
 _NO_KINDS: frozenset[int] = frozenset()
+_NO_WAITS: tuple[int, ...] = ()
 _WIND_MJAI = ("E", "S", "W", "N")
 _RINSHAN_TAKEN = tuple(frozenset((134, 135, 132, 133)[:n]) for n in range(5))
 _PASS_ACTIONS = [Action(PASS, seat) for seat in range(4)]
@@ -851,19 +852,21 @@ class Kyoku:
         chi_seat = (discarder + 1) % 4
         if won[chi_seat]:
             chi_seat = self._next_active(discarder)
+        jielu = self._jielu
         for off in (1, 2, 3):
             seat = (discarder + off) % 4
             st = seats[seat]
             if st.dead or won[seat]:
                 continue
             acts: list[Action] | None = None
-            if self._jielu:
+            if jielu:
                 if self._jielu_may_win(seat, tid, tsumo=False):
                     acts = [Action(RON, seat, tile)]
             else:
                 waits = st._waits
                 if waits is None:
-                    waits = st.waits()
+                    # SeatState.waits' first test, inlined: a hand whose shanten floor is 1 or more has no waits
+                    waits = _NO_WAITS if st.shanten_floor >= 1 else st.waits()
                 if kind in waits:
                     if not st.furiten and self._win_score(seat, tid, tsumo=False, discarder=discarder) is not None:
                         acts = [Action(RON, seat, tile)]
