@@ -674,8 +674,12 @@ class Kyoku:
             legal = cache[2]
         else:
             legal = self.legal_actions(action.seat)
-        if action not in legal:
-            raise IllegalActionError(self._why_illegal(action, legal))
+        for a in legal:  # an action the engine offered is usually the very object: look for it first
+            if a is action:
+                break
+        else:
+            if action not in legal:  # compares tiles through Tile's rich comparison: slower
+                raise IllegalActionError(self._why_illegal(action, legal))
         self._step += 1
         self._legal_cache = None
         kind = action.kind
