@@ -1063,7 +1063,7 @@ class Kyoku:
         self._break_first_go_around_and_ippatsu()
         consumed_ids: list[int] = []
         for t in action.consumed:
-            i = next(i for i in st.tiles if self._tiles[i] == t and i not in consumed_ids)
+            i = next(i for i in st.tiles if self._tiles[i] is t and i not in consumed_ids)
             consumed_ids.append(i)
         for i in consumed_ids:
             st.remove(i)
@@ -1174,7 +1174,7 @@ class Kyoku:
         st = self.seats[seat]
         added = action.tile
         assert added is not None
-        tid = next(i for i in st.tiles if self._tiles[i] == added)
+        tid = next(i for i in st.tiles if self._tiles[i] is added)
         idx = next(j for j, m in enumerate(st.melds) if m.kind is MeldKind.PON and m.kind34 == tid >> 2)
         pon = st.melds[idx]
         st.remove(tid)
