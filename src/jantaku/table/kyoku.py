@@ -32,6 +32,7 @@ never asked.
 from __future__ import annotations
 
 import copy
+from bisect import bisect_left, insort
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -368,15 +369,20 @@ class Kyoku:
 
     def _deal(self) -> None:
         hands = self.wall.haipai(self.dealer)
+        keys = self._keys
         for seat, ids in enumerate(hands):
             st = self.seats[seat]  # SeatState.add for each tile, at once
             st.tiles.extend(ids)
             counts = st.counts
             codes = st._codes
+            key_counts = st.key_counts
             for i in ids:
                 k = i >> 2
                 counts[k] += 1
                 codes[BLOCK_OF_KIND[k]] += BLOCK_WEIGHT[k]
+                key_counts[keys[i]] += 1
+            st.key_table = keys
+            st.keys = sorted({keys[i] for i in ids})
             st._waits = None
             st.shanten_floor = -1
         start: dict[str, Any] = {
@@ -416,6 +422,11 @@ class Kyoku:
         st._waits = None
         st.shanten_floor = -1
         st._codes[BLOCK_OF_KIND[k]] += BLOCK_WEIGHT[k]
+        key = self._keys[tile]
+        kc = st.key_counts
+        kc[key] += 1
+        if kc[key] == 1:
+            insort(st.keys, key)
         self.phase = DRAWN
         self.actor = seat
         self.drawn = tile
@@ -487,15 +498,15 @@ class Kyoku:
         if st.riichi:
             out.append(_PREBUILT[DISCARD][seat][tiles[drawn]._code][1])
         else:
-            # self._discard_choices(seat), inlined (every turn)
-            keys = self._keys
-            hand = st.tiles
-            if hand[-1] == drawn:
-                found = set(map(keys.__getitem__, hand[:-1]))
+            # self._discard_choices(seat), from the seat's sorted keys (every turn): the drawn tile's key gets
+            # the tsumogiri bit, and keeps its place without it only if another tile has it
+            kd = self._keys[drawn]
+            choices = list(st.keys)
+            i = bisect_left(choices, kd)
+            if st.key_counts[kd] == 1:
+                choices[i] = kd + 1
             else:
-                found = {keys[i] for i in hand if i != drawn}
-            found.add(keys[drawn] + 1)
-            choices = sorted(found)
+                choices.insert(i + 1, kd + 1)
             out.extend(map(_PREBUILT_BY_KEY[DISCARD][seat].__getitem__, choices))
             # one draw lowers shanten by one at most, and the 14-tile shanten is the best over discards: only a
             # hand that was 1-shanten or better before the draw can have riichi discards
@@ -806,6 +817,11 @@ class Kyoku:
         st.tiles.remove(tid)  # st.remove(tid), inlined (every discard)
         st.counts[k] -= 1
         st._codes[BLOCK_OF_KIND[k]] -= BLOCK_WEIGHT[k]
+        key = self._keys[tid]
+        kc = st.key_counts
+        kc[key] -= 1
+        if not kc[key]:
+            st.keys.remove(key)
         if self.phase == DRAWN and not self._jielu:
             if k == self.drawn >> 2:  # type: ignore[operator]
                 # the hand is the one before the draw again (tsumogiri, or the same kind): so are its waits

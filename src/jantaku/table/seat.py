@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import insort
 from dataclasses import dataclass, field
 
 from jantaku.meld import Meld
@@ -55,6 +56,14 @@ class SeatState:
     """The closed part's :func:`~jantaku.shapes.shanten.block_codes`, kept up to date like ``counts``. Whatever
     changes ``counts`` other than :meth:`add` and :meth:`remove` must call :meth:`hand_changed`."""
 
+    key_table: list[int] | None = None
+    """Each tile id's discard key (the hand engine's, by its red-five setting), or ``None``: then
+    :attr:`key_counts` and :attr:`keys` are not kept."""
+    key_counts: list[int] = field(default_factory=lambda: [0] * 272)
+    """Per discard key, the closed tiles that have it (kept while :attr:`key_table` is set)."""
+    keys: list[int] = field(default_factory=list)
+    """The distinct discard keys of the closed tiles, sorted (kept while :attr:`key_table` is set)."""
+
     def add(self, tile: int) -> None:
         self.tiles.append(tile)
         k = tile >> 2
@@ -62,6 +71,13 @@ class SeatState:
         self._waits = None
         self.shanten_floor = -1
         self._codes[BLOCK_OF_KIND[k]] += BLOCK_WEIGHT[k]
+        table = self.key_table
+        if table is not None:
+            key = table[tile]
+            kc = self.key_counts
+            kc[key] += 1
+            if kc[key] == 1:
+                insort(self.keys, key)
 
     def remove(self, tile: int) -> None:
         self.tiles.remove(tile)
@@ -70,12 +86,26 @@ class SeatState:
         self._waits = None
         self.shanten_floor = -1
         self._codes[BLOCK_OF_KIND[k]] -= BLOCK_WEIGHT[k]
+        table = self.key_table
+        if table is not None:
+            key = table[tile]
+            kc = self.key_counts
+            kc[key] -= 1
+            if not kc[key]:
+                self.keys.remove(key)
 
     def hand_changed(self) -> None:
         """Forget what was computed from the closed part (after ``tiles`` and ``counts`` were changed directly)."""
         self._waits = None
         self.shanten_floor = -1
         self._codes = block_codes(self.counts)
+        table = self.key_table
+        if table is not None:
+            kc = [0] * 272
+            for i in self.tiles:
+                kc[table[i]] += 1
+            self.key_counts = kc
+            self.keys = [key for key in range(272) if kc[key]]
 
     @property
     def is_closed(self) -> bool:
@@ -132,4 +162,7 @@ class SeatState:
             dead=self.dead,
             _waits=list(self._waits) if self._waits is not None else None,
             _codes=list(self._codes),
+            key_table=self.key_table,
+            key_counts=list(self.key_counts),
+            keys=list(self.keys),
         )
