@@ -15,11 +15,11 @@ from jantaku.shapes.shanten import block_codes, shanten, shanten_of_codes
 from jantaku.shapes.waits import wait_kinds
 from jantaku.table import Game
 from jantaku.table.fastrandom import choice, shuffle
-from jantaku.table.kyoku import DRAWN
+from jantaku.table.kyoku import DRAWN, Kyoku
 from jantaku.table.wall import Wall
 
 
-def _check_seat(kyoku, seat: int) -> None:  # noqa: ANN001 - a Kyoku
+def _check_seat(kyoku: Kyoku, seat: int) -> None:
     st = kyoku.seats[seat]
     keys = kyoku._keys
     assert st._codes == block_codes(st.counts)
@@ -37,7 +37,7 @@ def _check_seat(kyoku, seat: int) -> None:  # noqa: ANN001 - a Kyoku
             assert st._waits == (wait_kinds(st.counts) if exact == 0 else [])
 
 
-def _discard_choices_plain(kyoku, seat: int) -> list[int]:  # noqa: ANN001 - a Kyoku
+def _discard_choices_plain(kyoku: Kyoku, seat: int) -> list[int]:
     """The own turn's discard keys as the engine computed them before it kept sorted keys."""
     st = kyoku.seats[seat]
     keys = kyoku._keys
