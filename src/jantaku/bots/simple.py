@@ -24,6 +24,7 @@ from jantaku.table.actions import (
     TSUMO,
     Action,
 )
+from jantaku.table.fastrandom import choice
 
 from .base import PlayerView
 
@@ -43,7 +44,7 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def act(self, view: PlayerView, legal: list[Action]) -> Action:
-        return self.rng.choice(legal)
+        return choice(self.rng, legal)  # self.rng.choice(legal), the same draw
 
 
 class EfficiencyBot:

@@ -39,7 +39,18 @@ from .tables import INFO_SHIFT, TableSet, tables
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["HandLike", "Shanten", "read_counts", "shanten", "shanten_forms", "shanten_regular"]
+__all__ = [
+    "BLOCK_OF_KIND",
+    "BLOCK_WEIGHT",
+    "HandLike",
+    "Shanten",
+    "block_codes",
+    "read_counts",
+    "shanten",
+    "shanten_forms",
+    "shanten_of_codes",
+    "shanten_regular",
+]
 
 HandLike: TypeAlias = "str | Hand | Sequence[int] | np.ndarray"
 """What the shape functions accept: mpsz text, a Hand, or 34 counts of the closed tiles."""
@@ -183,6 +194,70 @@ def shanten(hand: HandLike) -> int:
     n = info & 0xFF
     if n % 3 == 0 or n > 14:
         read_counts(hand)  # raises the right error
+    regular = t.final[t.mps[t.mp[m >> INFO_SHIFT][p >> INFO_SHIFT]][s >> INFO_SHIFT]][z >> INFO_SHIFT][n // 3] - 1
+    if n < 13:
+        return regular
+    kinds = (info >> 8) & 0xFF
+    best = 6 - ((info >> 16) & 0xFF) + (7 - kinds if kinds < 7 else 0)
+    if regular < best:
+        best = regular
+    kokushi = 13 - ((info >> 24) & 0xFF) - (1 if (info >> 32) & 0xFF else 0)
+    return best if best < kokushi else kokushi
+
+
+BLOCK_OF_KIND = tuple(k // 9 if k < 27 else 3 for k in range(NUM_KINDS))
+"""The block of each kind: 0-2 the suits, 3 the honors."""
+BLOCK_WEIGHT = tuple(5 ** (k % 9) if k < 27 else 5 ** (k - 27) for k in range(NUM_KINDS))
+"""What one tile of each kind adds to its block's code (see :func:`block_codes`)."""
+_SUIT_BY_CODE: dict[int, int] = {}
+_HONOR_BY_CODE: dict[int, int] = {}
+
+
+def block_codes(counts: Sequence[int]) -> list[int]:
+    """The four blocks' codes of 34 counts: each block's counts as digits in base 5 (a kind's weight is
+    :data:`BLOCK_WEIGHT`), so a hand engine keeps them up to date with one addition per tile drawn or discarded.
+
+    >>> block_codes([1, 2] + [0] * 25 + [0, 0, 0, 0, 0, 0, 3])
+    [11, 0, 0, 46875]
+    """
+    out = [0, 0, 0, 0]
+    for k, c in enumerate(counts):
+        if c:
+            out[BLOCK_OF_KIND[k]] += c * BLOCK_WEIGHT[k]
+    return out
+
+
+def _block_by_code(counts: list[int], block: int, code: int) -> int:
+    """A block's packed value, looked up by its counts and remembered by its code."""
+    t = _TABLES or _load_tables()
+    k = bytes(counts[9 * block : 9 * block + 9] if block < 3 else counts[27:34])
+    value = t.block_values.get(k) or t.block_value(k)
+    (_SUIT_BY_CODE if block < 3 else _HONOR_BY_CODE)[code] = value
+    return value
+
+
+def shanten_of_codes(counts: list[int], codes: list[int]) -> int:
+    """:func:`shanten` of a legal list of 34 counts whose :func:`block_codes` are ``codes`` (kept up to date by
+    the caller): four integer look-ups instead of four byte strings; the result is :func:`shanten`'s.
+
+    >>> c = [1, 1, 1, 0, 0, 0, 0, 0, 0] * 3 + [0, 0, 0, 0, 0, 3, 1]
+    >>> shanten_of_codes(c, block_codes(c)), shanten(c)
+    (0, 0)
+    >>> c[33] -= 1; c[32] += 1
+    >>> shanten_of_codes(c, block_codes(c)), shanten(c)
+    (1, 1)
+    """
+    t = _TABLES or _load_tables()
+    a, b, c, d = codes
+    g = _SUIT_BY_CODE.get
+    m = g(a) or _block_by_code(counts, 0, a)
+    p = g(b) or _block_by_code(counts, 1, b)
+    s = g(c) or _block_by_code(counts, 2, c)
+    z = _HONOR_BY_CODE.get(d) or _block_by_code(counts, 3, d)
+    info = m + p + s + z
+    n = info & 0xFF
+    if n % 3 == 0 or n > 14:
+        return shanten(counts)  # raises the right error
     regular = t.final[t.mps[t.mp[m >> INFO_SHIFT][p >> INFO_SHIFT]][s >> INFO_SHIFT]][z >> INFO_SHIFT][n // 3] - 1
     if n < 13:
         return regular

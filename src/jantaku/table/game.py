@@ -24,7 +24,7 @@ from typing import Any
 from jantaku.rules import Ruleset
 
 from .actions import CONTINUE, STOP, Action
-from .kyoku import ENDED, HandResult, IllegalActionError, Kyoku
+from .kyoku import CALLED, DRAWN, ENDED, HandResult, IllegalActionError, Kyoku
 from .seating import Seating, draw_seating
 from .wall import Wall
 
@@ -264,7 +264,10 @@ class Game:
             return []
         if self.yame_choice is not None:
             return [self.yame_choice]
-        return self.kyoku.to_act()
+        k = self.kyoku
+        if k.phase in (DRAWN, CALLED):  # Kyoku.to_act's common case, inlined
+            return [k.actor]
+        return k.to_act()
 
     def legal_actions(self, seat: int) -> list[Action]:
         if self.result is not None:

@@ -32,6 +32,7 @@ never asked.
 from __future__ import annotations
 
 import copy
+from bisect import bisect_left, insort
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +43,7 @@ from jantaku.riichi.conditions import ScoringError, WinConditions
 from jantaku.riichi.scoring import ScoreResult, score_hand
 from jantaku.rules import Ruleset
 from jantaku.shapes.decompose import decompositions_of_bytes
-from jantaku.shapes.shanten import shanten, shanten_forms
+from jantaku.shapes.shanten import BLOCK_OF_KIND, BLOCK_WEIGHT, shanten, shanten_forms
 from jantaku.shapes.waits import wait_kinds
 from jantaku.tiles import RED_IDS136, TERMINALS_AND_HONORS, Tile
 
@@ -127,6 +128,7 @@ ENDED = "ended"
 
 _YAOCHU = frozenset(TERMINALS_AND_HONORS)
 _NO_KINDS: frozenset[int] = frozenset()
+_NO_WAITS: tuple[int, ...] = ()
 _WIND_MJAI = ("E", "S", "W", "N")
 _RINSHAN_TAKEN = tuple(frozenset((134, 135, 132, 133)[:n]) for n in range(5))
 _PASS_ACTIONS = [Action(PASS, seat) for seat in range(4)]
@@ -339,6 +341,7 @@ class Kyoku:
         self._legal_cache: tuple[int, int, list[Action]] | None = None
         self._draw_tenpai: list[bool] = []
         self._step = 0
+        self._floor_before_draw = -1
         aborts = rules.abortive_draws
         self._abort_four_riichi = "four_riichi" in aborts
         self._abort_four_winds = "four_winds" in aborts
@@ -405,13 +408,22 @@ class Kyoku:
 
     def _deal(self) -> None:
         hands = self.wall.haipai(self.dealer)
+        keys = self._keys
         for seat, ids in enumerate(hands):
             st = self.seats[seat]  # SeatState.add for each tile, at once
             st.tiles.extend(ids)
             counts = st.counts
+            codes = st._codes
+            key_counts = st.key_counts
             for i in ids:
-                counts[i >> 2] += 1
+                k = i >> 2
+                counts[k] += 1
+                codes[BLOCK_OF_KIND[k]] += BLOCK_WEIGHT[k]
+                key_counts[keys[i]] += 1
+            st.key_table = keys
+            st.keys = sorted({keys[i] for i in ids})
             st._waits = None
+            st.shanten_floor = -1
         start: dict[str, Any] = {
             "type": "start_kyoku",
             "bakaze": _WIND_MJAI[self.round_wind],
@@ -442,7 +454,18 @@ class Kyoku:
         if not self._jielu:
             waits = st._waits
             self._waits_before_draw = st.waits() if waits is None else waits
-        st.add(tile)
+            self._floor_before_draw = st.shanten13  # exact, or a lower bound (see SeatState.shanten_floor)
+        st.tiles.append(tile)  # st.add(tile), inlined (every draw)
+        k = tile >> 2
+        st.counts[k] += 1
+        st._waits = None
+        st.shanten_floor = -1
+        st._codes[BLOCK_OF_KIND[k]] += BLOCK_WEIGHT[k]
+        key = self._keys[tile]
+        kc = st.key_counts
+        kc[key] += 1
+        if kc[key] == 1:
+            insort(st.keys, key)
         self.phase = DRAWN
         self.actor = seat
         self.drawn = tile
@@ -471,16 +494,19 @@ class Kyoku:
         """The discard keys (see :data:`_PREBUILT_BY_KEY`), sorted, of each distinct tile that may be discarded:
         after a draw the drawn tile's key has the tsumogiri bit, and its key without the bit stays only if
         another tile of the hand has it; ``exclude`` (kinds) is used after a call, when there is no drawn tile."""
-        st = self.seats[seat]
         keys = self._keys
-        tiles = st.tiles
-        found = {keys[i] for i in tiles if (i >> 2) not in exclude} if exclude else set(map(keys.__getitem__, tiles))
+        tiles = self.seats[seat].tiles
         if self.phase == DRAWN:
             drawn = self.drawn
-            kd = keys[drawn]  # type: ignore[index]
-            if st.counts[drawn >> 2] < 2 or sum(1 for i in tiles if keys[i] == kd) < 2:  # type: ignore[operator]
-                found.discard(kd)
-            found.add(kd + 1)
+            assert drawn is not None
+            # the other tiles' keys (the drawn tile is the last one added), then the drawn tile's with the bit
+            if tiles[-1] == drawn:
+                found = set(map(keys.__getitem__, tiles[:-1]))
+            else:
+                found = {keys[i] for i in tiles if i != drawn}
+            found.add(keys[drawn] + 1)
+            return sorted(found)
+        found = {keys[i] for i in tiles if (i >> 2) not in exclude} if exclude else set(map(keys.__getitem__, tiles))
         return sorted(found)
 
     @staticmethod
@@ -511,9 +537,16 @@ class Kyoku:
         if st.riichi:
             out.append(_PREBUILT[DISCARD][seat][tiles[drawn]._code][1])
         else:
-            choices = self._discard_choices(seat)
-            table = _PREBUILT_BY_KEY[DISCARD][seat]
-            out.extend([table[k] for k in choices])
+            # self._discard_choices(seat), from the seat's sorted keys (every turn): the drawn tile's key gets
+            # the tsumogiri bit, and keeps its place without it only if another tile has it
+            kd = self._keys[drawn]
+            choices = list(st.keys)
+            i = bisect_left(choices, kd)
+            if st.key_counts[kd] == 1:
+                choices[i] = kd + 1
+            else:
+                choices.insert(i + 1, kd + 1)
+            out.extend(map(_PREBUILT_BY_KEY[DISCARD][seat].__getitem__, choices))
             # one draw lowers shanten by one at most, and the 14-tile shanten is the best over discards: only a
             # hand that was 1-shanten or better before the draw can have riichi discards
             if st.shanten13 <= 1 and self._riichi_allowed(seat) and shanten(st.counts) <= 0:
@@ -550,24 +583,26 @@ class Kyoku:
 
     def _kan_actions(self, seat: int) -> list[Action]:
         st = self.seats[seat]
-        if (4 not in st.counts and not st.melds) or not self._kan_possible():
+        counts = st.counts
+        four = 4 in counts
+        pons = None
+        if not st.riichi and st.melds:
+            pon = MeldKind.PON
+            pons = [m for m in st.melds if m.kind is pon and counts[m.tiles[0].kind]]  # m.kind34
+        if not (four or pons) or not self._kan_possible():
             return []
         tiles = self._tiles
         out: list[Action] = []
-        counts = st.counts
-        for k in range(34) if 4 in counts else ():
+        for k in range(34) if four else ():
             if counts[k] != 4:
                 continue
             ids = [i for i in st.tiles if i >> 2 == k]
             if st.riichi and not self._ankan_keeps_riichi_hand(seat, k):
                 continue
             out.append(Action(ANKAN, seat, tiles[ids[0]], tuple(sorted(tiles[i] for i in ids))))
-        if not st.riichi and st.melds:
-            pon = MeldKind.PON
-            for m in st.melds:
-                if m.kind is pon and counts[m.tiles[0].kind]:  # m.kind34
-                    added = next(i for i in st.tiles if i >> 2 == m.kind34)
-                    out.append(Action(KAKAN, seat, tiles[added], m.tiles))
+        for m in pons or ():
+            added = next(i for i in st.tiles if i >> 2 == m.kind34)
+            out.append(Action(KAKAN, seat, tiles[added], m.tiles))
         return out
 
     def _ankan_keeps_riichi_hand(self, seat: int, kind: int) -> bool:
@@ -689,8 +724,12 @@ class Kyoku:
             legal = cache[2]
         else:
             legal = self.legal_actions(action.seat)
-        if action not in legal:
-            raise IllegalActionError(self._why_illegal(action, legal))
+        for a in legal:  # an action the engine offered is usually the very object: look for it first
+            if a is action:
+                break
+        else:
+            if action not in legal:  # compares tiles through Tile's rich comparison: slower
+                raise IllegalActionError(self._why_illegal(action, legal))
         self._step += 1
         self._legal_cache = None
         kind = action.kind
@@ -813,15 +852,37 @@ class Kyoku:
             st.riichi_pending = True
             if self.first_go_around and not self.has_discarded[seat]:
                 st.double_riichi = True
-        st.remove(tid)
+        k = tid >> 2
+        st.tiles.remove(tid)  # st.remove(tid), inlined (every discard)
+        st.counts[k] -= 1
+        st._codes[BLOCK_OF_KIND[k]] -= BLOCK_WEIGHT[k]
+        key = self._keys[tid]
+        kc = st.key_counts
+        kc[key] -= 1
+        if not kc[key]:
+            st.keys.remove(key)
+        if self.phase == DRAWN and not self._jielu:
+            if k == self.drawn >> 2:  # type: ignore[operator]
+                # the hand is the one before the draw again (tsumogiri, or the same kind): so are its waits
+                st._waits = self._waits_before_draw
+                st.shanten13 = self._floor_before_draw
+                st.shanten_floor = -1
+            else:
+                # the hand before the draw with one tile exchanged: shanten counts exchanges, so it is one lower
+                # at most; most discards of a far hand then skip the wait computation (SeatState.waits)
+                st._waits = None
+                st.shanten_floor = self._floor_before_draw - 1
+        else:
+            st._waits = None
+            st.shanten_floor = -1
         st.river.append(RiverTile(tid, action.tsumogiri, riichi))
-        st.discarded_kinds[tid >> 2] = True
+        st.discarded_kinds[k] = True
         st.furiten_temp = False
         if st.ippatsu and not riichi:
             st.ippatsu = False
         self.has_discarded[seat] = True
         if self.first_go_around and len(self.first_winds) < 4:
-            self.first_winds.append(tid >> 2)
+            self.first_winds.append(k)
         if self.pending_dora:
             # an open or added kan's indicator turns with the replacement tile's discard (Tenhou logs it first)
             self._reveal_pending_dora()
@@ -850,19 +911,21 @@ class Kyoku:
         chi_seat = (discarder + 1) % 4
         if won[chi_seat]:
             chi_seat = self._next_active(discarder)
+        jielu = self._jielu
         for off in (1, 2, 3):
             seat = (discarder + off) % 4
             st = seats[seat]
             if st.dead or won[seat]:
                 continue
             acts: list[Action] | None = None
-            if self._jielu:
+            if jielu:
                 if self._jielu_may_win(seat, tid, tsumo=False):
                     acts = [Action(RON, seat, tile)]
             else:
                 waits = st._waits
                 if waits is None:
-                    waits = st.waits()
+                    # SeatState.waits' first test, inlined: a hand whose shanten floor is 1 or more has no waits
+                    waits = _NO_WAITS if st.shanten_floor >= 1 else st.waits()
                 if kind in waits:
                     if not st.furiten and self._win_score(seat, tid, tsumo=False, discarder=discarder) is not None:
                         acts = [Action(RON, seat, tile)]
@@ -903,12 +966,16 @@ class Kyoku:
 
     def _pon_options(self, seat: int, kind: int, tile: Tile) -> list[Action]:
         st = self.seats[seat]
-        pairs: set[tuple[Tile, Tile]] = set()
-        ids = [self._tiles[i] for i in st.tiles if i >> 2 == kind]
-        for a in range(len(ids)):
-            for b in range(a + 1, len(ids)):
-                x, y = sorted((ids[a], ids[b]))
-                pairs.add((x, y))
+        if kind >= 27 or kind % 9 != 4:  # no red copy: one pair (the caller checked there are two tiles)
+            plain = self._tiles[4 * kind + 1]
+            pairs: list[tuple[Tile, Tile]] | set[tuple[Tile, Tile]] = [(plain, plain)]
+        else:
+            pairs = set()
+            ids = [self._tiles[i] for i in st.tiles if i >> 2 == kind]
+            for a in range(len(ids)):
+                for b in range(a + 1, len(ids)):
+                    x, y = sorted((ids[a], ids[b]))
+                    pairs.add((x, y))
         out = []
         for pair in sorted(pairs):
             if self.rules.kuikae == "forbidden" and not self._has_discard_after_call(seat, pair, {kind}):
@@ -932,8 +999,8 @@ class Kyoku:
             if not all(st.counts[k] for k in need):
                 continue
             # every distinct choice of tiles (a red five or a plain one)
-            choices_a = sorted({self._tiles[i] for i in st.tiles if i >> 2 == need[0]})
-            choices_b = sorted({self._tiles[i] for i in st.tiles if i >> 2 == need[1]})
+            choices_a = self._distinct_tiles(st, need[0])
+            choices_b = self._distinct_tiles(st, need[1])
             forbidden = {kind}
             if lo == n and n + 3 <= 8:
                 forbidden.add(kind + 3)  # called the low end: the tile above the run is the same swap
@@ -945,6 +1012,12 @@ class Kyoku:
                         continue
                     out.append(Action(CHI, seat, tile, (a, b)))
         return out
+
+    def _distinct_tiles(self, st: SeatState, kind: int) -> list[Tile]:
+        """The distinct tiles (a red five, a plain one) of ``kind`` in a hand that holds at least one, sorted."""
+        if kind % 9 != 4:  # not a five (no honor is called into a chi): id 4k+1 is never red
+            return [self._tiles[4 * kind + 1]]
+        return sorted({self._tiles[i] for i in st.tiles if i >> 2 == kind})
 
     def _has_discard_after_call(self, seat: int, consumed: tuple[Tile, ...], forbidden: set[int]) -> bool:
         """After the call, is some tile left that kuikae does not forbid?"""
@@ -1045,7 +1118,7 @@ class Kyoku:
         self._break_first_go_around_and_ippatsu()
         consumed_ids: list[int] = []
         for t in action.consumed:
-            i = next(i for i in st.tiles if self._tiles[i] == t and i not in consumed_ids)
+            i = next(i for i in st.tiles if self._tiles[i] is t and i not in consumed_ids)
             consumed_ids.append(i)
         for i in consumed_ids:
             st.remove(i)
@@ -1156,7 +1229,7 @@ class Kyoku:
         st = self.seats[seat]
         added = action.tile
         assert added is not None
-        tid = next(i for i in st.tiles if self._tiles[i] == added)
+        tid = next(i for i in st.tiles if self._tiles[i] is added)
         idx = next(j for j, m in enumerate(st.melds) if m.kind is MeldKind.PON and m.kind34 == tid >> 2)
         pon = st.melds[idx]
         st.remove(tid)

@@ -30,6 +30,8 @@ from collections.abc import Sequence
 
 from jantaku.errors import JantakuError
 
+from .fastrandom import shuffle
+
 __all__ = ["DEAD_WALL", "LIVE_START", "Wall"]
 
 LIVE_START = 52
@@ -37,6 +39,8 @@ LIVE_START = 52
 DEAD_WALL = 14
 _RINSHAN = (134, 135, 132, 133)
 _SIDE = 34  # tiles on one side: 17 stacks of 2
+_BREAK_ORDER: dict[int, list[int]] = {}
+"""Per break position: the physical wall's index of each tile in dealing order (filled on first use)."""
 
 
 class Wall:
@@ -60,14 +64,19 @@ class Wall:
         """
         rng = random.Random(seed)
         physical = list(range(136))
-        rng.shuffle(physical)
+        shuffle(rng, physical)  # rng.shuffle(physical), the same draws
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         total = dice[0] + dice[1]
         side = (total - 1) % 4
         # position (in tiles, clockwise) of the break: the side's start plus `total` stacks
         start = (side * _SIDE + 2 * total) % 136
-        order = [physical[(start - 2 * (i // 2) - 2 + (i % 2)) % 136] for i in range(136)]
-        return cls(order, dice)
+        order = _BREAK_ORDER.get(start)
+        if order is None:
+            order = _BREAK_ORDER[start] = [(start - 2 * (i // 2) - 2 + (i % 2)) % 136 for i in range(136)]
+        wall = cls.__new__(cls)  # a permutation of 0-135 by construction: __init__'s check is not needed
+        wall.tiles = list(map(physical.__getitem__, order))
+        wall.dice = dice
+        return wall
 
     def dora_indicator_index(self, k: int) -> int:
         """Wall index of the ``k``-th dora indicator (0 = the first, 1-4 = kan dora)."""
