@@ -68,7 +68,7 @@ def test_import_pao_and_yame_on_a_phone(phone):
     page.set_input_files("#import-file", {"name": "x.json", "mimeType": "application/json", "buffer": b"[1, 2]"})
     page.click("#import-read")
     _wait_message(page, "x.json")
-    assert "not" in _message(page)
+    assert _message(page) == "x.json: not a game record jantaku knows (mjlog, tenhou.net/6, mjx, mjai)"
 
     # a double ron: Bo 2 han 30 fu, Cy a yakuman Di is liable for (half and half with the discarder)
     _open_game(page, url, [])

@@ -136,6 +136,8 @@ def test_import_refusals(client):
     assert r.status_code == 400 and "'ASAPIN', 'でこじ', 'デジタル仙人' are not players" in r.json()["error"]
     r = client.post(_import_url("Online", MAPPING), content=b"<mjloggm ver='2.3'><GO type='169'/>", headers=UPLOAD)
     assert r.status_code == 400 and "game.mjlog" in r.json()["error"] and "/tmp" not in r.json()["error"]
+    r = client.post(_import_url("Online", MAPPING, names="1"), content=b"<mjloggm ver='2.3'/>", headers=UPLOAD)
+    assert r.status_code == 400 and r.json()["error"] == "game.mjlog: no hand to import"
     r = client.post(_import_url("Online", MAPPING), content=b'{"not": "a record"}', headers=UPLOAD)
     assert r.status_code == 400 and "game.mjlog" in r.json()["error"]
     r = client.post(_import_url("Online", MAPPING), content=b"\x1f\x8b\x08garbage", headers=UPLOAD)

@@ -38,7 +38,12 @@ def _names(rec: Any) -> list[str]:
 def record_names(path: Path) -> list[list[str]]:
     """The players' names (seat order) of each game of a record file, as the record writes them: what a
     mapping to the event's players maps from."""
-    return [_names(rec) for rec in _read(path)]
+    out = []
+    for rec in _read(path):
+        if not rec.hands():
+            raise LeagueError(f"{rec.source}: no hand to import")
+        out.append(_names(rec))
+    return out
 
 
 def record_games(
