@@ -486,6 +486,8 @@ def _in_temp(raw: bytes, file: str, fn: Callable[[Path], Any]) -> Any:
         try:
             return fn(path)
         except JantakuError as e:
+            if str(path) not in str(e):
+                raise
             raise LeagueError(str(e).replace(str(path), file)) from None
         except RecursionError:
             raise JantakuError(f"{file}: not a game record jantaku can read (nested too deeply)") from None
