@@ -58,3 +58,26 @@ def test_errors_are_one_line(capsys, tmp_path):
     assert code == 2 and "--scores are four whole numbers" in err
     code, _, err = run(capsys, db, "import", "Cup", str(tmp_path / "missing.mjlog"))
     assert code == 2 and "missing.mjlog: No such file" in err
+
+
+def test_a_second_winner_with_pao_and_the_dealers_stop(capsys, db_url):
+    # tenhou: a double ron; the all-last dealer tenpai and first chooses to stop (002 1.2)
+    run(capsys, db_url, "create", "T", "--rules", "tenhou")
+    run(capsys, db_url, "player", "T", "Ann", "Bo", "Cy", "Di")
+    code, out, _ = run(capsys, db_url, "--json", "game", "T", "Ann", "Bo", "Cy", "Di", "--dealer", "Ann")
+    gid = str(json.loads(out)["game"])
+    args = ["win", gid, "Bo", "2", "30", "--from", "Ann", "--also-yakuman", "Cy", "1", "--also-pao", "Cy=Di"]
+    code, out, err = run(capsys, db_url, "--json", *args)
+    assert code == 0, err
+    assert json.loads(out)["state"]["scores"] == [7000, 27000, 57000, 9000]  # Di and Ann halve Cy's yakuman
+    code, _, err = run(capsys, db_url, *args[:-1], "Bo=Di")
+    assert code == 2 and "--also-pao takes WINNER=PLAYER" in err
+    code, out, _ = run(capsys, db_url, "--json", "game", "T", "Ann", "Bo", "Cy", "Di", "--dealer", "Ann")
+    gid = str(json.loads(out)["game"])
+    run(capsys, db_url, "win", gid, "Di", "5", "30", "--from", "Ann")
+    for _ in range(6):
+        run(capsys, db_url, "draw", gid)
+    code, out, _ = run(capsys, db_url, "draw", gid, "--tenpai", "Di")
+    assert "Di (the all-last dealer) may stop the game now" in out
+    code, out, _ = run(capsys, db_url, "yame", gid, "stop")
+    assert code == 0 and "game over" in out

@@ -250,8 +250,11 @@ def test_import_tenhou_record(db_url):
     assert [e["kind"] for e in game2["entries"]] == ["final"]
     assert game2["result"]["scores"] == game["result"]["scores"]
     assert sum(r["hands"] for r in s.standings("ML")) == 4 * len(game["entries"])
-    with pytest.raises(NotFoundError, match="add the player first"):
+    with pytest.raises(LeagueError, match="'反陽子さん', 'ASAPIN', 'でこじ', 'デジタル仙人' are not players"):
         s.import_record("ML", RECORD, {})
+    with pytest.raises(LeagueError, match="'でこじ' are not players"):
+        s.import_record("ML", RECORD, {**mapping, "でこじ": "でこじ"})
+    assert len(s.games("ML")) == 1  # nothing stored by a refused import
     s.close()
 
 

@@ -3,10 +3,16 @@ an organiser with the event's password records a game; the public reads the stan
 
 from __future__ import annotations
 
+import gzip
+from pathlib import Path
+from urllib.parse import urlencode
+
 import pytest
 from starlette.testclient import TestClient
 
 from jantaku.web.app import create_app
+from jantaku.web.league import FAILED_PER_CLIENT, FAILED_PER_EVENT, FAILED_WINDOW, LoginLimiter
+from jantaku.web.limits import MAX_INFLATED, MAX_UPLOAD
 from jantaku.web.storage import SqliteStore
 
 from .simulated import entries_of, simulated_game
@@ -83,3 +89,152 @@ def test_refusals(client):
     assert r.status_code == 415
     r = client.post("/league/api/events/Cup/teams", json={"name": "T"}, headers={**PW, "Origin": "http://evil.example"})
     assert r.status_code == 403  # the web table's cross-site guard covers /league too
+
+
+RECORD = Path(__file__).parent.parent / "data/records/tenhou-mjlog/mjx-houou/2010081709gm-00a9-0000-fe3371ad.mjlog"
+MAPPING = {"反陽子さん": "Ann", "ASAPIN": "Bo", "でこじ": "Cy", "デジタル仙人": "Di"}
+UPLOAD = {**PW, "Content-Type": "application/octet-stream"}
+
+
+def _event(client, name: str, rules: str, players=("Ann", "Bo", "Cy", "Di")) -> None:
+    body = {"name": name, "rules": rules, "password": "s3cret"}
+    assert client.post("/league/api/events", json=body).status_code == 201
+    for p in players:
+        assert client.post(f"/league/api/events/{name}/players", json={"name": p}, headers=PW).status_code == 201
+
+
+def _import_url(event: str, mapping: dict[str, str], **extra: str) -> str:
+    params = [("file", "game.mjlog"), *(("map", f"{k}={v}") for k, v in mapping.items()), *extra.items()]
+    return f"/league/api/events/{event}/import?{urlencode(params)}"
+
+
+def test_organiser_imports_an_online_record(client):
+    # what `jantaku league import` does, from the organiser's page: the upload's names, then the mapped import
+    _event(client, "Online", "tenhou")
+    raw = RECORD.read_bytes()
+    r = client.post(_import_url("Online", {}, names="1"), content=raw, headers=UPLOAD)
+    assert r.status_code == 200 and r.json() == {"games": [{"names": list(MAPPING)}]}
+    assert client.get("/league/api/events/Online").json()["games"] == []  # the names alone store nothing
+    r = client.post(_import_url("Online", MAPPING), content=gzip.compress(raw), headers=UPLOAD)
+    assert r.status_code == 201, r.text
+    [g] = r.json()["games"]
+    assert g["players"] == ["Ann", "Bo", "Cy", "Di"] and g["entries"] > 8
+    game = client.get(f"/league/api/games/{g['game']}").json()
+    assert game["source"] == "import" and game["result"]["final"] == [-20.0, 16.0, -45.0, 49.0]  # the record's
+    audit = client.get("/league/api/events/Online/audit", headers=PW).json()["audit"]
+    assert audit[-1]["action"] == "import_record" and audit[-1]["detail"]["file"] == "game.mjlog"
+    # the Mahjong Soul record (tenhou.net/6 JSON as Mahjong Soul's viewer writes it) reads the same way
+    ms = Path(__file__).parent.parent / "data/records/tenhou6-json/mahjongsoul/jade_room_south_2024.json"
+    r = client.post(_import_url("Online", {}, names="1"), content=ms.read_bytes(), headers=UPLOAD)
+    assert r.status_code == 200 and len(r.json()["games"][0]["names"]) == 4
+
+
+def test_import_refusals(client):
+    _event(client, "Online", "tenhou")
+    raw = RECORD.read_bytes()
+    r = client.post(_import_url("Online", {"反陽子さん": "Ann"}), content=raw, headers=UPLOAD)
+    assert r.status_code == 400 and "'ASAPIN', 'でこじ', 'デジタル仙人' are not players" in r.json()["error"]
+    r = client.post(_import_url("Online", MAPPING), content=b"<mjloggm ver='2.3'><GO type='169'/>", headers=UPLOAD)
+    assert r.status_code == 400 and "game.mjlog" in r.json()["error"] and "/tmp" not in r.json()["error"]
+    r = client.post(_import_url("Online", MAPPING, names="1"), content=b"<mjloggm ver='2.3'/>", headers=UPLOAD)
+    assert r.status_code == 400 and r.json()["error"] == "game.mjlog: no hand to import"
+    r = client.post(_import_url("Online", MAPPING), content=b'{"not": "a record"}', headers=UPLOAD)
+    assert r.status_code == 400 and "game.mjlog" in r.json()["error"]
+    r = client.post(_import_url("Online", MAPPING), content=b"\x1f\x8b\x08garbage", headers=UPLOAD)
+    assert r.status_code == 400 and "broken gzip data" in r.json()["error"]
+    r = client.post(_import_url("Online", MAPPING), content=b"  ", headers=UPLOAD)
+    assert r.status_code == 400 and "the upload is empty" in r.json()["error"]
+    r = client.post(_import_url("Online", MAPPING), content=b"<" + b" " * MAX_UPLOAD, headers=UPLOAD)
+    assert r.status_code == 413 and "larger than 8 MiB" in r.json()["error"]
+    bomb = gzip.compress(b" " * (MAX_INFLATED + 1))
+    r = client.post(_import_url("Online", MAPPING), content=bomb, headers=UPLOAD)
+    assert r.status_code == 413 and "inflates to more than" in r.json()["error"]
+    r = client.post("/league/api/events/Online/import?file=x&map=nomapping", content=raw, headers=UPLOAD)
+    assert r.status_code == 400 and "map takes NAME=PLAYER" in r.json()["error"]
+    r = client.post(_import_url("Online", MAPPING), content=raw, headers={**UPLOAD, "X-League-Password": "no"})
+    assert r.status_code == 403
+    # a record from a room with other starting points is refused by the event's rule set (μ: 30,000)
+    _event(client, "Mu", "mu")
+    r = client.post(_import_url("Mu", MAPPING), content=raw, headers=UPLOAD)
+    assert r.status_code == 400 and "starts at" in r.json()["error"]
+    assert client.get("/league/api/events/Online").json()["games"] == []
+
+
+def test_yame_and_pao_for_a_second_winner(client):
+    _event(client, "T", "tenhou")
+    gid = 0
+
+    def new_game() -> int:
+        body = {"players": ["Ann", "Bo", "Cy", "Di"]}
+        return client.post("/league/api/events/T/games", json=body, headers=PW).json()["game"]
+
+    def enter(entry, status=201):
+        r = client.post(f"/league/api/games/{gid}/entries", json={"entry": entry}, headers=PW)
+        assert r.status_code == status, r.text
+        return r.json()
+
+    # a double ron on East 1's dealer: Bo 2 han 30 fu, Cy a yakuman Di is liable for (tenhou: pao on a ron
+    # splits the yakuman half and half with the discarder, 002 包牌)
+    gid = new_game()
+    two = {"winner": 1, "from": 0, "han": 2, "fu": 30}
+    pao = {"winner": 2, "from": 0, "yakuman": 1, "pao": 3}
+    out = enter({"kind": "win", "wins": [two, pao]})
+    assert out["state"]["scores"] == [25000 - 2000 - 16000, 27000, 57000, 25000 - 16000]
+    game = client.get(f"/league/api/games/{gid}").json()
+    assert game["entries"][0]["data"]["wins"][1]["pao"] == 3
+    bad = enter({"kind": "win", "wins": [two, {**pao, "pao": 2}]}, 400)
+    assert "cannot be liable (pao) for their own hand" in bad["error"]
+    # to South 4 with the dealer (Di) tenpai at a draw and first: tenhou asks them to stop or go on
+    assert "nobody may stop the game now" in enter({"kind": "yame", "stop": True}, 400)["error"]
+    gid = new_game()
+    enter({"kind": "win", "wins": [{"winner": 3, "from": 0, "han": 5, "fu": 30}]})
+    for _ in range(6):
+        enter({"kind": "draw"})
+    st = enter({"kind": "draw", "tenpai": [3]})["state"]
+    assert st["hand"] == "S4" and st["yame_choice"] == 3
+    assert "decides whether to stop now" in enter({"kind": "draw"}, 400)["error"]
+    enter({"kind": "yame", "stop": True})
+    game = client.get(f"/league/api/games/{gid}").json()
+    assert game["status"] == "finished" and game["entries"][-1]["kind"] == "yame"
+
+
+def test_wrong_passwords_are_rate_limited(client):
+    _event(client, "Cup", "mu", players=())
+    bad = {"X-League-Password": "guess"}
+    for _ in range(FAILED_PER_CLIENT):
+        assert client.post("/league/api/events/Cup/login", json={}, headers=bad).status_code == 403
+    r = client.post("/league/api/events/Cup/login", json={}, headers=bad)
+    assert r.status_code == 429 and "too many wrong organiser passwords" in r.json()["error"]
+    assert 1 <= int(r.headers["retry-after"]) <= FAILED_WINDOW
+    # the right password is not even checked from this address now
+    assert client.post("/league/api/events/Cup/login", json={}, headers=PW).status_code == 429
+    assert client.post("/league/api/events/Cup/teams", json={"name": "T"}, headers=PW).status_code == 429
+    # another address still may; and the event's own limit counts every address's failures
+    app = client.app
+    others = [TestClient(app, client=(f"10.0.0.{i}", 4000)) for i in range(1, 4)]
+    assert others[0].post("/league/api/events/Cup/login", json={}, headers=PW).status_code == 200
+    for other in others[:2]:
+        for _ in range(FAILED_PER_CLIENT):
+            assert other.post("/league/api/events/Cup/login", json={}, headers=bad).status_code == 403
+    assert FAILED_PER_EVENT == 3 * FAILED_PER_CLIENT
+    r = others[2].post("/league/api/events/Cup/login", json={}, headers=PW)
+    assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+    # another event is not locked by Cup's failures
+    _event(others[2], "Other", "mu", players=("A",))
+
+
+def test_login_limiter_window():
+    now = [0.0]
+    lim = LoginLimiter(per_client=3, per_event=5, window=60, clock=lambda: now[0])
+    for i in range(3):
+        now[0] = 10.0 * i
+        assert lim.retry_after("a", 1) is None
+        lim.failed("a", 1)
+    assert lim.retry_after("a", 1) == 60 - 20  # the oldest failure (at 0 s) leaves the window at 60 s
+    assert lim.retry_after("a", 2) == 40  # the address's limit holds for every event
+    now[0] = 60.0
+    assert lim.retry_after("a", 1) is None
+    lim.failed("b", 1)
+    lim.failed("c", 1)
+    lim.failed("d", 1)
+    assert lim.retry_after("e", 1) is not None  # five failures for event 1 within the window, from anywhere

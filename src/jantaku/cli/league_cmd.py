@@ -113,6 +113,21 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         default=[],
         help="another winner on the same discard",
     )
+    c.add_argument(
+        "--also-yakuman",
+        nargs=2,
+        action="append",
+        metavar=("WINNER", "COUNT"),
+        default=[],
+        help="another winner on the same discard, with a yakuman",
+    )
+    c.add_argument(
+        "--also-pao",
+        action="append",
+        metavar="WINNER=PLAYER",
+        default=[],
+        help="who is liable (pao) for another winner's yakuman",
+    )
     _entry_options(c)
     c.set_defaults(action=_win)
 
@@ -342,6 +357,17 @@ def _win(store: Any, a: argparse.Namespace) -> Any:
             wins.append({"winner": _seat_of(g, name), "from": frm, "han": int(han), "fu": int(fu)})
         except ValueError:
             raise JantakuError(f"--also {name} {han} {fu}: han and fu are whole numbers") from None
+    for name, count in a.also_yakuman:
+        if not count.isdigit():
+            raise JantakuError(f"--also-yakuman {name} {count}: the count is a whole number")
+        wins.append({"winner": _seat_of(g, name), "from": frm, "yakuman": int(count)})
+    for m in a.also_pao:
+        name, eq, liable = m.partition("=")
+        seat = _seat_of(g, name) if eq else None
+        other = next((x for x in wins[1:] if x["winner"] == seat), None)
+        if other is None:
+            raise JantakuError(f"--also-pao takes WINNER=PLAYER, WINNER one of the --also winners, got {m!r}")
+        other["pao"] = _seat_of(g, liable)
     return _submit(store, a, g, {"kind": "win", "wins": wins, "riichi": _seats_of(g, a.riichi)})
 
 

@@ -20,25 +20,42 @@ from jantaku.rules import Ruleset
 from .errors import EntryError, LeagueError
 from .recording import replay_entries
 
-__all__ = ["record_games"]
+__all__ = ["record_games", "record_names"]
+
+
+def _read(path: Path) -> list[Any]:
+    try:
+        return read_records(path)
+    except JantakuError as e:
+        raise LeagueError(str(e)) from None
+
+
+def _names(rec: Any) -> list[str]:
+    start = next((e for e in rec.events if e["type"] == "start_game"), {})
+    return list(start.get("names") or [f"player{i}" for i in range(4)])
+
+
+def record_names(path: Path) -> list[list[str]]:
+    """The players' names (seat order) of each game of a record file, as the record writes them: what a
+    mapping to the event's players maps from."""
+    out = []
+    for rec in _read(path):
+        if not rec.hands():
+            raise LeagueError(f"{rec.source}: no hand to import")
+        out.append(_names(rec))
+    return out
 
 
 def record_games(
     path: Path, rules: Ruleset, mapping: dict[str, str]
 ) -> list[tuple[list[str], int, list[dict[str, Any]]]]:
     """The games of a record file: (players in seat order, first dealer's seat, entries)."""
-    try:
-        records = read_records(path)
-    except JantakuError as e:
-        raise LeagueError(str(e)) from None
     out = []
-    for rec in records:
+    for rec in _read(path):
         hands = rec.hands()
         if not hands:
             raise LeagueError(f"{rec.source}: no hand to import")
-        start = next((e for e in rec.events if e["type"] == "start_game"), {})
-        names = list(start.get("names") or [f"player{i}" for i in range(4)])
-        players = [mapping.get(n, n) for n in names]
+        players = [mapping.get(n, n) for n in _names(rec)]
         first = hands[0][0]
         first_dealer = (first["oya"] - (first["kyoku"] - 1)) % 4
         if first["scores"] != [rules.starting_points] * 4:

@@ -715,8 +715,18 @@ class LeagueStore:
         from .importing import record_games
 
         rules = self.rules(event)
+        games = record_games(Path(path), rules, mapping or {})
+        with self.engine.connect() as conn:  # every player known before any game is stored
+            known = {p["name"] for p in self._players(conn, self._event(conn, event)["id"])}
+        for players, _, _ in games:
+            unknown = [p for p in players if p not in known]
+            if unknown:
+                raise LeagueError(
+                    f"the record's player(s) {', '.join(map(repr, unknown))} are not players of the event: "
+                    "map each name in the record to an event player (or add the player first)"
+                )
         out = []
-        for players, first_dealer, entries in record_games(Path(path), rules, mapping or {}):
+        for players, first_dealer, entries in games:
             with self._tx() as conn:
                 ev = self._event(conn, event)
                 replayed = replay_entries(rules, first_dealer, entries)

@@ -14,6 +14,11 @@
 ``GET  /league/api/events/{name}/export``      ``?format=csv|json&what=standings|games``
 ``GET  /league/api/games/{id}``                a game: players, entries, running state, result
 ``POST /league/api/events/{name}/login``       checks the organiser password (200 or 403)
+``POST /league/api/events/{name}/import``      organiser: the body is an online game record (a Tenhou mjlog,
+                                               tenhou.net/6 JSON or a Mahjong Soul record, gzip allowed);
+                                               ``?file=`` its name, ``map=NAME=PLAYER`` (repeated) maps a name
+                                               in the record to an event player; ``?names=1`` only lists the
+                                               record's names (nothing stored)
 ``POST /league/api/events/{name}/{what}``      organiser: ``teams``, ``players``, ``rounds``, ``games``,
                                                ``quick``, ``penalties``; ``GET .../audit`` the audit log
 ``POST /league/api/games/{id}/entries``        organiser: ``{"entry", "expected_seq"?, "correct"?}``
@@ -22,13 +27,26 @@
 
 Organiser requests carry the event's password in the ``X-League-Password`` header; an event made without a
 password (from the command line) is read-only here. A bad entry is 400 with the rule set's reason, a wrong
-password 403, an unknown event or game 404, a conflicting entry (someone entered another one meanwhile) 409.
+password 403, an unknown event or game 404, a conflicting entry (someone entered another one meanwhile) 409,
+an upload over :data:`~jantaku.web.limits.MAX_UPLOAD` bytes (or inflating past
+:data:`~jantaku.web.limits.MAX_INFLATED`) 413.
+
+Password guessing is slowed down: after :data:`FAILED_PER_CLIENT` wrong organiser passwords from one client
+address, or :data:`FAILED_PER_EVENT` for one event from anywhere, within :data:`FAILED_WINDOW` seconds, that
+address (or the event) gets 429 with a ``Retry-After`` header, the password unchecked, until the oldest
+failure is a window old (:class:`LoginLimiter`). Behind a reverse proxy every client has the proxy's address:
+the per-event limit still holds.
+
 The database is opened on the first request (a SQLite file or a PostgreSQL URL).
 """
 
 from __future__ import annotations
 
+import math
+import tempfile
 import threading
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -40,12 +58,23 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from jantaku.errors import JantakuError
-from jantaku.league.errors import ConflictError, NotFoundError
+from jantaku.league.errors import ConflictError, LeagueError, NotFoundError
 from jantaku.rules import load_rules, preset_names
 
-from .limits import MAX_JSON_BYTES, parse_json
+from .limits import MAX_JSON_BYTES, MAX_UPLOAD, inflate, parse_json
+from .tables import WebError
 
-__all__ = ["league_app"]
+__all__ = ["FAILED_PER_CLIENT", "FAILED_PER_EVENT", "FAILED_WINDOW", "LoginLimiter", "league_app"]
+
+FAILED_PER_CLIENT = 10
+"""Wrong organiser passwords one client address may send within :data:`FAILED_WINDOW` seconds."""
+
+FAILED_PER_EVENT = 30
+"""Wrong organiser passwords one event may receive (from every address together) within the window: higher
+than the per-address limit, so one guesser does not lock the organiser out, low enough to stop many."""
+
+FAILED_WINDOW = 60.0
+"""The window of the failed-login limits (seconds)."""
 
 STATIC = Path(__file__).parent / "static"
 _PASSWORD = "x-league-password"
@@ -68,8 +97,66 @@ class _Lazy:
             return self._store
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+class LoginLimiter:
+    """Failed organiser logins counted per client address and per event over a sliding window; thread-safe.
+
+    >>> now = [0.0]
+    >>> lim = LoginLimiter(per_client=2, per_event=5, window=60, clock=lambda: now[0])
+    >>> lim.failed("10.0.0.1", 1); lim.failed("10.0.0.1", 1)
+    >>> lim.retry_after("10.0.0.1", 1), lim.retry_after("10.0.0.2", 1)
+    (60, None)
+    >>> now[0] = 60.5
+    >>> lim.retry_after("10.0.0.1", 1)
+    """
+
+    MAX_KEYS = 100_000
+    """The most addresses and events remembered at once (the oldest are forgotten first)."""
+
+    def __init__(
+        self,
+        per_client: int = FAILED_PER_CLIENT,
+        per_event: int = FAILED_PER_EVENT,
+        window: float = FAILED_WINDOW,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.per_client = per_client
+        self.per_event = per_event
+        self.window = window
+        self.clock = clock
+        self._fails: dict[tuple[str, object], deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def _wait(self, key: tuple[str, object], limit: int, now: float) -> float:
+        q = self._fails.get(key)
+        if q is None:
+            return 0.0
+        while q and q[0] <= now - self.window:
+            q.popleft()
+        if not q:
+            del self._fails[key]
+            return 0.0
+        return q[0] + self.window - now if len(q) >= limit else 0.0
+
+    def retry_after(self, client: str, event: object) -> int | None:
+        """Seconds until ``client`` may try a password for ``event`` again; ``None``: it may now."""
+        with self._lock:
+            now = self.clock()
+            by_client = self._wait(("client", client), self.per_client, now)
+            wait = max(by_client, self._wait(("event", event), self.per_event, now))
+        return max(1, math.ceil(wait)) if wait > 0 else None
+
+    def failed(self, client: str, event: object) -> None:
+        """Count a wrong password from ``client`` for ``event``."""
+        with self._lock:
+            now = self.clock()
+            for key in (("client", client), ("event", event)):
+                self._fails.setdefault(key, deque()).append(now)
+            while len(self._fails) > self.MAX_KEYS:
+                del self._fails[next(iter(self._fails))]
+
+
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
 def _guarded(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
@@ -78,6 +165,8 @@ def _guarded(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request]
             return await fn(request)
         except _Denied as e:
             return _error(403, str(e))
+        except _TooMany as e:
+            return _error(429, str(e), {"retry-after": str(e.seconds)})
         except NotFoundError as e:
             return _error(404, str(e))
         except ConflictError as e:
@@ -86,6 +175,8 @@ def _guarded(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request]
             return _error(413, str(e))
         except _BadMedia as e:
             return _error(415, str(e))
+        except WebError as e:
+            return _error(e.status, e.message)
         except JantakuError as e:
             return _error(400, str(e))
 
@@ -98,6 +189,12 @@ class _Denied(Exception):
 
 class _TooLarge(Exception):
     pass
+
+
+class _TooMany(Exception):
+    def __init__(self, seconds: int) -> None:
+        super().__init__(f"too many wrong organiser passwords: try again in {seconds} s")
+        self.seconds = seconds
 
 
 class _BadMedia(Exception):
@@ -122,6 +219,7 @@ async def _body(request: Request) -> dict[str, Any]:
 def league_app(db: str | Path) -> Starlette:
     """The league sub-application over the league database ``db`` (a SQLite file path or a PostgreSQL URL)."""
     lazy = _Lazy(db)
+    limiter = LoginLimiter()
 
     def store() -> Any:
         return lazy.get()
@@ -131,6 +229,7 @@ def league_app(db: str | Path) -> Starlette:
 
     async def admin(request: Request, event: str | int) -> str:
         password = request.headers.get(_PASSWORD, "")
+        client = request.client.host if request.client else ""
         s = await call(store)
 
         def check() -> bool:
@@ -138,7 +237,13 @@ def league_app(db: str | Path) -> Starlette:
                 ev = s._event(conn, event)
             if not ev["admin_hash"]:
                 raise _Denied(f"event {ev['name']!r} has no organiser password: it is read-only on the web")
-            return bool(s.check_admin(event, password))
+            wait = limiter.retry_after(client, ev["id"])
+            if wait is not None:
+                raise _TooMany(wait)
+            ok = bool(s.check_admin(event, password))
+            if not ok:
+                limiter.failed(client, ev["id"])
+            return ok
 
         if not await call(check):
             raise _Denied("wrong organiser password")
@@ -280,6 +385,31 @@ def league_app(db: str | Path) -> Starlette:
         raise NotFoundError(f"nothing to add called {what!r}")
 
     @_guarded
+    async def import_record(request: Request) -> Response:
+        name = request.path_params["name"]
+        actor = await admin(request, name)
+        file = "".join(c for c in request.query_params.get("file", "upload") if c.isalnum() or c in "._-")[:80]
+        file = file or "upload"
+        mapping: dict[str, str] = {}
+        for m in request.query_params.getlist("map"):
+            if "=" not in m:
+                raise JantakuError(f"map takes NAME=PLAYER (a name in the record, an event player), got {m[:80]!r}")
+            k, v = m.split("=", 1)
+            mapping[k] = v
+        raw = await _read_upload(request)
+        raw = await call(inflate, raw, file)
+        s = await call(store)
+        if request.query_params.get("names") in ("1", "true"):
+            names = await call(_in_temp, raw, file, lambda p: _record_names(p))
+            return JSONResponse({"games": [{"names": n} for n in names]})
+        ids = await call(_in_temp, raw, file, lambda p: s.import_record(name, p, mapping, actor=actor))
+        games = [await call(s.game, gid) for gid in ids]
+        return JSONResponse(
+            {"games": [{"game": g["id"], "players": g["players"], "entries": len(g["entries"])} for g in games]},
+            status_code=201,
+        )
+
+    @_guarded
     async def entries(request: Request) -> Response:
         gid = _int(request.path_params["id"])
         s = await call(store)
@@ -314,6 +444,7 @@ def league_app(db: str | Path) -> Starlette:
         Route("/api/events/{name}/export", export),
         Route("/api/events/{name}/login", login, methods=["POST"]),
         Route("/api/events/{name}/audit", audit),
+        Route("/api/events/{name}/import", import_record, methods=["POST"]),
         Route("/api/events/{name}/{what}", organise, methods=["POST"]),
         Route("/api/games/{id}", game),
         Route("/api/games/{id}/entries", entries, methods=["POST"]),
@@ -321,7 +452,47 @@ def league_app(db: str | Path) -> Starlette:
     ]
     app = Starlette(routes=routes)
     app.state.league = lazy
+    app.state.login_limiter = limiter
     return app
+
+
+async def _read_upload(request: Request) -> bytes:
+    """The body, an uploaded record: at most :data:`~jantaku.web.limits.MAX_UPLOAD` bytes, not empty."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and len(declared) < 20 and int(declared) > MAX_UPLOAD:
+        raise _TooLarge(f"the upload is larger than {MAX_UPLOAD // (1024 * 1024)} MiB")
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw.extend(chunk)
+        if len(raw) > MAX_UPLOAD:
+            raise _TooLarge(f"the upload is larger than {MAX_UPLOAD // (1024 * 1024)} MiB")
+    if not raw.strip():
+        raise JantakuError("the upload is empty: send the record file as the request body")
+    return bytes(raw)
+
+
+def _record_names(path: Path) -> list[list[str]]:
+    from jantaku.league.importing import record_names
+
+    return record_names(path)
+
+
+def _in_temp(raw: bytes, file: str, fn: Callable[[Path], Any]) -> Any:
+    """``fn`` on the upload written to a temporary file; the file's path in a message is its name, and a record
+    reader's failure on a file it cannot read is a 400 naming the file, not a 500."""
+    with tempfile.TemporaryDirectory(prefix="jantaku-league-") as folder:
+        path = Path(folder) / file
+        path.write_bytes(raw)
+        try:
+            return fn(path)
+        except JantakuError as e:
+            if str(path) not in str(e):
+                raise
+            raise LeagueError(str(e).replace(str(path), file)) from None
+        except RecursionError:
+            raise JantakuError(f"{file}: not a game record jantaku can read (nested too deeply)") from None
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError, ArithmeticError) as e:
+            raise JantakuError(f"{file}: not a game record jantaku can read ({type(e).__name__})") from None
 
 
 def _event_head(s: Any, name: str) -> dict[str, Any]:

@@ -173,6 +173,8 @@ async function adminPage() {
     await openGame(state.game);
   }));
   $("quick-add").addEventListener("click", () => act(quickEntry));
+  $("import-read").addEventListener("click", () => act(readImportNames));
+  $("import-go").addEventListener("click", () => act(importRecord));
   for (const id of ["fu", "fu2"]) $(id).replaceChildren(...FU.map((f) => el("option", { value: f, selected: f === 30 }, f)));
   showFields();
 }
@@ -257,14 +259,21 @@ async function openGame(id) {
   for (const id of ["hand-tiles", "win-tile", "dora", "ura"]) $(id).value = "";
   $("second").checked = false;
   $("second-fields").classList.add("hidden");
+  $("yakuman2").value = "0";
+  const yame = st.yame_choice !== null && st.yame_choice !== undefined && g.status !== "finished";
+  $("yame-note").classList.toggle("hidden", !yame);
+  $("yame-note").textContent = yame ? `${g.players[st.yame_choice]} (the all-last dealer) may stop the game now: enter "All-last dealer: stop or go on".` : "";
+  if (yame) { $("kind").value = "yame"; showFields(); }
+  else if ($("kind").value === "yame") { $("kind").value = "win"; showFields(); }
 }
 
 function describe(d, players) {
   if (d.kind === "win") {
-    return d.wins.map((w) => `${players[w.winner]} ${w.from === null ? "tsumo" : `ron ${players[w.from]}`} ${w.yakuman ? `yakuman x${w.yakuman}` : w.hand ? w.hand : `${w.han} han ${w.fu} fu`}`).join("; ");
+    return d.wins.map((w) => `${players[w.winner]} ${w.from === null ? "tsumo" : `ron ${players[w.from]}`} ${w.yakuman ? `yakuman x${w.yakuman}` : w.hand ? w.hand : `${w.han} han ${w.fu} fu`}${w.pao !== undefined && w.pao !== null ? ` (pao ${players[w.pao]})` : ""}`).join("; ");
   }
   if (d.kind === "draw") return `tenpai: ${(d.tenpai || []).map((s) => players[s]).join(", ") || "none"}`;
   if (d.kind === "abortive") return d.reason;
+  if (d.kind === "yame") return d.stop ? "the dealer stops" : "the dealer plays on";
   if (d.seat !== undefined) return `${players[d.seat]} ${d.color || ""}${d.pt ? ` -${d.pt}pt` : ""} ${d.reason || ""}`;
   return "";
 }
@@ -274,6 +283,7 @@ function showFields() {
   $("f-win").classList.toggle("hidden", k !== "win");
   $("f-draw").classList.toggle("hidden", k !== "draw");
   $("f-abortive").classList.toggle("hidden", k !== "abortive");
+  $("f-yame").classList.toggle("hidden", k !== "yame");
   $("f-player").classList.toggle("hidden", !["chombo", "card", "penalty"].includes(k));
   $("f-card").classList.toggle("hidden", k !== "card");
   $("f-penalty").classList.toggle("hidden", k !== "penalty");
@@ -294,8 +304,17 @@ async function submitEntry() {
     else { w.han = Number($("han").value); w.fu = Number($("fu").value); }
     if ($("pao").value !== "") w.pao = Number($("pao").value);
     const wins = [w];
-    if ($("second").checked) wins.push({ winner: Number($("winner2").value), from, han: Number($("han2").value), fu: Number($("fu2").value) });
+    if ($("second").checked) {
+      const w2 = { winner: Number($("winner2").value), from };
+      const yakuman2 = Number($("yakuman2").value || 0);
+      if (yakuman2) w2.yakuman = yakuman2;
+      else { w2.han = Number($("han2").value); w2.fu = Number($("fu2").value); }
+      if ($("pao2").value !== "") w2.pao = Number($("pao2").value);
+      wins.push(w2);
+    }
     entry = { kind: "win", wins, riichi };
+  } else if (k === "yame") {
+    entry = { kind: "yame", stop: $("yame-choice").value === "stop" };
   } else if (k === "draw") {
     entry = { kind: "draw", tenpai: checked("tenpai"), nagashi: checked("nagashi"), riichi };
   } else if (k === "abortive") {
@@ -317,6 +336,42 @@ async function quickEntry() {
   const scores = [0, 1, 2, 3].map((i) => Number($(`quick-s${i}`).value));
   const r = await api(`/events/${enc(state.event)}/quick`, { body: { players, scores, deposits: Number($("quick-deposits").value || 0) } });
   say(`Game ${r.game} entered.`, true);
+  await refreshEvent();
+}
+
+// -- importing an online record -------------------------------------------------------------------------------
+
+async function upload(query) {
+  const file = $("import-file").files[0];
+  if (!file) throw new Error("Choose a record file first.");
+  const params = new URLSearchParams([["file", file.name], ...query]);
+  const res = await fetch(`${API}/events/${enc(state.event)}/import?${params}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/octet-stream", "X-League-Password": sessionStorage.getItem("leaguePassword") || "" },
+    body: file,
+  });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+  return data;
+}
+
+async function readImportNames() {
+  const data = await upload([["names", "1"]]);
+  const names = [...new Set(data.games.flatMap((g) => g.names))];
+  const players = state.data.players.map((p) => p.name);
+  $("import-map").replaceChildren(...names.map((n, i) => el("label", {}, `${n} → `,
+    el("select", { class: "import-player", "data-name": n, id: `import-p${i}` },
+      ...players.map((p) => el("option", { value: p, selected: p === n }, p))))));
+  $("import-go").classList.remove("hidden");
+  say(`${data.games.length} game(s) in the file: map each name to a player.`, true);
+}
+
+async function importRecord() {
+  const mapping = [...document.querySelectorAll("select.import-player")].map((s) => ["map", `${s.dataset.name}=${s.value}`]);
+  const data = await upload(mapping);
+  $("import-map").replaceChildren();
+  $("import-go").classList.add("hidden");
+  say(`Imported ${data.games.map((g) => `game ${g.game} (${g.entries} entries)`).join(", ")}.`, true);
   await refreshEvent();
 }
 

@@ -1,0 +1,99 @@
+"""The organiser's page at a phone's size (390x844, league data in SQLite): importing an online record with
+its players mapped, a double ron whose second winner's yakuman has a liable player (pao), and the all-last
+dealer's stop (``yame``) where the rule set (tenhou, 002 1.2) asks for it - through the form."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from jantaku.web.app import create_app
+from jantaku.web.background import BackgroundServer
+from jantaku.web.storage import SqliteStore
+
+from .conftest import TIMEOUT_MS
+from .test_e2e_league import _create_event, _message
+
+RECORD = Path(__file__).parent.parent / "data/records/tenhou-mjlog/mjx-houou/2010081709gm-00a9-0000-fe3371ad.mjlog"
+MAPPING = {"反陽子さん": "Ann", "ASAPIN": "Bo", "でこじ": "Cy", "デジタル仙人": "Di"}
+PW = {"X-League-Password": "s3cret-pw", "Content-Type": "application/json"}
+
+
+@pytest.fixture
+def phone(tmp_path, browser):
+    store = SqliteStore(tmp_path / "games.sqlite3")
+    with BackgroundServer(create_app(store, league_db=str(tmp_path / "league.sqlite3"))) as srv:
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US", is_mobile=True)
+        ctx.set_default_timeout(TIMEOUT_MS)
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        yield page, srv.url
+        ctx.close()
+        assert not errors, f"JavaScript errors on the page: {errors}"
+    store.close()
+
+
+def _wait_message(page, text: str) -> None:
+    page.wait_for_function(f"() => document.querySelector('#message').textContent.includes({text!r})")
+
+
+def _open_game(page, url: str, entries: list[dict]) -> int:
+    """A new game (Ann, Bo, Cy, Di; Ann the first dealer) with ``entries`` entered, opened in the form."""
+    api = url + "league/api/"
+    r = page.request.post(api + "events/T/games", data={"players": ["Ann", "Bo", "Cy", "Di"]}, headers=PW)
+    gid = r.json()["game"]
+    for e in entries:
+        assert page.request.post(api + f"games/{gid}/entries", data={"entry": e}, headers=PW).status == 201
+    page.evaluate(f"() => openGame({gid})")
+    page.wait_for_function(f"() => document.querySelector('#game-title').textContent === 'Game {gid}'")
+    return gid
+
+
+def test_import_pao_and_yame_on_a_phone(phone):
+    page, url = phone
+    _create_event(page, url, "T", "tenhou")
+    # an online record: its names are read, each mapped to a player, then the game imported
+    page.set_input_files("#import-file", str(RECORD))
+    page.click("#import-read")
+    page.wait_for_selector("#import-map select.import-player >> nth=3")
+    for name, player in MAPPING.items():
+        page.select_option(f"select.import-player[data-name='{name}']", player)
+    page.click("#import-go")
+    _wait_message(page, "Imported game")
+    games = page.request.get(url + "league/api/events/T").json()["games"]
+    assert [(g["source"], g["players"]) for g in games] == [("import", ["Ann", "Bo", "Cy", "Di"])]
+    # a file that is no record is refused with the reason
+    page.set_input_files("#import-file", {"name": "x.json", "mimeType": "application/json", "buffer": b"[1, 2]"})
+    page.click("#import-read")
+    _wait_message(page, "x.json")
+    assert _message(page) == "x.json: not a game record jantaku knows (mjlog, tenhou.net/6, mjx, mjai)"
+
+    # a double ron: Bo 2 han 30 fu, Cy a yakuman Di is liable for (half and half with the discarder)
+    _open_game(page, url, [])
+    page.select_option("#kind", "win")
+    page.select_option("#winner", "1")
+    page.select_option("#from", "0")
+    page.fill("#han", "2")
+    page.select_option("#fu", "30")
+    page.check("#second")
+    page.select_option("#winner2", "2")
+    page.fill("#yakuman2", "1")
+    page.select_option("#pao2", "3")
+    page.click("#submit-entry")
+    page.wait_for_function("() => document.querySelectorAll('#entries li').length === 1")
+    assert [int(x.inner_text()) for x in page.query_selector_all("#game-seats .score")] == [7000, 27000, 57000, 9000]
+    assert "(pao Di)" in page.inner_text("#entries li")
+
+    # South 4, the dealer Di tenpai at a draw and first: the form offers the stop and the dealer stops
+    to_s4 = [{"kind": "win", "wins": [{"winner": 3, "from": 0, "han": 5, "fu": 30}]}]
+    to_s4 += [{"kind": "draw"}] * 6 + [{"kind": "draw", "tenpai": [3]}]
+    _open_game(page, url, to_s4)
+    assert "Di (the all-last dealer) may stop the game now" in page.inner_text("#yame-note")
+    assert page.input_value("#kind") == "yame" and page.is_visible("#yame-choice")
+    page.select_option("#yame-choice", "stop")
+    page.click("#submit-entry")
+    page.wait_for_function("() => document.querySelector('#game-hand').textContent === 'Game over'")
+    assert "the dealer stops" in page.inner_text("#entries li:last-child")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
