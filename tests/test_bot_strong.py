@@ -44,10 +44,9 @@ def test_four_strong_bots_win_riichi_call_and_replay_the_same():
     kinds = Counter()
     for seed in (7, 8):
         a = play_game(rules, seed, ["strong"] * 4)
-        b = play_game(rules, seed, ["strong"] * 4)
-        assert a.over and a.events == b.events
-        assert sorted(a.result.ranks) == [1, 2, 3, 4]
+        assert a.over and sorted(a.result.ranks) == [1, 2, 3, 4]
         kinds.update(e["type"] for e in a.events)
+    assert play_game(rules, 8, ["strong"] * 4).events == a.events  # deterministic given the seed
     # real play, not a table of folders: hands are won, riichi is declared and discards are called
     assert kinds["hora"] >= 3 and kinds["reach_accepted"] >= 2 and kinds["pon"] + kinds["chi"] >= 2
 
