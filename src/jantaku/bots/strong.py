@@ -775,8 +775,8 @@ def _jielu_win_score(view: PlayerView, win: Action) -> int | None:
     try:
         hand = k._win_hand(view.seat, tid, tsumo)
         return int(jielu_score_hand(hand, k._win_conditions(view.seat, tid, tsumo, chankan)).score)
-    except (JantakuError, AttributeError, TypeError):
-        return None
+    except (JantakuError, AttributeError, TypeError, IndexError, KeyError, ValueError):
+        return None  # a view without the table's internals (an mjai session's rebuilt state): take the win
 
 
 def _jielu_take_win(view: PlayerView, score: int | None) -> bool:
