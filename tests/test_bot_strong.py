@@ -4,59 +4,78 @@ Its strength and speed are measured by benchmarks/bench_bot.py, never asserted h
 """
 
 import dataclasses
+from collections import Counter
+from types import SimpleNamespace
 
 import pytest
 
 from jantaku.bots import make_bot
+from jantaku.bots.base import PlayerView
 from jantaku.bots.danger import tile_danger
 from jantaku.bots.simple import EfficiencyBot
-from jantaku.bots.strong import StrongBot
+from jantaku.bots.strong import StrongBot, _jielu_potential, _jielu_take_win, _jielu_win_score
 from jantaku.meld import Meld
 from jantaku.rules import load_rules
 from jantaku.sim.runner import play_game
+from jantaku.table import Game
 from jantaku.table.actions import DISCARD, NOTEN, PASS, RON, TENPAI, TSUMO, Action
 from jantaku.table.harness import check_game
 from jantaku.tiles import Tile, counts34, parse_tiles
 
-RIICHI_PRESETS = ["tenhou", "standard", "mu", "mleague", "meibi"]
+RIICHI_PRESETS = ["tenhou", "standard", "mu", "mleague", "meibi", "mahjongsoul"]
+
+
+def _east_only(preset):
+    """The preset played East-only (a quarter of the hands: the tests stay quick; the rules are the same)."""
+    rules = load_rules(preset)
+    return rules if rules.family == "jielu" else dataclasses.replace(rules, rounds=1)
 
 
 @pytest.mark.parametrize("preset", [*RIICHI_PRESETS, "jielu", "jielu_original"])
 def test_only_legal_actions_under_every_preset(preset):
     # the harness applies every action through the engine (an illegal one raises) and replays the game from
     # its seed (the bot is deterministic given its seed)
-    rules = load_rules(preset)
-    for seed in range(2):
-        report = check_game(rules, seed, bots=("strong", "efficiency", "strong", "random"), sample_every=80)
-        assert report.hands > 0
+    report = check_game(_east_only(preset), 3, bots=("strong", "efficiency", "strong", "random"), sample_every=80)
+    assert report.hands >= 4
 
 
-def test_four_strong_bots_play_a_whole_game_twice_the_same():
-    rules = load_rules("tenhou")
-    a = play_game(rules, 7, ["strong"] * 4)
-    b = play_game(rules, 7, ["strong"] * 4)
-    assert a.over and a.events == b.events
-    assert sorted(a.result.ranks) == [1, 2, 3, 4]
+def test_four_strong_bots_win_riichi_call_and_replay_the_same():
+    rules = _east_only("tenhou")
+    kinds = Counter()
+    for seed in (7, 8):
+        a = play_game(rules, seed, ["strong"] * 4)
+        assert a.over and sorted(a.result.ranks) == [1, 2, 3, 4]
+        kinds.update(e["type"] for e in a.events)
+    assert play_game(rules, 8, ["strong"] * 4).events == a.events  # deterministic given the seed
+    # real play, not a table of folders: hands are won, riichi is declared and discards are called
+    assert kinds["hora"] >= 3 and kinds["reach_accepted"] >= 2 and kinds["pon"] + kinds["chi"] >= 2
 
 
 class View:
     """A constructed view: own hand, rivers, riichi flags; everything else plain."""
 
-    def __init__(self, hand, rivers=None, riichi=(), rules="tenhou", tiles_left=50, seat=0):
+    def __init__(
+        self, hand, rivers=None, riichi=(), rules="tenhou", tiles_left=50, seat=0, dora="1z", scores=None, hand_no=1
+    ):
         self.seat = seat
         self._hand = parse_tiles(hand)
         self._rivers = {s: parse_tiles(r) for s, r in (rivers or {}).items()}
         self._riichi = set(riichi)
         self._rules = load_rules(rules)
         self._left = tiles_left
+        self._dora = parse_tiles(dora)
+        self._scores = scores or [25000] * 4
+        self.hand_number = hand_no
+        self.round_wind = 0 if hand_no == 1 else 1  # East 1, or South N
+        # what the bot reads from the table beside the view: the hand's number, sticks, the event log
+        self._k = SimpleNamespace(kyoku_number=hand_no, honba=0, deposits=0, events=[])
 
     hand = property(lambda self: list(self._hand))
     counts = property(lambda self: counts34(self._hand))
-    dora_indicators = property(lambda self: [Tile("1z")])
-    scores = property(lambda self: [25000] * 4)
+    dora_indicators = property(lambda self: list(self._dora))
+    scores = property(lambda self: list(self._scores))
     tiles_left = property(lambda self: self._left)
-    seat_wind = property(lambda self: 1)
-    round_wind = property(lambda self: 0)
+    seat_wind = property(lambda self: (self.seat - 3) % 4)  # seat 3 deals
     rules = property(lambda self: self._rules)
 
     def melds(self, seat=None):
@@ -73,7 +92,8 @@ class View:
         for tiles in self._rivers.values():
             for t in tiles:
                 seen[t.kind] += 1
-        seen[27] += 1  # the dora indicator
+        for t in self._dora:
+            seen[t.kind] += 1
         return seen
 
 
@@ -118,14 +138,20 @@ def test_an_unknown_decision_falls_back_to_a_legal_action():
     assert StrongBot(0).act(view, legal) in legal
 
 
-def test_declares_tenpai_at_a_draw_as_the_efficiency_bot_does():
-    # the engine's tenpai declaration (000 Art 22(2)): shown unless silence ends the game in first place; the
-    # full game situations are in test_seed_sentences (declare_tenpai), here the strong bot must ask it
-    view = View("123m456p789s11s23m")
+@pytest.mark.parametrize("preset", ["mu", "mleague", "meibi"])
+def test_declares_tenpai_at_a_draw_where_silence_is_allowed(preset):
+    # rule sets where a tenpai hand may stay silent at an exhaustive draw (μ 000 Art 22(2); M-League rules 2023,
+    # 3章11条3): the bot shows it (noten payments come its way) unless silence ends the game in first place
+    assert load_rules(preset).tenpai_silence != "none"
+    view = View("123m456p789s11s23m", rules=preset)
     legal = [Action(TENPAI, 0), Action(NOTEN, 0)]
     assert StrongBot(0).act(view, legal).kind == TENPAI
     ranking = StrongBot(0).rank(view, list(reversed(legal)))
     assert ranking[0].action.kind == TENPAI and len(ranking) == 2
+    # the all-last dealer, first (above the west round target where there is one): silence passes the deal and
+    # ends the game
+    dealer = View("123m456p789s11s23m", rules=preset, seat=3, scores=[20000, 25000, 15000, 40000], hand_no=4)
+    assert StrongBot(0).act(dealer, legal).kind == NOTEN
 
 
 class MeldView(View):
@@ -214,3 +240,66 @@ def test_the_efficiency_bot_falls_back_when_no_discard_is_offered():
     assert EfficiencyBot(0).act(view, unknown) == unknown[0]
     with pytest.raises(ValueError, match="no legal action"):
         EfficiencyBot(0).act(view, [])
+
+
+# Tenpai on 7p (kanchan) after discarding the 7s just drawn, a live middle tile against the riichi; 8p is
+# genbutsu but breaks the tenpai (so are 2m, 3m and 4m). All simples, a red five and two 5p as dora (indicator
+# 4p): mangan with riichi.
+MANGAN = "234m567m234s50p68p7s"
+RIICHI_RIVER = {1: "19m1s9p2z3z8p2m3m4m"}
+
+
+def test_pushes_a_mangan_tenpai_against_a_riichi():
+    view = View(MANGAN, RIICHI_RIVER, riichi={1}, tiles_left=40, dora="4p")
+    assert StrongBot(0).act(view, _discards(view)).tile.mjai == "7s"
+
+
+def test_the_same_shape_without_value_folds():
+    # no dora, no red five, and 1m/9m break the all simples: the tenpai is worth riichi and little more, the 7s
+    # is live and the bot keeps the genbutsu line instead
+    view = View("123m789m234s55p68p7s", RIICHI_RIVER, riichi={1}, tiles_left=20, dora="1z")
+    assert StrongBot(0).act(view, _discards(view)).tile.mjai == "8p"
+
+
+def test_at_all_last_the_leader_folds_what_it_pushes_in_east_1():
+    # South 4, seat 0 first by 3,000 over the riichi player: a deal-in costs first place (the uma and oka, 30,000
+    # in final points under tenhou) and the mangan only keeps it; the same hand pushes in East 1 (above)
+    scores = [31000, 28000, 21000, 20000]
+    view = View(MANGAN, RIICHI_RIVER, riichi={1}, tiles_left=40, dora="4p", scores=scores, hand_no=4)
+    assert StrongBot(0).act(view, _discards(view)).tile.mjai == "8p"
+
+
+def test_jielu_wins_are_weighed_by_the_payment_mode():
+    # 004 原版计分方式: the winner receives 3x(S-4), so below 4 points a win pays the others; 积分制: every win gains
+    original = SimpleNamespace(rules=load_rules("jielu_original"))
+    points = SimpleNamespace(rules=load_rules("jielu"))
+    assert [_jielu_take_win(original, s) for s in (1, 4, 5, 12)] == [False, False, True, True]
+    assert all(_jielu_take_win(points, s) for s in (1, 4, 5))
+
+
+def test_jielu_original_mode_declines_the_cheap_wins_it_is_offered():
+    rules = load_rules("jielu_original")
+    offered = Counter()
+    for seed in range(2):
+        game = Game(rules, seed)
+        agents = [StrongBot(seed)] + [EfficiencyBot(seed) for _ in range(3)]
+        while not game.over:
+            seat = game.to_act()[0]
+            legal = game.legal_actions(seat)
+            view = PlayerView(game.kyoku, seat)
+            action = agents[seat].act(view, legal)
+            win = next((a for a in legal if a.kind in (TSUMO, RON)), None)
+            if seat == 0 and win is not None:
+                score = _jielu_win_score(view, win)
+                took = action.kind in (TSUMO, RON)
+                assert took == (score > 4), (score, action)
+                offered[took] += 1
+            game.apply(action)
+    assert offered[False] >= 1  # a cheap win was on offer and declined
+
+
+def test_jielu_discards_keep_the_fans_in_sight():
+    # one suit with honours (混一色) is worth more in sight than the same shape spread over the suits
+    one_suit = counts34(parse_tiles("1235789m11z22z"))
+    spread = counts34(parse_tiles("123m5789p11z22z"))
+    assert _jielu_potential(one_suit, []) > 2 * _jielu_potential(spread, [])

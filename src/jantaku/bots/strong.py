@@ -24,11 +24,20 @@ Every decision is scored in points, by expected value:
   game (:func:`jantaku.bots.simple.declare_tenpai`).
 - **Discard order.** Tiles of the same shanten whose scores are close go in the order strong players discard
   them (:func:`_discard_order`, tuned on Tenhou top-room games).
-- **Placement** at all-last: the top player folds earlier and prefers dama; the last player discounts wins
-  too small to climb a place; a player near zero under a bust rule folds earlier.
-- **洁律** and any decision it does not know (an action kind added later): the efficiency bot's choice.
+- **Placement** when the game may end with the hand (all-last, the west round): points count by the final
+  score they make, the rule set's rank points (uma and oka) included (:meth:`_Ctx._final_value`): a win is
+  worth what it adds averaged over who pays, a deal-in what it takes away, so the leader folds a hand that
+  would push earlier when a deal-in costs first place, and the last player pushes for the win that climbs.
+  Where the west round would follow (nobody at its target) the rank points count half. A player near zero
+  under a bust rule folds earlier. The dealer's stop (agari-yame) is always taken.
+- **洁律** (004 洁律麻将): a win offered is scored as the engine would pay it; under 积分制 it is always taken (the
+  first winner scores 3x, and nobody pays), under the original mode only above 4 points (3x(S-4) is paid to
+  the winner, below 4 by the winner). Discards go to the lowest shanten of the four-melds-and-a-pair form,
+  and among tiles accepting nearly as many draws the one keeping the most fans in sight (the best suit fan,
+  number fan and honour fans, each halved for every tile that does not fit: a wildcard halves the score).
+  Calls and kongs as the efficiency bot (any call that brings the hand closer; a kong that costs nothing).
 
-Wins offered are always taken. Deterministic for a given seed (ties break by a seeded random number).
+Riichi wins offered are always taken. Deterministic for a given seed (ties break by a seeded random number).
 """
 
 from __future__ import annotations
@@ -99,6 +108,10 @@ WIN_BONUS = 1500.0
 in to by this seat) away. It is what makes a quick cheap hand worth playing."""
 
 
+PLACEMENT = True
+"""Weigh points at all-last by the final score they make, rank points included (benchmarks/bench_bot.py)."""
+
+
 class Decision(NamedTuple):
     """One legal action with the bot's estimate of it (points, higher is better)."""
 
@@ -149,7 +162,10 @@ class _Ctx:
         self.own_river = {t.kind for t in own}
         self.turn = len(own)
         self.risk_mult = DEFENCE
-        self.need = 0.0  # points a win must bring to climb a place at all-last
+        self.all_last = False
+        self.first_dealer = 0
+        self.now_value = 0.0
+        self._gains: dict[int, float] = {}
         self._placement(view, k)
         self.cache: dict[bytes, tuple[int, int]] = {}
         self.follow_default: float | None = None
@@ -161,24 +177,68 @@ class _Ctx:
         if rules.bust and scores[me] < 8000:
             self.risk_mult *= 1.4
         number = getattr(k, "kyoku_number", 0)
-        all_last = view.round_wind >= rules.rounds - 1 and number == 4
-        if not all_last:
+        last_round = view.round_wind >= rules.rounds - 1
+        if not PLACEMENT:
             return
-        order = sorted(range(4), key=lambda s: -scores[s])
-        rank = order.index(me)
-        if rank == 0:
-            lead = scores[me] - scores[order[1]]
-            self.risk_mult *= 1.8 if lead > 4000 else 1.3
-        elif rank == 3:
-            self.need = scores[order[2]] - scores[me]
-            self.risk_mult *= 0.7
+        if not (last_round and number == 4) and not (rules.west_round and view.round_wind >= rules.rounds):
+            return
+        # the game may end with this hand (all-last, or the west round's sudden death): points count by the final
+        # score they make, rank points included (the rule set's uma and oka), so a win too small to climb a
+        # place or a deal-in that drops one weigh what the placement is worth
+        self.all_last = True
+        dealer = (me - view.seat_wind) % 4
+        self.first_dealer = (dealer - (view.hand_number - 1)) % 4
+        self.now_value = self._final_value(scores)
+        self.threats = [t._replace(cost=self._deal_in_loss(t)) for t in self.threats]
+
+    def _final_value(self, scores: Sequence[float]) -> float:
+        """This seat's final points (points plus the rank points of its place, ties to the seat nearer the first
+        dealer, as the settlement ranks them) if the game ended with ``scores``; where the west round would
+        follow (nobody at its target) the rank points count half."""
+        rules = self.rules
+        me = self.view.seat
+        fd = self.first_dealer
+        mine = (-scores[me], (me - fd) % 4)
+        place = sum(1 for s in range(4) if s != me and (-scores[s], (s - fd) % 4) < mine)
+        weight = 1.0
+        if rules.west_round and max(scores) < rules.west_round_target:
+            weight = 0.5
+        return scores[me] + weight * rules.rank_points[place]
+
+    def _deal_in_loss(self, t: Threat) -> float:
+        after = list(self.view.scores)
+        after[self.view.seat] -= t.cost
+        after[t.seat] += t.cost
+        return max(0.0, self.now_value - self._final_value(after))
+
+    def _win_gain(self, pts: float) -> float:
+        """What a win of ``pts`` adds to this seat's final value, averaged over who pays (each opponent by ron,
+        or all three by tsumo)."""
+        key = int(pts) // 100
+        got = self._gains.get(key)
+        if got is not None:
+            return got
+        me = self.view.seat
+        total = 0.0
+        cases = 0
+        for payer in [*(s for s in range(4) if s != me), None]:
+            after = list(self.view.scores)
+            after[me] += pts
+            for s in range(4):
+                if s != me and (payer is None or s == payer):
+                    after[s] -= pts if payer is not None else pts / 3
+            total += self._final_value(after) - self.now_value
+            cases += 1
+        got = total / cases
+        self._gains[key] = got
+        return got
 
     def points(self, han: float) -> float:
         """What a win of ``han`` brings (at least one han), honba and deposits included, placement-weighted."""
         pts = win_points(max(1.0, han), self.dealer, self.rules)
         pts += self.honba * self.rules.honba_points + 1000 * self.deposits
-        if self.need > 0:
-            pts *= 1.3 if pts >= self.need else 0.4
+        if self.all_last:
+            return max(0.0, self._win_gain(pts)) + WIN_BONUS
         return pts + WIN_BONUS
 
 
@@ -233,7 +293,7 @@ class StrongBot:
             ranked = self.rank(view, known)
             return ranked + [Decision(a, 0.0) for a in legal if a.kind not in KNOWN_KINDS]
         if view.rules.family == "jielu":
-            return self._fallback_rank(view, legal)
+            return self._jielu_rank(view, legal)
         for a in legal:
             if a.kind in (TSUMO, RON):
                 return _first(a, legal)
@@ -249,6 +309,31 @@ class StrongBot:
         if KYUUSHU in kinds and self._take_kyuushu(ctx):
             return _first(next(a for a in legal if a.kind == KYUUSHU), legal)
         return self._own_turn(ctx, legal)
+
+    def _jielu_rank(self, view: PlayerView, legal: list[Action]) -> list[Decision]:
+        """洁律: a win offered is scored and weighed (:func:`_jielu_take_win`); discards are the efficiency bot's
+        shanten of the four-melds-and-a-pair form, ties (and near ties in acceptance) broken toward the hand's
+        fans (:func:`_jielu_discard`); calls and kongs as the efficiency bot (any call that brings the hand
+        closer, a kong that costs nothing: 004 可食碰替, 吃碰后可开杠)."""
+        wins = [a for a in legal if a.kind in (TSUMO, RON)]
+        if wins:
+            win = wins[0]
+            score = _jielu_win_score(view, win)
+            if _jielu_take_win(view, score):
+                return [Decision(win, float(score if score is not None else 1))] + [
+                    Decision(a, 0.0) for a in legal if a is not win
+                ]
+            rest = [a for a in legal if a.kind not in (TSUMO, RON)]
+            if rest:
+                ranked = self._jielu_rank(view, rest)
+                return [*ranked, Decision(win, -float(score or 0))]
+        discards = [a for a in legal if a.kind == DISCARD]
+        if discards and all(a.kind in (DISCARD, ANKAN, KAKAN) for a in legal):
+            choice = self._fallback.act(view, legal)
+            if choice.kind == DISCARD:
+                choice = _jielu_discard(view, discards, self.rng)
+            return _first(choice, legal)
+        return self._fallback_rank(view, legal)
 
     def _fallback_rank(self, view: PlayerView, legal: list[Action]) -> list[Decision]:
         choice = self._fallback.act(view, legal)
@@ -659,3 +744,120 @@ def _near(counts: Sequence[int]) -> list[int]:
     if sum(1 for k in YAOCHU if counts[k]) >= 8:
         out = sorted(set(out) | YAOCHU)
     return out
+
+
+# -- 洁律 (004 洁律麻将) ---------------------------------------------------------------------------------------
+
+JIELU_NEAR = {"points": 0.8, "original": 0.6}
+"""洁律 discards: tiles whose acceptance is at least this share of the best (same shanten) compete by the fans
+the hand keeps in sight; under the original mode (a win below 4 points pays the others) value counts more."""
+
+
+def _jielu_win_score(view: PlayerView, win: Action) -> int | None:
+    """The score S the offered 洁律 win would be paid on (the engine's own scoring), or None when it cannot
+    be worked out from the view (a constructed view without a table)."""
+    k = getattr(view, "_k", None)
+    if k is None:
+        return None
+    from jantaku.errors import JantakuError
+    from jantaku.jielu import score_hand as jielu_score_hand
+
+    tsumo = win.kind == TSUMO
+    chankan = False
+    if tsumo:
+        tid = k.drawn
+    elif getattr(k, "kakan_tile", None) is not None:
+        tid, chankan = k.kakan_tile, True
+    else:
+        tid = k.last_discard[1] if k.last_discard is not None else None
+    if tid is None:
+        return None
+    try:
+        hand = k._win_hand(view.seat, tid, tsumo)
+        return int(jielu_score_hand(hand, k._win_conditions(view.seat, tid, tsumo, chankan)).score)
+    except (JantakuError, AttributeError, TypeError, IndexError, KeyError, ValueError):
+        return None  # a view without the table's internals (an mjai session's rebuilt state): take the win
+
+
+def _jielu_take_win(view: PlayerView, score: int | None) -> bool:
+    """Whether to take an offered 洁律 win worth ``score``.
+
+    Points mode (积分制): always - the first winner scores 3x, the next 2x and 1x, and nobody pays, so a win now
+    is worth more than any hand still to be built while three others race to win first (004 积分制). Original
+    mode (原版计分方式): only a win above 4 points, as the winner receives 3x(S-4) and below 4 pays the others
+    (004 原版计分方式); at exactly 4 the hand goes on (a win would be worth nothing, and the others' cheap wins
+    pay this seat)."""
+    if score is None or view.rules.jielu_mode != "original":
+        return True
+    return score > 4
+
+
+def _jielu_potential(counts: Sequence[int], melds: Sequence[object]) -> float:
+    """A rough value in points of the fans a 洁律 hand keeps in sight: the best suit fan (清一色, 混一色,
+    字一色), the best number fan (九数齐, 清/混 three to five numbers) and the honour fans of the honours held
+    in pairs or sets, each halved for every tile that does not fit it (a tile that does not fit can still
+    serve as a wildcard, which halves the score: 004 万能牌)."""
+    allc = list(counts)
+    for m in melds:
+        for t in m.tiles[:3]:  # type: ignore[attr-defined]
+            allc[t.kind] += 1
+    suits = [sum(allc[0:9]), sum(allc[9:18]), sum(allc[18:27])]
+    honors = sum(allc[27:34])
+    total = sum(suits) + honors
+    if not total:
+        return 0.0
+    best_suit = 32.0 * 0.5 ** (total - honors)
+    for n in suits:
+        if honors:
+            best_suit = max(best_suit, 6.0 * 0.5 ** (total - n - honors))
+        else:
+            best_suit = max(best_suit, 12.0 * 0.5 ** (total - n))
+    per_number = [allc[i] + allc[9 + i] + allc[18 + i] for i in range(9)]
+    numbered = sum(per_number)
+    top = sorted(per_number, reverse=True)
+    best_number = 6.0 * 0.5 ** sum(1 for c in per_number if c == 0)
+    for k, clean, mixed in ((3, 16.0, 8.0), (4, 6.0, 4.0), (5, 3.0, 0.0)):
+        pts = mixed if honors else clean
+        best_number = max(best_number, pts * 0.5 ** (numbered - sum(top[:k])))
+    dragons = sum(1 for k in (31, 32, 33) if allc[k] >= 2)
+    winds = sum(1 for k in (27, 28, 29, 30) if allc[k] >= 2)
+    honour = (0.0, 1.0, 3.0, 12.0)[dragons] + (0.0, 0.0, 2.0, 8.0, 32.0)[winds]
+    return min(24.0, best_suit + best_number + honour)
+
+
+def _jielu_discard(view: PlayerView, discards: list[Action], rng: random.Random) -> Action:
+    """The 洁律 discard: the lowest shanten of the four-melds-and-a-pair form; among tiles accepting nearly as
+    many draws as the best, the one that keeps the most fans in sight (:func:`_jielu_potential`)."""
+    from jantaku.shapes.shanten import shanten_regular
+
+    counts = view.counts
+    visible = view.visible_counts()
+    melds = view.melds()
+    unseen = [max(0, 4 - counts[k] - visible[k]) for k in range(34)]
+    rows: dict[int, tuple[int, int, float]] = {}
+    for a in discards:
+        k = a.tile.kind  # type: ignore[union-attr]
+        if k in rows:
+            continue
+        counts[k] -= 1
+        s = shanten_regular(counts)
+        accept = 0
+        for d in _near(counts):
+            if counts[d] >= 4 or not unseen[d]:
+                continue
+            counts[d] += 1
+            if shanten_regular(counts) < s:
+                accept += unseen[d]
+            counts[d] -= 1
+        rows[k] = (s, accept, _jielu_potential(counts, melds))
+        counts[k] += 1
+    best_s = min(r[0] for r in rows.values())
+    top_u = max(r[1] for r in rows.values() if r[0] == best_s)
+    near = JIELU_NEAR.get(view.rules.jielu_mode, 0.8)
+    scored = []
+    for a in discards:
+        s, u, pot = rows[a.tile.kind]  # type: ignore[union-attr]
+        close = s == best_s and u >= near * top_u
+        scored.append(((0 if close else 1, s, -pot if close else 0.0, -u, 0 if a.tsumogiri else 1, rng.random()), a))
+    scored.sort(key=lambda x: x[0])
+    return scored[0][1]
