@@ -268,6 +268,10 @@ class StrongBot:
     """The ``strong`` bot (see the module docs). ``act`` returns the best legal action; ``rank`` scores them
     all (for review)."""
 
+    plays_jielu = True
+    """It plays 洁律 by that variant's own rules (wins priced by the payment mode, fans in sight), so tools that
+    want the best 洁律 player (``jantaku analyze jielu-fans``) seat it."""
+
     def __init__(self, seed: int | str = 0) -> None:
         self.rng = random.Random(seed)
         self._fallback = EfficiencyBot(seed)
