@@ -24,6 +24,7 @@ from jantaku.errors import JantakuError
 from jantaku.records.record import GameRecord
 from jantaku.records.replay import recorded_answers, recorded_call, rules_for_record, wall_from_hand
 from jantaku.rules import Ruleset
+from jantaku.shapes.waits import wait_kinds
 from jantaku.table.actions import (
     ANKAN,
     CHI,
@@ -40,13 +41,14 @@ from jantaku.table.actions import (
 )
 from jantaku.table.kyoku import CHANKAN, DRAWN, ENDED, RESPONSES, Kyoku
 from jantaku.table.wall import Wall
+from jantaku.tiles import Tile
 
 from .base import PlayerView
 from .mjai_process import action_to_mjai
 from .simple import make_bot
 from .strong import Decision
 
-__all__ = ["ReviewItem", "ReviewReport", "action_mjai", "decision_kind", "review_record"]
+__all__ = ["ReviewItem", "ReviewReport", "action_mjai", "decision_kind", "gap", "review_record"]
 
 
 @dataclass
@@ -63,8 +65,10 @@ class ReviewItem:
     ranking: list[dict[str, Any]]
     agree: bool
     note: str = ""
-    """For the costliest differences: ``deal-in`` (the player's discard dealt in, the bot's choice differed),
-    ``missed win`` (the bot would have won)."""
+    """For the costliest differences: ``deal-in`` (the player's discard dealt in; the bot chose a tile no winner
+    waited on), ``missed win`` (the bot would have won, the player did not)."""
+    cost: float = 0.0
+    """What a noted difference cost: the points the deal-in paid, or the bot's estimate of the missed win's edge."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -77,7 +81,7 @@ class ReviewItem:
             "bot": self.bot,
             "agree": self.agree,
             "ranking": self.ranking,
-            **({"note": self.note} if self.note else {}),
+            **({"note": self.note, "cost": self.cost} if self.note else {}),
         }
 
 
@@ -309,18 +313,55 @@ def _ranking(agent: object, view: PlayerView, legal: list[Action]) -> list[Decis
 
 
 def _mark_costly(k: Kyoku, items: Iterable[ReviewItem]) -> None:
-    """Note the differences that cost most: the discard that dealt in, a win the player passed."""
-    deal_in = None
-    for w in (k.result.wins if k.result else []) if k.result is not None else []:
-        if w.from_seat is not None:
-            deal_in = w.from_seat
+    """Note the differences that cost most: a deal-in the bot would have avoided, a win the player passed.
+
+    A deal-in is noted on the discarder's last reviewed discard when the bot chose another tile that none of
+    the winners waits on (by shape: the winner's closed tiles when the hand ended); ``cost`` is what the
+    deal-in paid. A missed win is a decision where the bot would have won and the player did not.
+    """
+    items = list(items)
     last_discard: dict[int, ReviewItem] = {}
     for it in items:
         if it.actual.get("type") in ("dahai", "reach"):
             last_discard[it.actor] = it
         if not it.agree and it.bot.get("type") == "hora":
             it.note = "missed win"
-    if deal_in is not None and deal_in in last_discard:
-        it = last_discard[deal_in]
-        if not it.agree and it.bot.get("pai") != it.actual.get("pai"):
-            it.note = "deal-in"
+            it.cost = max(it.cost, gap(it))
+    result = k.result
+    if result is None:
+        return
+    for w in result.wins:
+        if w.from_seat is None or w.from_seat not in last_discard:
+            continue
+        it = last_discard[w.from_seat]
+        pai = it.bot.get("pai")
+        if it.agree or it.bot.get("type") not in ("dahai", "reach") or pai is None or pai == it.actual.get("pai"):
+            continue
+        if any(Tile.from_mjai(pai).kind in _closed_waits(k, x.seat, it.actual.get("pai")) for x in result.wins):
+            continue  # the bot's tile would have dealt in too
+        it.note = "deal-in"
+        it.cost += -w.payments[w.from_seat]
+
+
+def _closed_waits(k: Kyoku, seat: int, won_on: str | None) -> list[int]:
+    """The kinds the winner at ``seat`` waited on, from its closed tiles (without the tile it won on)."""
+    counts = list(k.seats[seat].counts)
+    if sum(counts) % 3 == 2 and won_on is not None:
+        kind = Tile.from_mjai(won_on).kind
+        if counts[kind]:
+            counts[kind] -= 1
+    if sum(counts) % 3 != 1:
+        return []
+    return wait_kinds(counts)
+
+
+def gap(it: ReviewItem) -> float:
+    """How much better the bot thought its choice than the player's (its own estimate, points; 0 if unknown)."""
+    if it.agree or not it.ranking:
+        return 0.0
+    keys = ("type", "pai", "consumed")
+    best = it.ranking[0]["score"]
+    actual = next((r["score"] for r in it.ranking if all(r["action"].get(x) == it.actual.get(x) for x in keys)), None)
+    if best is None or actual is None:
+        return 0.0
+    return float(best - actual)
