@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,7 +49,23 @@ from .mjai_process import action_to_mjai
 from .simple import make_bot
 from .strong import Decision
 
-__all__ = ["ReviewItem", "ReviewReport", "action_mjai", "decision_kind", "gap", "review_record"]
+__all__ = [
+    "ReviewItem",
+    "ReviewLimitError",
+    "ReviewReport",
+    "action_mjai",
+    "board",
+    "decision_kind",
+    "gap",
+    "review_record",
+]
+
+
+class ReviewLimitError(Exception):
+    """A review passed its ``deadline`` or ``max_decisions`` (see :func:`review_record`); nothing is returned.
+
+    Not a :class:`~jantaku.errors.JantakuError`: it is no fault of the record, and it stops the whole review
+    instead of skipping a hand."""
 
 
 @dataclass
@@ -69,6 +86,9 @@ class ReviewItem:
     waited on), ``missed win`` (the bot would have won, the player did not)."""
     cost: float = 0.0
     """What a noted difference cost: the points the deal-in paid, or the bot's estimate of the missed win's edge."""
+    board: dict[str, Any] | None = None
+    """The table as the player saw it at the decision (:func:`board`), when the review was asked for boards;
+    not part of :meth:`to_json`."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -229,8 +249,16 @@ def review_record(
     bot: str = "strong",
     rules: Ruleset | str | None = None,
     seed: int | str = 0,
+    *,
+    boards: bool = False,
+    deadline: float | None = None,
+    max_decisions: int | None = None,
 ) -> ReviewReport:
-    """Replay ``record`` and ask ``bot`` (a bot name) at each decision of the seats in ``players``."""
+    """Replay ``record`` and ask ``bot`` (a bot name) at each decision of the seats in ``players``.
+
+    ``boards``: keep the table as the player saw it at each decision (:attr:`ReviewItem.board`).
+    ``deadline`` (a :func:`time.monotonic` time) and ``max_decisions`` bound the work: past either,
+    :class:`ReviewLimitError` is raised (a server's cap on what one request may cost)."""
     rs = rules_for_record(record, rules)
     report = ReviewReport(record.source)
     agents = {s: make_bot(bot, f"{seed}:{s}") for s in range(4) if s in players}
@@ -257,9 +285,13 @@ def review_record(
             report.skipped.append(f"{name}-{start.get('honba', 0)}: {e}")
             continue
         hand_items: list[ReviewItem] = []
-        ask = _Asker(agents, record.source, name, start["honba"], hand_items)
+        ask = _Asker(agents, record.source, name, start["honba"], hand_items, boards)
+        ask.deadline = deadline
+        ask.budget = None if max_decisions is None else max_decisions - len(report.items)
         try:
             _drive(k, hand[1:], ask)
+        except ReviewLimitError:
+            raise
         except (JantakuError, StopIteration, AssertionError) as e:
             report.skipped.append(f"{name}-{start['honba']}: {e}")
             continue
@@ -271,16 +303,25 @@ def review_record(
 class _Asker:
     """Asks the bot at each decision of one hand and keeps what it said."""
 
-    def __init__(self, agents: dict[int, Any], source: str, name: str, honba: int, out: list[ReviewItem]) -> None:
+    def __init__(
+        self, agents: dict[int, Any], source: str, name: str, honba: int, out: list[ReviewItem], boards: bool = False
+    ) -> None:
         self.agents = agents
         self.source = source
         self.name = name
         self.honba = honba
         self.out = out
+        self.boards = boards
+        self.deadline: float | None = None
+        self.budget: int | None = None
 
     def __call__(self, k: Kyoku, seat: int, legal: list[Action], actual: Action) -> None:
         if seat not in self.agents or len(legal) < 2:
             return
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise ReviewLimitError("the review ran out of time")
+        if self.budget is not None and len(self.out) >= self.budget:
+            raise ReviewLimitError("the game has more decisions than a review may ask about")
         ranking = _ranking(self.agents[seat], PlayerView(k, seat), list(legal))
         choice = ranking[0].action
         self.out.append(
@@ -294,8 +335,48 @@ class _Asker:
                 bot=action_mjai(choice, k),
                 ranking=[{"action": action_mjai(d.action, k), "score": _estimate(d.score)} for d in ranking],
                 agree=_same(choice, actual),
+                board=board(k, seat) if self.boards else None,
             )
         )
+
+
+def board(k: Kyoku, seat: int) -> dict[str, Any]:
+    """The table as ``seat`` sees it now (and the ``dealer``'s seat), tiles in mjai form: its closed ``hand`` (sorted; the tile just drawn
+    apart as ``drawn``), every seat's ``river`` (``[tile, flags]``, flags ``r`` the riichi discard, ``c`` called
+    away, ``t`` discarded as drawn) and ``melds`` (``{"kind", "tiles"}``), ``riichi`` per seat, the ``dora``
+    indicators, ``scores``, ``tiles_left``, and ``discard`` (``[seat, tile]``) when the decision answers one."""
+    me = k.seats[seat]
+    drawn = k.drawn if k.phase == DRAWN and k.actor == seat and k.drawn in me.tiles else None
+    hand = sorted((k.tile(i) for i in me.tiles if i != drawn), key=lambda t: (t.kind, t.red))
+    rivers = [
+        [
+            [
+                k.mjai(r.tile),
+                ("r" if r.riichi else "") + ("c" if r.called_by is not None else "") + ("t" if r.tsumogiri else ""),
+            ]
+            for r in st.river
+        ]
+        for st in k.seats
+    ]
+    out: dict[str, Any] = {
+        "seat": seat,
+        "dealer": k.dealer,
+        "hand": [t.mjai for t in hand],
+        "drawn": k.mjai(drawn) if drawn is not None else None,
+        "rivers": rivers,
+        "melds": [[{"kind": m.kind.value, "tiles": [t.mjai for t in m.tiles]} for m in st.melds] for st in k.seats],
+        "riichi": [st.riichi for st in k.seats],
+        "dora": [k.tile(i).mjai for i in k.dora_indicators()],
+        "scores": list(k.scores),
+        "tiles_left": k.tiles_left,
+        "discard": None,
+    }
+    if k.phase in (RESPONSES, CHANKAN):
+        if k.phase == CHANKAN and k.kakan_tile is not None:
+            out["discard"] = [k.actor, k.mjai(k.kakan_tile)]
+        elif k.last_discard is not None:
+            out["discard"] = [k.last_discard[0], k.mjai(k.last_discard[1])]
+    return out
 
 
 def _estimate(score: float) -> float | None:
