@@ -341,10 +341,11 @@ class _Asker:
 
 
 def board(k: Kyoku, seat: int) -> dict[str, Any]:
-    """The table as ``seat`` sees it now (and the ``dealer``'s seat), tiles in mjai form: its closed ``hand`` (sorted; the tile just drawn
-    apart as ``drawn``), every seat's ``river`` (``[tile, flags]``, flags ``r`` the riichi discard, ``c`` called
-    away, ``t`` discarded as drawn) and ``melds`` (``{"kind", "tiles"}``), ``riichi`` per seat, the ``dora``
-    indicators, ``scores``, ``tiles_left``, and ``discard`` (``[seat, tile]``) when the decision answers one."""
+    """The table as ``seat`` sees it now, tiles in mjai form: the ``dealer``'s seat, its closed ``hand``
+    (sorted; the tile just drawn apart as ``drawn``), every seat's ``river`` (``[tile, flags]``, flags ``r`` the
+    riichi discard, ``c`` called away, ``t`` discarded as drawn) and ``melds`` (``{"kind", "tiles"}``),
+    ``riichi`` per seat, the ``dora`` indicators, ``scores``, ``tiles_left``, and ``discard`` (``[seat, tile]``)
+    when the decision answers one."""
     me = k.seats[seat]
     drawn = k.drawn if k.phase == DRAWN and k.actor == seat and k.drawn in me.tiles else None
     hand = sorted((k.tile(i) for i in me.tiles if i != drawn), key=lambda t: (t.kind, t.red))
