@@ -24,10 +24,14 @@ replayed walls is respected). In every game the two sides' ranks add up to 10, s
 both are printed all the same. Also: rank shares, mean final points (after uma), each side's win and deal-in
 rates per hand, and the strong bot's decision times.
 
-A game in which a RulebaseBot process fails (does not start, exits, times out, answers an illegal action) is
-counted and named, and its seed is left out of the figures. ``--minutes`` stops starting new seeds after that
-long; the JSON file (``--json``) is rewritten after every seed, so a long run in the background leaves its
-figures so far. Nothing here is asserted in tests.
+**Illegal answers.** RulebaseBot sometimes answers a discard the rules forbid: when none of its candidate tiles
+is allowed it falls back to its last drawn tile, which after a call may be a swap-call (kuikae) tile and after
+declaring riichi a tile that does not keep tenpai. mjai.app charges such an answer as a chombo; here it is
+replaced by a legal action (the legal riichi discard after a riichi declaration, else a legal discard, the
+drawn tile first) and counted (``corrected``, with the first few messages). A game in which a RulebaseBot
+process fails (does not start, exits, times out) is counted and named, and its seed is left out of the
+figures. ``--minutes`` stops starting new seeds after that long; the JSON file (``--json``) is rewritten after
+every seed, so a long run in the background leaves its figures so far. Nothing here is asserted in tests.
 """
 
 from __future__ import annotations
@@ -46,6 +50,8 @@ from jantaku.bots.mjai_process import MjaiProcessAgent
 from jantaku.errors import JantakuError
 from jantaku.rules import load_rules
 from jantaku.table import Game
+from jantaku.table.actions import DISCARD, PASS, RIICHI, Action
+from jantaku.table.kyoku import IllegalActionError
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PYTHON = ROOT / ".venv-rulebase" / "bin" / "python"
@@ -81,6 +87,22 @@ def _side(seating: int, seat: int) -> str:
     return LINEUP[(seat - seating) % 4]
 
 
+def _ask(agent: Any, view: PlayerView, legal: list[Action], corrected: list[str]) -> Action:
+    """The agent's action; an illegal answer of an external bot is replaced by a legal one and noted."""
+    try:
+        return agent.act(view, legal)
+    except IllegalActionError as e:
+        if not isinstance(agent, MjaiProcessAgent):
+            raise
+        corrected.append(str(e)[:400])
+        riichi = [a for a in legal if a.kind == RIICHI]
+        # the bot declared riichi and then named a discard riichi does not allow: the riichi stands
+        declared = bool(getattr(agent, "_drop_reach", False))
+        pool = (riichi if declared and riichi else []) or [a for a in legal if a.kind == DISCARD]
+        pool = pool or [a for a in legal if a.kind == PASS] or legal
+        return next((a for a in pool if a.tsumogiri), pool[0])
+
+
 def play(rules_name: str, seed: int, seating: int, python: str, timeout: float) -> dict[str, Any]:
     """One hanchan; its ranks, final points, wins and deal-ins per seat, and the strong decisions' times."""
     rules = load_rules(rules_name)
@@ -93,13 +115,14 @@ def play(rules_name: str, seed: int, seating: int, python: str, timeout: float) 
         else:
             agents.append(make_bot("strong", f"{seed}:{seat}"))
     times: list[float] = []
+    corrected: list[str] = []
     try:
         while not game.over:
             seat = game.to_act()[0]
             legal = game.legal_actions(seat)
             view = PlayerView(game.kyoku, seat)
             t0 = time.perf_counter()
-            action = agents[seat].act(view, legal)
+            action = _ask(agents[seat], view, legal, corrected)
             if sides[seat] == "S":
                 times.append(time.perf_counter() - t0)
             game.apply(action)
@@ -123,6 +146,7 @@ def play(rules_name: str, seed: int, seating: int, python: str, timeout: float) 
         "wins": wins,
         "deal_ins": deal_ins,
         "times": times,
+        "corrected": corrected,
     }
 
 
@@ -145,6 +169,9 @@ def summarise(games: list[dict[str, Any]], failures: list[str], args: argparse.N
         "seeds": len(by_seed),
         "hanchan": len(games),
         "failed_games": failures,
+        "corrected": sum(len(g["corrected"]) for g in games),
+        "corrected_games": sum(1 for g in games if g["corrected"]),
+        "corrected_examples": [c for g in games for c in g["corrected"]][:3],
     }
     if not games:
         return out
@@ -198,6 +225,11 @@ def report(s: dict[str, Any]) -> None:
     if "strong_ms" in s:
         t = s["strong_ms"]
         print(f"  strong decisions: {t['decisions']}, median {t['median']:.2f} ms, p99 {t['p99']:.2f} ms")
+    if s["corrected"]:
+        print(
+            f"  {s['corrected']} illegal RulebaseBot answers replaced by legal ones, in {s['corrected_games']} games "
+            "(mjai.app would charge a chombo)"
+        )
     if s["failed_games"]:
         print(f"  {len(s['failed_games'])} games failed (their seeds left out): {s['failed_games'][:5]}")
 
