@@ -148,3 +148,15 @@ def test_costliest_differences_name_the_deal_ins_the_bot_avoided(capsys):
     assert "E3-0 seat 0 discard: played discard 3s" in lines[first + 1]
     assert "dealt in for 32000 points" in lines[first + 1]
     assert "dealt in for 8000 points" in lines[first + 2]
+
+
+def test_a_bot_reviewing_its_own_game_agrees_with_itself(capsys, tmp_path):
+    # M-League rules (head bump: a second ron is lost, and the record shows it as a pass): the efficiency bot's
+    # random tie-breaks are drawn as in play, and the answers a higher claim overruled are not reviewed
+    code, _, _ = run(
+        capsys, "simulate", "--rules", "mleague", "--games", "1", "--bots", "efficiency", "--out", tmp_path, "--quiet"
+    )
+    assert code == 0
+    report = review_record(read_records(next(tmp_path.iterdir()))[0], bot="efficiency", seed="0")
+    assert len(report.items) > 400 and not report.skipped
+    assert report.agreement() == 1.0

@@ -65,7 +65,11 @@ class ReviewLimitError(Exception):
     """A review passed its ``deadline`` or ``max_decisions`` (see :func:`review_record`); nothing is returned.
 
     Not a :class:`~jantaku.errors.JantakuError`: it is no fault of the record, and it stops the whole review
-    instead of skipping a hand."""
+    instead of skipping a hand. :attr:`reason` is ``"time"`` or ``"decisions"``."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 @dataclass
@@ -178,21 +182,37 @@ def _find(k: Kyoku, seat: int, kind: str, pai: str | None = None, tsumogiri: boo
     raise JantakuError(f"seat {seat} {kind} {pai or ''}: the engine does not offer it")
 
 
-Ask = Callable[[Kyoku, int, list[Action], Action], None]
+Ask = Callable[..., None]
+"""``ask(k, seat, legal, actual, known=True)``: called before each recorded action; ``known=False`` when the
+record cannot tell what the seat chose (its answer was overruled by a higher claim)."""
+
+_CLAIM_RANK = {RON: 3, PON: 2, DAIMINKAN: 2, CHI: 1}
 
 
 def _answers(k: Kyoku, upcoming: list[dict[str, Any]], target: int, ask: Ask) -> None:
-    """Answer an open discard (or a kan that may be robbed) as the record does, asking before each answer."""
+    """Answer an open discard (or a kan that may be robbed) as the record does, asking before each answer.
+
+    A seat the record shows passing may have wanted a claim that a higher one overruled (a chi under another
+    seat's pon, a pon under a ron, a second ron under the head bump): its answer is unknown and not reviewed.
+    """
     rons, call = recorded_answers(k, upcoming, target)
+    taken = 3 if rons else _CLAIM_RANK.get(call["type"], 0) if call is not None else 0
+    order = [(target + i) % 4 for i in range(1, 4)]  # the head bump's priority: the discarder's next seat first
     for seat in list(k.to_act()):
         legal = k.legal_actions(seat)
+        known = True
         if seat in rons:
             action = _find(k, seat, RON)
         elif call is not None and call["actor"] == seat:
             action = recorded_call(k, call)
         else:
             action = _find(k, seat, PASS)
-        ask(k, seat, legal, action)
+            could = max((_CLAIM_RANK.get(a.kind, 0) for a in legal), default=0)
+            if taken and could and could <= taken:
+                # a seat that could only claim as high as what was taken: a lost claim looks like a pass, except a
+                # ron where several may win, or ahead of the first winner under the head bump
+                known = could == 3 and (k.rules.multiple_ron != "head_bump" or order.index(seat) < order.index(rons[0]))
+        ask(k, seat, legal, action, known)
         k.apply(action)
 
 
@@ -248,7 +268,7 @@ def review_record(
     players: Container[int] = (0, 1, 2, 3),
     bot: str = "strong",
     rules: Ruleset | str | None = None,
-    seed: int | str = 0,
+    seed: int | str | None = None,
     *,
     boards: bool = False,
     deadline: float | None = None,
@@ -256,10 +276,16 @@ def review_record(
 ) -> ReviewReport:
     """Replay ``record`` and ask ``bot`` (a bot name) at each decision of the seats in ``players``.
 
+    The bot at seat ``s`` is seeded ``"SEED:s"``, as jantaku's simulations and web tables seed theirs; ``seed``
+    ``None`` takes the record's own (the ``seed`` of a jantaku game's ``start_game``), else 0, so a bot
+    reviewing a game it played itself makes its own choices again.
     ``boards``: keep the table as the player saw it at each decision (:attr:`ReviewItem.board`).
     ``deadline`` (a :func:`time.monotonic` time) and ``max_decisions`` bound the work: past either,
     :class:`ReviewLimitError` is raised (a server's cap on what one request may cost)."""
     rs = rules_for_record(record, rules)
+    if seed is None:
+        start_game = next((e for e in record.events if e.get("type") == "start_game"), {})
+        seed = start_game.get("seed", 0) if isinstance(start_game.get("seed", 0), int | str) else 0
     report = ReviewReport(record.source)
     agents = {s: make_bot(bot, f"{seed}:{s}") for s in range(4) if s in players}
     for n, hand in enumerate(record.hands()):
@@ -315,13 +341,20 @@ class _Asker:
         self.deadline: float | None = None
         self.budget: int | None = None
 
-    def __call__(self, k: Kyoku, seat: int, legal: list[Action], actual: Action) -> None:
-        if seat not in self.agents or len(legal) < 2:
+    def __call__(self, k: Kyoku, seat: int, legal: list[Action], actual: Action, known: bool = True) -> None:
+        if seat not in self.agents:
+            return
+        if len(legal) < 2 or not known:
+            # no choice to review (or the record does not tell the player's); the bot is asked all the same, as at a
+            # table, so that a bot drawing on a random generator draws from it as it did when it played (a bot
+            # reviewing its own game agrees with itself)
+            if legal:
+                self.agents[seat].act(PlayerView(k, seat), list(legal))
             return
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise ReviewLimitError("the review ran out of time")
+            raise ReviewLimitError("the review ran out of time", "time")
         if self.budget is not None and len(self.out) >= self.budget:
-            raise ReviewLimitError("the game has more decisions than a review may ask about")
+            raise ReviewLimitError("the game has more decisions than a review may ask about", "decisions")
         ranking = _ranking(self.agents[seat], PlayerView(k, seat), list(legal))
         choice = ranking[0].action
         self.out.append(

@@ -96,26 +96,30 @@ def review_json(
     players: tuple[int, ...] = (0, 1, 2, 3),
     rules: str | None = None,
     deadline: float | None = None,
+    seed: str | None = None,
 ) -> dict[str, Any]:
     """The review of ``record`` as the page reads it: ``source``, ``rules``, ``bot``, ``names`` (the four
     players), ``skipped`` (hands the engine could not follow) and ``decisions``, each one
     :meth:`~jantaku.bots.review.ReviewItem.to_json` without ``source``, its ranking cut to the bot's best
-    :data:`RANKING_SHOWN` (and the player's choice), with ``board`` (:func:`jantaku.bots.review.board`)."""
+    :data:`RANKING_SHOWN` (and the player's choice), with ``board`` (:func:`jantaku.bots.review.board`).
+    ``deadline``: a :func:`time.monotonic` time past which the review stops (:class:`Unavailable`); ``seed``: the
+    bots' (``None``: the record's own, see :func:`~jantaku.bots.review.review_record`)."""
     try:
         report = review_record(
             record,
             players=players,
             bot=bot,
             rules=rules,
+            seed=seed,
             boards=True,
             deadline=deadline,
             max_decisions=REVIEW_DECISIONS,
         )
     except ReviewLimitError as e:
-        if "time" in str(e):
+        if e.reason == "time":
             raise Unavailable(
-                f"{record.source}: the review took longer than {REVIEW_SECONDS:g} s and was stopped (the server is "
-                "busy: try again later, or review with the efficiency bot)"
+                f"{record.source}: the review took too long and was stopped (the server is busy: try again later, "
+                "or review with the efficiency bot)"
             ) from None
         raise TooManyDecisions(
             f"{record.source}: the game has more than {REVIEW_DECISIONS} decisions to review (review it with "
@@ -187,6 +191,8 @@ class ReviewService:
                 raise BadRequest(f"{record.source}: holds no complete hand to review")
             try:
                 out = review_json(record, bot, players, rules, deadline)
+            except Unavailable as e:
+                raise Unavailable(f"{e.message}; the limit is {self.seconds:g} s") from None
             except JantakuError as e:
                 raise BadRequest(f"{record.source}: cannot be reviewed ({str(e)[:200]})") from None
             out["game"] = index
