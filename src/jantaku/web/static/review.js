@@ -282,7 +282,10 @@ function setup() {
   $("prev-difference").onclick = () => jumpDifference(-1);
   $("next-difference").onclick = () => jumpDifference(1);
   document.addEventListener("keydown", (ev) => {
-    if (!review || ["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName)) return;
+    // arrows step through the decisions, except where they edit or choose (a list, a text field)
+    const typing = ev.target.tagName === "SELECT" || ev.target.tagName === "TEXTAREA"
+      || (ev.target.tagName === "INPUT" && !["checkbox", "button", "file"].includes(ev.target.type));
+    if (!review || typing) return;
     const moves = { ArrowRight: () => go(at + 1), ArrowLeft: () => go(at - 1), ArrowDown: () => jumpDifference(1), ArrowUp: () => jumpDifference(-1) };
     if (moves[ev.key]) { ev.preventDefault(); moves[ev.key](); }
   });
