@@ -147,3 +147,11 @@ def test_strong_is_the_web_tables_default_bot(client):
     assert seats[0]["kind"] == "human" and [s["bot"] for s in seats[1:]] == ["strong"] * 3
     r = client.post("/api/tables", json={"rules": "tenhou", "seats": ["human", "deep", "strong", "strong"]})
     assert r.status_code == 400 and "strong, efficiency, random" in r.json()["error"]
+
+
+def test_a_jielu_game_is_reviewed_too(client):
+    # 洁律 hands have no dead wall and no dora: the hands are rebuilt without them, none skipped
+    gid = client.post("/api/tables", json={"rules": "jielu", "seats": ["efficiency"] * 4}).json()["id"]
+    data = client.get(f"/api/games/{gid}/review", params={"bot": "efficiency"}).json()
+    assert data["rules"] == "jielu" and not data["skipped"] and data["decisions"]
+    assert all(d["agree"] and d["board"]["dora"] == [] for d in data["decisions"])

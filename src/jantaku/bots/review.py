@@ -295,7 +295,7 @@ def review_record(
             wall = (
                 Wall(record.walls[n])
                 if record.walls and n < len(record.walls)
-                else wall_from_hand(hand, record.red_fives)
+                else wall_from_hand(hand, record.red_fives, rs.dead_wall)
             )
             k = Kyoku(
                 rs,
