@@ -155,3 +155,18 @@ def test_a_jielu_game_is_reviewed_too(client):
     data = client.get(f"/api/games/{gid}/review", params={"bot": "efficiency"}).json()
     assert data["rules"] == "jielu" and not data["skipped"] and data["decisions"]
     assert all(d["agree"] and d["board"]["dora"] == [] for d in data["decisions"])
+
+
+def test_the_same_upload_is_reviewed_once(client, monkeypatch):
+    calls = []
+    real = web_review.review_record
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(web_review, "review_record", counted)
+    first = client.post("/api/review", params={"game": 4, "name": "a.json"}, content=TWINS.read_bytes()).json()
+    again = client.post("/api/review", params={"game": 4, "name": "a.json"}, content=TWINS.read_bytes()).json()
+    other = client.post("/api/review", params={"game": 5, "name": "a.json"}, content=TWINS.read_bytes()).json()
+    assert first == again and other["game"] == 5 and len(calls) == 2

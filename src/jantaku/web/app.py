@@ -55,6 +55,7 @@ otherwise (a tile, the yaku names).
 
 from __future__ import annotations
 
+import hashlib
 import io
 import ipaddress
 import json
@@ -550,7 +551,10 @@ async def review_upload(request: Request) -> Response:
     raw, name = await _upload_body(request)
     q = request.query_params
     reviews: ReviewService = request.app.state.reviews
-    out = await run_in_threadpool(reviews.run, lambda: _upload_records(raw, name), index, q.get("bot"), q.get("player"))
+    key = f"upload:{hashlib.sha256(raw).hexdigest()}:{name}:{index}"  # the same file again: from the cache
+    out = await run_in_threadpool(
+        reviews.run, lambda: _upload_records(raw, name), index, q.get("bot"), q.get("player"), None, key
+    )
     return JSONResponse(out)
 
 

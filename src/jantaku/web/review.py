@@ -8,8 +8,8 @@ hanchan with the ``strong`` bot costs a few seconds of CPU, so a review
   is refused at once (503, try again) rather than queued behind them;
 - stops after :data:`REVIEW_SECONDS` seconds (503) or :data:`REVIEW_DECISIONS` decisions (413), whichever
   comes first, and an upload is held to the upload limits of :mod:`jantaku.web.limits`;
-- of a stored game is kept in a small cache (:data:`REVIEW_CACHE` reviews): a finished game never changes,
-  and the bots are seeded, so the same review gives the same answer.
+- of a stored game, or of an uploaded file (by its contents), is kept in a small cache (:data:`REVIEW_CACHE`
+  reviews): a record never changes and the bots are seeded, so the same review gives the same answer.
 
 >>> from jantaku.records.load import read_records
 >>> from pathlib import Path
@@ -57,7 +57,7 @@ REVIEW_SLOTS = 2
 """Reviews running at once; one more is refused (503) until a slot is free."""
 
 REVIEW_CACHE = 8
-"""Reviews of stored games kept in memory."""
+"""Reviews kept in memory (about 1 MB each for a hanchan)."""
 
 RANKING_SHOWN = 5
 """The bot's best choices kept per decision (the player's own choice is kept too when it is further down)."""
