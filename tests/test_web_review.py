@@ -113,7 +113,7 @@ def test_a_review_runs_off_the_event_loop(tmp_path, monkeypatch):
 
     def slow(*args, **kwargs):
         started.set()
-        time.sleep(1.5)  # if this ran on the event loop, nothing else would be answered meanwhile
+        time.sleep(3.0)  # if this ran on the event loop, nothing else would be answered meanwhile
         return real(*args, **kwargs)
 
     monkeypatch.setattr(web_review, "review_record", slow)
@@ -133,7 +133,7 @@ def test_a_review_runs_off_the_event_loop(tmp_path, monkeypatch):
         t0 = time.monotonic()
         with urllib.request.urlopen(server.url + "api/status", timeout=10) as res:
             assert json.load(res)["max_tables"] > 0
-        assert time.monotonic() - t0 < 1.0 and not done  # answered while the review still ran
+        assert time.monotonic() - t0 < 2.5 and not done  # answered while the review still ran
         worker.join(60)
         assert done == [200]
 
