@@ -113,3 +113,50 @@ def test_decision_kinds():
     assert decision_kind([d(0, Tile("1m")), Action.riichi(0, Tile("1m"))]) == "riichi"
     assert decision_kind([Action.passing(1), Action.pon(1, Tile("1m"), (Tile("1m"), Tile("1m")))]) == "call"
     assert decision_kind([Action.passing(1), Action("ron", 1, Tile("1m"))]) == "win"
+
+
+def test_review_reads_mjai_records_as_it_reads_the_mjlog(capsys, tmp_path):
+    from jantaku.records.mjai import write_mjai
+
+    mjai = tmp_path / "game.mjson"
+    write_mjai(read_records(MJLOG)[0], mjai)
+    code, out, err = run(capsys, "review", mjai, "--json", "--bot", "efficiency")
+    assert code == 0, err
+    from_mjai = [json.loads(line) for line in out.splitlines()]
+    code, out, _ = run(capsys, "review", MJLOG, "--json", "--bot", "efficiency")
+    from_mjlog = [json.loads(line) for line in out.splitlines()]
+    keys = ("kyoku", "honba", "actor", "decision", "actual", "bot")
+    assert [[o[k] for k in keys] for o in from_mjai] == [[o[k] for k in keys] for o in from_mjlog]
+    assert from_mjai and from_mjai[0]["source"].endswith("game.mjson")
+
+
+def test_costliest_differences_name_the_deal_ins_the_bot_avoided(capsys):
+    # the 2014 Houou game: seat 0 deals in twice, for 8000 in E1 (7p) and for 32000 in E3 (3s, a yakuman);
+    # both times the strong bot keeps the tile and discards one no winner waits on
+    report = review_record(read_records(MJLOG)[0])
+    noted = sorted((it.kyoku, it.actor, it.actual["pai"], it.cost) for it in report.items if it.note == "deal-in")
+    assert noted == [("E1", 0, "7p", 8000), ("E3", 0, "3s", 32000)]
+    for it in report.items:
+        if it.note:
+            assert not it.agree and it.to_json()["cost"] == it.cost
+        else:
+            assert "note" not in it.to_json()
+    code, out, _ = run(capsys, "review", MJLOG, "--player", "0")
+    assert code == 0
+    lines = out.splitlines()
+    first = lines.index(next(line for line in lines if line.startswith("costliest differences")))
+    assert "E3-0 seat 0 discard: played discard 3s" in lines[first + 1]
+    assert "dealt in for 32000 points" in lines[first + 1]
+    assert "dealt in for 8000 points" in lines[first + 2]
+
+
+def test_a_bot_reviewing_its_own_game_agrees_with_itself(capsys, tmp_path):
+    # M-League rules (head bump: a second ron is lost, and the record shows it as a pass): the efficiency bot's
+    # random tie-breaks are drawn as in play, and the answers a higher claim overruled are not reviewed
+    code, _, _ = run(
+        capsys, "simulate", "--rules", "mleague", "--games", "1", "--bots", "efficiency", "--out", tmp_path, "--quiet"
+    )
+    assert code == 0
+    report = review_record(read_records(next(tmp_path.iterdir()))[0], bot="efficiency", seed="0")
+    assert len(report.items) > 400 and not report.skipped
+    assert report.agreement() == 1.0

@@ -162,14 +162,16 @@ def test_default_names_in_the_chinese_interface(sized, server):
     sized.select_option("#lang", "zh")
     sized.select_option("#rules", "mleague")
     assert sized.get_attribute("#name0", "placeholder") == "玩家1"
-    assert sized.get_attribute("#name1", "placeholder") == "效率机器人2"
+    assert sized.get_attribute("#name1", "placeholder") == "强力机器人2"  # the strong bot is the default
+    sized.select_option("#kind2", "efficiency")
+    assert sized.get_attribute("#name2", "placeholder") == "效率机器人3"
     sized.select_option("#kind3", "random")
     assert sized.get_attribute("#name3", "placeholder") == "随机机器人4"
     sized.click("#new-table button[type=submit]")
     sized.wait_for_selector("#hand > img.tile")
     names = sized.locator(".player h3").all_inner_texts()
     text = " ".join(names)
-    for name in ("玩家1", "效率机器人2", "效率机器人3", "随机机器人4"):
+    for name in ("玩家1", "强力机器人2", "效率机器人3", "随机机器人4"):
         assert name in text, (name, names)
     assert "bot" not in text and "player" not in text
 

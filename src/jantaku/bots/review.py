@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +25,7 @@ from jantaku.errors import JantakuError
 from jantaku.records.record import GameRecord
 from jantaku.records.replay import recorded_answers, recorded_call, rules_for_record, wall_from_hand
 from jantaku.rules import Ruleset
+from jantaku.shapes.waits import wait_kinds
 from jantaku.table.actions import (
     ANKAN,
     CHI,
@@ -40,13 +42,34 @@ from jantaku.table.actions import (
 )
 from jantaku.table.kyoku import CHANKAN, DRAWN, ENDED, RESPONSES, Kyoku
 from jantaku.table.wall import Wall
+from jantaku.tiles import Tile
 
 from .base import PlayerView
 from .mjai_process import action_to_mjai
 from .simple import make_bot
 from .strong import Decision
 
-__all__ = ["ReviewItem", "ReviewReport", "action_mjai", "decision_kind", "review_record"]
+__all__ = [
+    "ReviewItem",
+    "ReviewLimitError",
+    "ReviewReport",
+    "action_mjai",
+    "board",
+    "decision_kind",
+    "gap",
+    "review_record",
+]
+
+
+class ReviewLimitError(Exception):
+    """A review passed its ``deadline`` or ``max_decisions`` (see :func:`review_record`); nothing is returned.
+
+    Not a :class:`~jantaku.errors.JantakuError`: it is no fault of the record, and it stops the whole review
+    instead of skipping a hand. :attr:`reason` is ``"time"`` or ``"decisions"``."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 @dataclass
@@ -63,8 +86,13 @@ class ReviewItem:
     ranking: list[dict[str, Any]]
     agree: bool
     note: str = ""
-    """For the costliest differences: ``deal-in`` (the player's discard dealt in, the bot's choice differed),
-    ``missed win`` (the bot would have won)."""
+    """For the costliest differences: ``deal-in`` (the player's discard dealt in; the bot chose a tile no winner
+    waited on), ``missed win`` (the bot would have won, the player did not)."""
+    cost: float = 0.0
+    """What a noted difference cost: the points the deal-in paid, or the bot's estimate of the missed win's edge."""
+    board: dict[str, Any] | None = None
+    """The table as the player saw it at the decision (:func:`board`), when the review was asked for boards;
+    not part of :meth:`to_json`."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -77,7 +105,7 @@ class ReviewItem:
             "bot": self.bot,
             "agree": self.agree,
             "ranking": self.ranking,
-            **({"note": self.note} if self.note else {}),
+            **({"note": self.note, "cost": self.cost} if self.note else {}),
         }
 
 
@@ -154,21 +182,37 @@ def _find(k: Kyoku, seat: int, kind: str, pai: str | None = None, tsumogiri: boo
     raise JantakuError(f"seat {seat} {kind} {pai or ''}: the engine does not offer it")
 
 
-Ask = Callable[[Kyoku, int, list[Action], Action], None]
+Ask = Callable[..., None]
+"""``ask(k, seat, legal, actual, known=True)``: called before each recorded action; ``known=False`` when the
+record cannot tell what the seat chose (its answer was overruled by a higher claim)."""
+
+_CLAIM_RANK = {RON: 3, PON: 2, DAIMINKAN: 2, CHI: 1}
 
 
 def _answers(k: Kyoku, upcoming: list[dict[str, Any]], target: int, ask: Ask) -> None:
-    """Answer an open discard (or a kan that may be robbed) as the record does, asking before each answer."""
+    """Answer an open discard (or a kan that may be robbed) as the record does, asking before each answer.
+
+    A seat the record shows passing may have wanted a claim that a higher one overruled (a chi under another
+    seat's pon, a pon under a ron, a second ron under the head bump): its answer is unknown and not reviewed.
+    """
     rons, call = recorded_answers(k, upcoming, target)
+    taken = 3 if rons else _CLAIM_RANK.get(call["type"], 0) if call is not None else 0
+    order = [(target + i) % 4 for i in range(1, 4)]  # the head bump's priority: the discarder's next seat first
     for seat in list(k.to_act()):
         legal = k.legal_actions(seat)
+        known = True
         if seat in rons:
             action = _find(k, seat, RON)
         elif call is not None and call["actor"] == seat:
             action = recorded_call(k, call)
         else:
             action = _find(k, seat, PASS)
-        ask(k, seat, legal, action)
+            could = max((_CLAIM_RANK.get(a.kind, 0) for a in legal), default=0)
+            if taken and could and could <= taken:
+                # a seat that could only claim as high as what was taken: a lost claim looks like a pass, except a
+                # ron where several may win, or ahead of the first winner under the head bump
+                known = could == 3 and (k.rules.multiple_ron != "head_bump" or order.index(seat) < order.index(rons[0]))
+        ask(k, seat, legal, action, known)
         k.apply(action)
 
 
@@ -224,10 +268,24 @@ def review_record(
     players: Container[int] = (0, 1, 2, 3),
     bot: str = "strong",
     rules: Ruleset | str | None = None,
-    seed: int | str = 0,
+    seed: int | str | None = None,
+    *,
+    boards: bool = False,
+    deadline: float | None = None,
+    max_decisions: int | None = None,
 ) -> ReviewReport:
-    """Replay ``record`` and ask ``bot`` (a bot name) at each decision of the seats in ``players``."""
+    """Replay ``record`` and ask ``bot`` (a bot name) at each decision of the seats in ``players``.
+
+    The bot at seat ``s`` is seeded ``"SEED:s"``, as jantaku's simulations and web tables seed theirs; ``seed``
+    ``None`` takes the record's own (the ``seed`` of a jantaku game's ``start_game``), else 0, so a bot
+    reviewing a game it played itself makes its own choices again.
+    ``boards``: keep the table as the player saw it at each decision (:attr:`ReviewItem.board`).
+    ``deadline`` (a :func:`time.monotonic` time) and ``max_decisions`` bound the work: past either,
+    :class:`ReviewLimitError` is raised (a server's cap on what one request may cost)."""
     rs = rules_for_record(record, rules)
+    if seed is None:
+        start_game = next((e for e in record.events if e.get("type") == "start_game"), {})
+        seed = start_game.get("seed", 0) if isinstance(start_game.get("seed", 0), int | str) else 0
     report = ReviewReport(record.source)
     agents = {s: make_bot(bot, f"{seed}:{s}") for s in range(4) if s in players}
     for n, hand in enumerate(record.hands()):
@@ -237,7 +295,7 @@ def review_record(
             wall = (
                 Wall(record.walls[n])
                 if record.walls and n < len(record.walls)
-                else wall_from_hand(hand, record.red_fives)
+                else wall_from_hand(hand, record.red_fives, rs.dead_wall)
             )
             k = Kyoku(
                 rs,
@@ -253,9 +311,13 @@ def review_record(
             report.skipped.append(f"{name}-{start.get('honba', 0)}: {e}")
             continue
         hand_items: list[ReviewItem] = []
-        ask = _Asker(agents, record.source, name, start["honba"], hand_items)
+        ask = _Asker(agents, record.source, name, start["honba"], hand_items, boards)
+        ask.deadline = deadline
+        ask.budget = None if max_decisions is None else max_decisions - len(report.items)
         try:
             _drive(k, hand[1:], ask)
+        except ReviewLimitError:
+            raise
         except (JantakuError, StopIteration, AssertionError) as e:
             report.skipped.append(f"{name}-{start['honba']}: {e}")
             continue
@@ -267,16 +329,32 @@ def review_record(
 class _Asker:
     """Asks the bot at each decision of one hand and keeps what it said."""
 
-    def __init__(self, agents: dict[int, Any], source: str, name: str, honba: int, out: list[ReviewItem]) -> None:
+    def __init__(
+        self, agents: dict[int, Any], source: str, name: str, honba: int, out: list[ReviewItem], boards: bool = False
+    ) -> None:
         self.agents = agents
         self.source = source
         self.name = name
         self.honba = honba
         self.out = out
+        self.boards = boards
+        self.deadline: float | None = None
+        self.budget: int | None = None
 
-    def __call__(self, k: Kyoku, seat: int, legal: list[Action], actual: Action) -> None:
-        if seat not in self.agents or len(legal) < 2:
+    def __call__(self, k: Kyoku, seat: int, legal: list[Action], actual: Action, known: bool = True) -> None:
+        if seat not in self.agents:
             return
+        if len(legal) < 2 or not known:
+            # no choice to review (or the record does not tell the player's); the bot is asked all the same, as at a
+            # table, so that a bot drawing on a random generator draws from it as it did when it played (a bot
+            # reviewing its own game agrees with itself)
+            if legal:
+                self.agents[seat].act(PlayerView(k, seat), list(legal))
+            return
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise ReviewLimitError("the review ran out of time", "time")
+        if self.budget is not None and len(self.out) >= self.budget:
+            raise ReviewLimitError("the game has more decisions than a review may ask about", "decisions")
         ranking = _ranking(self.agents[seat], PlayerView(k, seat), list(legal))
         choice = ranking[0].action
         self.out.append(
@@ -290,8 +368,49 @@ class _Asker:
                 bot=action_mjai(choice, k),
                 ranking=[{"action": action_mjai(d.action, k), "score": _estimate(d.score)} for d in ranking],
                 agree=_same(choice, actual),
+                board=board(k, seat) if self.boards else None,
             )
         )
+
+
+def board(k: Kyoku, seat: int) -> dict[str, Any]:
+    """The table as ``seat`` sees it now, tiles in mjai form: the ``dealer``'s seat, its closed ``hand``
+    (sorted; the tile just drawn apart as ``drawn``), every seat's ``river`` (``[tile, flags]``, flags ``r`` the
+    riichi discard, ``c`` called away, ``t`` discarded as drawn) and ``melds`` (``{"kind", "tiles"}``),
+    ``riichi`` per seat, the ``dora`` indicators, ``scores``, ``tiles_left``, and ``discard`` (``[seat, tile]``)
+    when the decision answers one."""
+    me = k.seats[seat]
+    drawn = k.drawn if k.phase == DRAWN and k.actor == seat and k.drawn in me.tiles else None
+    hand = sorted((k.tile(i) for i in me.tiles if i != drawn), key=lambda t: (t.kind, t.red))
+    rivers = [
+        [
+            [
+                k.mjai(r.tile),
+                ("r" if r.riichi else "") + ("c" if r.called_by is not None else "") + ("t" if r.tsumogiri else ""),
+            ]
+            for r in st.river
+        ]
+        for st in k.seats
+    ]
+    out: dict[str, Any] = {
+        "seat": seat,
+        "dealer": k.dealer,
+        "hand": [t.mjai for t in hand],
+        "drawn": k.mjai(drawn) if drawn is not None else None,
+        "rivers": rivers,
+        "melds": [[{"kind": m.kind.value, "tiles": [t.mjai for t in m.tiles]} for m in st.melds] for st in k.seats],
+        "riichi": [st.riichi for st in k.seats],
+        "dora": [k.tile(i).mjai for i in k.dora_indicators()],
+        "scores": list(k.scores),
+        "tiles_left": k.tiles_left,
+        "discard": None,
+    }
+    if k.phase in (RESPONSES, CHANKAN):
+        if k.phase == CHANKAN and k.kakan_tile is not None:
+            out["discard"] = [k.actor, k.mjai(k.kakan_tile)]
+        elif k.last_discard is not None:
+            out["discard"] = [k.last_discard[0], k.mjai(k.last_discard[1])]
+    return out
 
 
 def _estimate(score: float) -> float | None:
@@ -309,18 +428,55 @@ def _ranking(agent: object, view: PlayerView, legal: list[Action]) -> list[Decis
 
 
 def _mark_costly(k: Kyoku, items: Iterable[ReviewItem]) -> None:
-    """Note the differences that cost most: the discard that dealt in, a win the player passed."""
-    deal_in = None
-    for w in (k.result.wins if k.result else []) if k.result is not None else []:
-        if w.from_seat is not None:
-            deal_in = w.from_seat
+    """Note the differences that cost most: a deal-in the bot would have avoided, a win the player passed.
+
+    A deal-in is noted on the discarder's last reviewed discard when the bot chose another tile that none of
+    the winners waits on (by shape: the winner's closed tiles when the hand ended); ``cost`` is what the
+    deal-in paid. A missed win is a decision where the bot would have won and the player did not.
+    """
+    items = list(items)
     last_discard: dict[int, ReviewItem] = {}
     for it in items:
         if it.actual.get("type") in ("dahai", "reach"):
             last_discard[it.actor] = it
         if not it.agree and it.bot.get("type") == "hora":
             it.note = "missed win"
-    if deal_in is not None and deal_in in last_discard:
-        it = last_discard[deal_in]
-        if not it.agree and it.bot.get("pai") != it.actual.get("pai"):
-            it.note = "deal-in"
+            it.cost = max(it.cost, gap(it))
+    result = k.result
+    if result is None:
+        return
+    for w in result.wins:
+        if w.from_seat is None or w.from_seat not in last_discard:
+            continue
+        it = last_discard[w.from_seat]
+        pai = it.bot.get("pai")
+        if it.agree or it.bot.get("type") not in ("dahai", "reach") or pai is None or pai == it.actual.get("pai"):
+            continue
+        if any(Tile.from_mjai(pai).kind in _closed_waits(k, x.seat, it.actual.get("pai")) for x in result.wins):
+            continue  # the bot's tile would have dealt in too
+        it.note = "deal-in"
+        it.cost += -w.payments[w.from_seat]
+
+
+def _closed_waits(k: Kyoku, seat: int, won_on: str | None) -> list[int]:
+    """The kinds the winner at ``seat`` waited on, from its closed tiles (without the tile it won on)."""
+    counts = list(k.seats[seat].counts)
+    if sum(counts) % 3 == 2 and won_on is not None:
+        kind = Tile.from_mjai(won_on).kind
+        if counts[kind]:
+            counts[kind] -= 1
+    if sum(counts) % 3 != 1:
+        return []
+    return wait_kinds(counts)
+
+
+def gap(it: ReviewItem) -> float:
+    """How much better the bot thought its choice than the player's (its own estimate, points; 0 if unknown)."""
+    if it.agree or not it.ranking:
+        return 0.0
+    keys = ("type", "pai", "consumed")
+    best = it.ranking[0]["score"]
+    actual = next((r["score"] for r in it.ranking if all(r["action"].get(x) == it.actual.get(x) for x in keys)), None)
+    if best is None or actual is None:
+        return 0.0
+    return float(best - actual)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections import defaultdict
 from typing import Any
 
-from jantaku.bots.review import ReviewItem, ReviewReport, review_record
+from jantaku.bots.review import ReviewItem, ReviewReport, gap, review_record
 from jantaku.errors import JantakuError
 from jantaku.records.load import iter_record_files, read_records
 
@@ -23,7 +24,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "terminals with more than one legal choice), ask the bot what it would do. Without --json: agreement per "
         "player and kind of decision, and the costliest differences. With --json: one JSON object per decision "
         '{"source","kyoku","honba","actor","decision","actual","bot","agree","ranking"}, actions in mjai form, '
-        "the ranking listing every legal action with the bot's estimate (points; higher is better).",
+        "the ranking listing every legal action with the bot's estimate (points; higher is better); a costly "
+        'difference also has "note" ("deal-in": the player dealt in and the bot chose a tile no winner waited '
+        'on; "missed win") and "cost" (points). Hands the engine cannot follow are named on stderr.',
         epilog="examples (from a clone of the repository):\n"
         "  jantaku review examples/records/2010102910gm-00a9-0000-cdb9804c.mjlog\n"
         "  jantaku review examples/records --player 2 --json > decisions.jsonl\n"
@@ -57,27 +60,13 @@ def run(args: argparse.Namespace) -> int:
             if args.json:
                 for it in rep.items:
                     print(json.dumps(it.to_json(), ensure_ascii=False))
+                for skipped in rep.skipped:
+                    print(f"{rep.source}: hand {skipped} could not be followed and was skipped", file=sys.stderr)
     if not reports:
         raise JantakuError("no game records found in the paths given")
     if not args.json:
         _summary(reports, args.bot, args.top)
     return 0
-
-
-def _gap(it: ReviewItem) -> float:
-    """How much better the bot thought its choice than the player's (its own estimate, points)."""
-    if it.agree or not it.ranking:
-        return 0.0
-    best = it.ranking[0]["score"]
-    actual = next((r["score"] for r in it.ranking if _same_mjai(r["action"], it.actual)), best)
-    if best is None or actual is None:
-        return 0.0
-    return float(best - actual)
-
-
-def _same_mjai(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    keys = ("type", "pai", "consumed")
-    return all(a.get(k) == b.get(k) for k in keys)
 
 
 def _summary(reports: list[ReviewReport], bot: str, top: int) -> None:
@@ -102,13 +91,13 @@ def _summary(reports: list[ReviewReport], bot: str, top: int) -> None:
             hit, n = tally.get((seat, k), (0, 0))
             cells.append(f"{f'{hit / n:.0%} of {n}' if n else '-':>14}")
         print("  ".join(cells))
-    noted = [it for it in items if it.note]
-    costly = sorted((it for it in items if not it.agree and not it.note), key=_gap, reverse=True)
+    noted = sorted((it for it in items if it.note), key=lambda it: it.cost, reverse=True)
+    costly = sorted((it for it in items if not it.agree and not it.note), key=gap, reverse=True)
     shown = (noted + costly)[:top]
     if shown:
-        print("\ncostliest differences")
+        print("\ncostliest differences (deal-ins the bot would have avoided and wins it would have taken first)")
         for it in shown:
-            what = it.note or f"the bot's estimate: {_gap(it):+.0f} points"
+            what = _what(it)
             print(
                 f"  {it.source} {it.kyoku}-{it.honba} seat {it.actor} {it.decision}: played {_show(it.actual)}, "
                 f"bot {_show(it.bot)} ({what})"
@@ -119,13 +108,24 @@ def _summary(reports: list[ReviewReport], bot: str, top: int) -> None:
             print(f"  {s}")
 
 
+def _what(it: ReviewItem) -> str:
+    if it.note == "deal-in":
+        return f"dealt in for {it.cost:.0f} points; no winner waited on the bot's tile"
+    if it.note == "missed win":
+        return "a win the bot would have taken"
+    return f"the bot's estimate: {gap(it):+.0f} points"
+
+
+_NAMES = {"dahai": "discard", "reach": "riichi", "ryukyoku": "nine terminals draw"}
+
+
 def _show(a: dict[str, Any]) -> str:
     t = a.get("type", "?")
     if t == "none":
         return "pass"
     if t == "hora":
         return "win"
-    parts = [t]
+    parts = [_NAMES.get(t, t)]
     if "pai" in a:
         parts.append(str(a["pai"]))
     if a.get("consumed"):

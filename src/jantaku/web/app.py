@@ -28,6 +28,10 @@
                                          points ``final`` and the names of its yaku as written, ``yaku``)
 ``POST /api/replay/export``              ``?format=tenhou6|mjai&name=&game=`` with the same body: game ``game``
                                          (from 0) of the file as a download (a 洁律 game: mjai); nothing stored
+``GET  /review``, ``/api/games/{id}/``   the review page (``?game=ID``, or a log file uploaded there); a stored
+``review``                               game's review: each decision with the bot's choice and the board
+``POST /api/review``                     ``?name=&game=&bot=&player=`` with a log file as the body: its review
+                                         (:mod:`jantaku.web.review`: in a worker thread, time and size capped)
 ``POST /api/score``                      a scoring request (:mod:`jantaku.riichi.jsonio`; a 洁律 one, ``"rules":
                                          "jielu"``, :mod:`jantaku.jielu.jsonio`): the score
 ``GET  /tiles/{name}.svg``               a tile picture (:mod:`jantaku.web.svg`)
@@ -59,6 +63,7 @@ otherwise (a tile, the yaku names).
 
 from __future__ import annotations
 
+import hashlib
 import io
 import ipaddress
 import json
@@ -101,6 +106,7 @@ from .limits import (
     inflate,
     parse_json,
 )
+from .review import ReviewService, check_bot
 from .storage import GameStore, SqliteStore
 from .svg import TILE_NAMES, tile_svg
 from .tables import (
@@ -182,9 +188,9 @@ def _store(request: Request) -> GameStore:
 
 
 async def page(request: Request) -> Response:
-    name = {"/": "index.html", "/score": "score.html", "/games": "games.html", "/replay": "replay.html"}[
-        request.url.path
-    ]
+    pages = {"/": "index.html", "/score": "score.html", "/games": "games.html", "/replay": "replay.html"}
+    pages["/review"] = "review.html"
+    name = pages[request.url.path]
     return FileResponse(STATIC / name, media_type="text/html")
 
 
@@ -227,6 +233,7 @@ async def presets(request: Request) -> Response:
             "presets": playable_presets(),
             "bots": list(BOTS),
             "default": "standard",
+            "default_bot": BOTS[0],
             "scoring": scoring,
             "jielu": jielu,
             "table_options": table_options,
@@ -256,7 +263,7 @@ async def yaku(request: Request) -> Response:
 async def create_table(request: Request) -> Response:
     body = await _json_body(request)
     rules = body.get("rules", "standard")
-    seats = body.get("seats", ["human", "efficiency", "efficiency", "efficiency"])
+    seats = body.get("seats", ["human", BOTS[0], BOTS[0], BOTS[0]])
     names = body.get("names")
     if not isinstance(rules, str):
         raise BadRequest("rules: a preset name")
@@ -625,6 +632,37 @@ async def export_upload(request: Request) -> Response:
     return Response(body, media_type=media, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
+async def review_game(request: Request) -> Response:
+    """A stored game's review (:mod:`jantaku.web.review`)."""
+    check_bot(request.query_params.get("bot"))
+    g = await run_in_threadpool(_stored, request)
+
+    def records() -> list[GameRecord]:
+        record = read_mjai(g.events)
+        record.source = f"jantaku:{g.rules}:{g.id}"
+        return [record]
+
+    q = request.query_params
+    reviews: ReviewService = request.app.state.reviews
+    key = f"{g.id}:{len(g.events)}"
+    out = await run_in_threadpool(reviews.run, records, 0, q.get("bot"), q.get("player"), None, key)
+    return JSONResponse({**out, "id": g.id})
+
+
+async def review_upload(request: Request) -> Response:
+    """An uploaded log file's review (game ``?game=``, from 0)."""
+    index = _int_param(request, "game", 0, 10**6)
+    check_bot(request.query_params.get("bot"))
+    raw, name = await _upload_body(request)
+    q = request.query_params
+    reviews: ReviewService = request.app.state.reviews
+    key = f"upload:{hashlib.sha256(raw).hexdigest()}:{name}:{index}"  # the same file again: from the cache
+    out = await run_in_threadpool(
+        reviews.run, lambda: _upload_records(raw, name), index, q.get("bot"), q.get("player"), None, key
+    )
+    return JSONResponse(out)
+
+
 async def score(request: Request) -> Response:
     body = await _json_body(request)
     rules = body.get("rules", "standard")
@@ -830,6 +868,7 @@ def create_app(
         Route("/score", page),
         Route("/games", page),
         Route("/replay", page),
+        Route("/review", page),
         Route("/tiles/{name}.svg", tile),
         Route("/favicon.ico", favicon),
         Route("/favicon.svg", favicon),
@@ -845,6 +884,8 @@ def create_app(
         Route("/api/games", list_games),
         Route("/api/games/{id}", get_game),
         Route("/api/games/{id}/export", export_game),
+        Route("/api/games/{id}/review", review_game),
+        Route("/api/review", review_upload, methods=["POST"]),
         Route("/api/replay", replay_upload, methods=["POST"]),
         Route("/api/replay/export", export_upload, methods=["POST"]),
         Route("/api/score", score, methods=["POST"]),
@@ -857,6 +898,7 @@ def create_app(
         routes=routes, exception_handlers=handlers, middleware=[Middleware(BrowserGuard, allowed_hosts=allowed_hosts)]
     )
     app.state.store = store
+    app.state.reviews = ReviewService()
     app.state.manager = TableManager(
         store,
         seed_source,

@@ -92,8 +92,9 @@ __all__ = [
     "table_rules",
 ]
 
-BOTS = ("efficiency", "random")
-"""The bots a web table may seat (external ``mjai:`` processes are never started from a web request)."""
+BOTS = ("strong", "efficiency", "random")
+"""The bots a web table may seat, the default (``strong``) first (external ``mjai:`` processes are never
+started from a web request)."""
 
 _WINDS = "ESWN"
 

@@ -12,6 +12,7 @@ async function showGames() {
     return el("tr", {}, el("td", {}, g.id), el("td", {}, g.created), el("td", {}, g.rules), el("td", {}, players),
       el("td", {}, s.ranks ? s.ranks.join(" / ") : g.status),
       el("td", {}, el("a", { href: `/replay?game=${encodeURIComponent(g.id)}`, class: "replay-link" }, t("replay")), " ",
+        el("a", { href: `/review?game=${encodeURIComponent(g.id)}`, class: "review-link" }, t("review")), " ",
         // tenhou.net/6 holds riichi games only (a 洁律 game exports as mjai)
         ...(g.exports || ["tenhou6", "mjai"]).map((f) => [el("a", { href: `/api/games/${g.id}/export?format=${f}`, "data-format": f },
           f === "tenhou6" ? "tenhou.net/6" : f), " "]).flat()));

@@ -44,7 +44,7 @@ async function lobby() {
     for (let s = 0; s < 4; s++) {
       const kind = el("select", { id: `kind${s}`, "aria-label": `${t("seat")} ${s + 1}` },
         el("option", { value: "human" }, t("human")), ...meta.bots.map((b) => el("option", { value: b }, t(b))));
-      kind.value = keep[s] || (s === 0 ? "human" : "efficiency");
+      kind.value = keep[s] || (s === 0 ? "human" : meta.default_bot || meta.bots[0]);
       seats.append(el("tr", {}, el("td", {}, String(s + 1)), el("td", {}, kind),
         el("td", {}, el("input", { id: `name${s}`, maxlength: "40", placeholder: defaultName(kind.value, s) }))));
       kind.addEventListener("change", () => { document.getElementById(`name${s}`).placeholder = defaultName(kind.value, s); });
