@@ -20,14 +20,24 @@ from collections.abc import Sequence
 from jantaku import __version__
 from jantaku.errors import JantakuError
 
-from . import bot_cmd, replay_cmd, review_cmd, rules_cmd, score_cmd, serve_cmd, shanten_cmd, simulate_cmd
+from . import analyze_cmd, bot_cmd, replay_cmd, review_cmd, rules_cmd, score_cmd, serve_cmd, shanten_cmd, simulate_cmd
 
 __all__ = ["MAX_MESSAGE", "build_parser", "main"]
 
 MAX_MESSAGE = 500
 """Longest error message printed (messages quote only parts of the input; this is the last guard)."""
 
-_COMMANDS = (shanten_cmd, score_cmd, rules_cmd, simulate_cmd, replay_cmd, review_cmd, bot_cmd, serve_cmd)
+_COMMANDS = (
+    shanten_cmd,
+    score_cmd,
+    rules_cmd,
+    simulate_cmd,
+    analyze_cmd,
+    replay_cmd,
+    review_cmd,
+    bot_cmd,
+    serve_cmd,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
