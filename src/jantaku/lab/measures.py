@@ -35,7 +35,7 @@ The measures (per player-hand means: per hand per player, so four players' win r
 >>> import numpy as np
 >>> est = estimate(lambda s: s["a"] / s["b"], {"a": np.array([1.0, 0, 1, 1]), "b": np.array([2.0, 2, 2, 2])})
 >>> round(est.mean, 3), [round(x, 3) for x in est.ci]
-(0.375, [0.09, 0.66])
+(0.375, [0.13, 0.62])
 """
 
 from __future__ import annotations
