@@ -129,10 +129,7 @@ def run(args: argparse.Namespace) -> int:
 
     _check(args)
     bar = progress_bar if not args.quiet and sys.stderr.isatty() else None
-    workers = args.workers or 1
-    report = analyze(args.rules, args.games, args.seed, args.bots, args.sweep, workers, args.ray, bar)
-    if args.ray == "" and args.workers is not None:
-        pass  # the local Ray instance's CPUs were passed as workers
+    report = analyze(args.rules, args.games, args.seed, args.bots, args.sweep, args.workers, args.ray, bar)
     if args.html is not None:
         from jantaku.lab.report_html import html_report
 

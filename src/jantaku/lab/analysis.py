@@ -96,13 +96,14 @@ def analyze(
     seed: int = 0,
     bots: str | Sequence[str] = DEFAULT_BOTS,
     sweep: str | None = None,
-    workers: int = 1,
+    workers: int | None = None,
     ray: str | None = None,
     progress: Progress | None = None,
 ) -> Report:
     """Play ``games`` games under each rule set of ``rules`` (comma-separated presets or TOML files) or of
     ``sweep`` (``PARAM=V1,V2,...`` over each of them) and measure them. ``ray``: ``None`` for processes
-    (``workers`` of them), ``""`` for a local Ray instance, or a cluster's address."""
+    (``workers`` of them, default 1), ``""`` for a local Ray instance (of ``workers`` CPUs, default all), or
+    a cluster's address."""
     if isinstance(games, bool) or not isinstance(games, int) or not MIN_GAMES <= games <= MAX_GAMES:
         raise JantakuError(f"--games must be {MIN_GAMES}-{MAX_GAMES}, got {excerpt(games)}")
     named = rule_sets(rules, sweep)
@@ -110,11 +111,9 @@ def analyze(
     start = time.perf_counter()
     sets = [rs for _, rs in named]
     if ray is not None:
-        rows = run_ray(
-            sets, games, seed, lineup, ray or None, None if ray else (workers if workers > 1 else None), progress
-        )
+        rows = run_ray(sets, games, seed, lineup, ray or None, workers, progress)
     else:
-        rows = run_local(sets, games, seed, lineup, workers, progress)
+        rows = run_local(sets, games, seed, lineup, workers or 1, progress)
     report = measure(named, rows, seed, lineup)
     report.sweep = parse_sweep(sweep) if sweep else None
     report.seconds = time.perf_counter() - start
