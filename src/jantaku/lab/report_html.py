@@ -260,7 +260,7 @@ def render(report: Report, image_src: Callable[[int, bytes], str] | None = None,
         )
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
-        f"<title>{html.escape(title)}</title>{style}</head><body>"
+        f"<title>{html.escape(title)}</title>{style}</head><body class='report'>"
         f"<h1>{html.escape(title)}</h1>"
         f"<p>{res[0].games} games per rule set, seed {report.seed}, bots {html.escape(', '.join(report.bots))} "
         f"(player p sits at seat (p + game) mod 4). Rule sets: {rules_line}.</p>"

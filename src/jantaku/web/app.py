@@ -82,6 +82,7 @@ from jantaku.records.tenhou6 import write_tenhou6
 from jantaku.riichi.jsonio import score_json
 from jantaku.rules import load_rules, preset_names
 
+from .analyse import routes as analyse_routes
 from .limits import MAX_INFLATED, MAX_JSON_BYTES, MAX_UPLOAD, TooLarge, check_score_request, inflate, parse_json
 from .storage import GameStore, SqliteStore
 from .svg import TILE_NAMES, tile_svg
@@ -728,6 +729,7 @@ def create_app(
         Route("/api/replay/export", export_upload, methods=["POST"]),
         Route("/api/score", score, methods=["POST"]),
         WebSocketRoute("/ws/tables/{id}", table_socket),
+        *analyse_routes(),  # the Analyse page (jantaku.web.analyse)
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers = {WebError: _web_error, HTTPException: _http_error, Exception: _server_error}

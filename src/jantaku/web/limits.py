@@ -202,3 +202,18 @@ def inflate(raw: bytes, name: str, limit: int = MAX_INFLATED) -> bytes:
 
 def _size(n: int) -> str:
     return f"{n // (1024 * 1024)} MiB" if n % (1024 * 1024) == 0 else f"{n} bytes"
+
+
+# -- the Analyse page (jantaku.web.analyse) -------------------------------------------------------------------
+
+ANALYSE_MAX_GAMES = 40
+"""Most games per rule set one analysis from the web plays (a few seconds to a minute of one core)."""
+
+ANALYSE_MAX_TOTAL_GAMES = 80
+"""Most games over all rule sets of one analysis from the web (rule sets times games)."""
+
+ANALYSE_MAX_RULE_SETS = 4
+"""Most rule sets (or swept values) one analysis from the web compares."""
+
+ANALYSE_KEPT = 8
+"""Reports the server keeps in memory to be opened (the oldest is dropped first)."""
