@@ -25,16 +25,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "analyze",
         help="measure what rule sets do to the game (rates, values, yaku, ranks, skill) with intervals",
-        description="Play N games under each rule set with bots, on the same walls for every rule set, and "
-        "report win, deal-in, tsumo, riichi, call and draw rates, hand values, yaku frequencies, game length, "
-        "final scores, how often the leader after East wins and the skill share, each with a 95%% interval. "
+        description="Play N games under each rule set with bots, on the same walls for every rule set, and\n"
+        "report win, deal-in, tsumo, riichi, call and draw rates, hand values, yaku frequencies, game\n"
+        "length, final scores, how often the leader after East wins and the skill share (the share of\n"
+        "the final scores' variance explained by which bot plays), each with a 95% interval.\n"
         "`jantaku analyze jielu-fans --help`: the 洁律 fan analysis.",
-        epilog="examples:\n"
-        "  jantaku analyze --rules mleague,mu --games 4 --seed 1 --bots efficiency\n"
-        "  jantaku analyze --rules mleague --sweep kiriage=false,true --games 4 --bots efficiency --json\n"
-        "  jantaku analyze --rules mu,mleague,meibi --games 4 --bots strong,efficiency,efficiency,efficiency "
+        epilog="examples (small; a real analysis plays hundreds of games):\n"
+        "  jantaku analyze --rules mleague,mu --games 2 --seed 1 --bots efficiency\n"
+        "  jantaku analyze --rules mleague --sweep kiriage=false,true --games 2 --bots efficiency --json\n"
+        "  jantaku analyze --rules mu,meibi --games 2 --bots strong,efficiency,efficiency,efficiency "
         "--html report.html\n"
-        "  jantaku analyze --rules examples/rules/my_league.toml --games 2 --bots efficiency --workers 2",
+        "  jantaku analyze --rules examples/rules/my_league.toml,mleague --games 2 --bots efficiency --workers 2",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
