@@ -26,8 +26,8 @@ DEFAULT_BOTS = ("strong",)
 """The bots when none are named: jantaku's strongest (:mod:`jantaku.bots.strong`) at every seat."""
 MIN_GAMES = 2
 """Fewest games per rule set: an interval needs two."""
-MAX_GAMES = 1_000_000
-"""Most games per rule set one analysis plays."""
+MAX_GAMES = 100_000
+"""Most games per rule set one analysis plays (its rows stay in memory: a few kilobytes per game)."""
 
 
 @dataclass
