@@ -202,7 +202,7 @@ def figures(report: Report) -> list[tuple[str, bytes]]:
     return out
 
 
-def _table(report: Report, names: list[str]) -> str:
+def _table(report: Report, names: list[str], labels: dict[str, str] | None = None) -> str:
     head = "".join(f"<th>{html.escape(r.name)}</th>" for r in report.results)
     rows = []
     for k in names:
@@ -210,7 +210,7 @@ def _table(report: Report, names: list[str]) -> str:
             f"<td>{html.escape(format_estimate(k, r.measures[k]))}</td>" if k in r.measures else "<td>-</td>"
             for r in report.results
         )
-        rows.append(f"<tr><td>{html.escape(k)}</td>{cells}</tr>")
+        rows.append(f"<tr><td>{html.escape((labels or {}).get(k, k))}</td>{cells}</tr>")
     return f"<table><thead><tr><th>measure</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
@@ -242,6 +242,7 @@ def render(report: Report, image_src: Callable[[int, bytes], str] | None = None,
         names.extend(k for k in r.measures if k not in names)
     main = [k for k in names if not k.startswith(("yaku:", "yaku_han:"))]
     yaku_rows = [k for k in names if k.startswith("yaku:")]
+    numbers = {k: f"#{i} {k}" for i, k in enumerate(yaku_rows, start=1)}  # the yaku bars' numbers
     yaku_rows = [x for k in yaku_rows for x in (k, f"yaku_han:{k[5:]}") if x in names]
     figs = "".join(
         f'<figure><img src="{html.escape(src(i, png))}" alt="{html.escape(cap)}"><figcaption>{html.escape(cap)}'
@@ -268,7 +269,7 @@ def render(report: Report, image_src: Callable[[int, bytes], str] | None = None,
         "player-hand unless named otherwise; skill_share is the share of the variance of a player's final score "
         "explained by which bot plays (see the documentation, guide/analyze).</p>"
         f"{figs}<h2>Measures</h2>{_table(report, main)}{diff}"
-        f"<h2>Yaku (share of wins, and mean han when present)</h2>{_table(report, yaku_rows)}"
+        f"<h2>Yaku (share of wins, and mean han when present)</h2>{_table(report, yaku_rows, numbers)}"
         "</body></html>\n"
     )
 
