@@ -30,7 +30,8 @@ The measures (per player-hand means: per hand per player, so four players' win r
   total variance (η², the R² of final score on bot). The rest is luck (and seat). With one strong and three
   equal weak bots it is ``3/16 (m_strong - m_weak)² / Var(final)``. It does not depend on the size of the rank
   points, so it compares rule sets: a rule set where it is higher rewards skill more. The plug-in estimate is
-  biased up by about ``1/(4N)`` for N games (0.001 at 250 games).
+  biased up by about ``1/(4N)`` for N games (0.001 at 250 games). ``skill_share_rank`` is the same share of
+  the variance of a player's rank (1-4), which weighs every place step alike whatever the rank points.
 
 >>> import numpy as np
 >>> est = estimate(lambda s: s["a"] / s["b"], {"a": np.array([1.0, 0, 1, 1]), "b": np.array([2.0, 2, 2, 2])})
@@ -150,15 +151,21 @@ def _place(k: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}[k]
 
 
-def _skill_share(bots: list[str]) -> Callable[[Sums], Any]:
+def _skill_share(bots: list[str], of: str = "final") -> Callable[[Sums], Any]:
+    """The between-bot share of the variance of ``final`` (score, pt) or ``rank`` (1-4, variance 1.25)."""
+
     def fn(s: Sums) -> Any:
         n = sum(s["n:" + b] for b in bots)
-        m = _div(sum(s["final:" + b] for b in bots), n)
-        total = _div(s["final_sq"], n) - m * m
-        between = sum(_div(s["n:" + b], n) * (_div(s["final:" + b], s["n:" + b]) - m) ** 2 for b in bots)
+        m = _div(sum(s[f"{of}:" + b] for b in bots), n)
+        total = _div(s["final_sq"], n) - m * m if of == "final" else RANK_VARIANCE
+        between = sum(_div(s["n:" + b], n) * (_div(s[f"{of}:" + b], s["n:" + b]) - m) ** 2 for b in bots)
         return _div(between, total)
 
     return fn
+
+
+RANK_VARIANCE = 1.25
+"""The variance of a player's rank: ranks 1-4 are each held by one player of every game."""
 
 
 def measures_for(family: str, bots: Sequence[str], yaku: Sequence[str]) -> list[Measure]:
@@ -213,6 +220,7 @@ def measures_for(family: str, bots: Sequence[str], yaku: Sequence[str]) -> list[
                 Measure(f"deal_in_rate:{b}", lambda s, b=b: _div(s["deal_ins:" + b], s["player_hands:" + b]), True),
             ]
         ms.append(Measure("skill_share", _skill_share(distinct), True, "final-score variance explained by the bot"))
+        ms.append(Measure("skill_share_rank", _skill_share(distinct, "rank"), True, "rank variance explained"))
     for y in yaku:
         ms.append(Measure(f"yaku:{y}", lambda s, y=y: _div(s["yaku:" + y], s["wins"]), True, "share of wins"))
     for y in yaku:
