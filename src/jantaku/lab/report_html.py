@@ -132,17 +132,28 @@ def _ascii(text: str, limit: int = 24) -> str:
 
 
 def _plot_hist(report: Report, attr: str, xlabel: str) -> bytes:
+    """Step histograms (densities) of a raw value per rule set; values past the 99.5th percentile of all of
+    them (a yakuman among hundreds of small wins) are drawn in the last bin."""
+    import numpy as np
+
     fig = _new_figure(8, 3.2)
     ax = fig.subplots()
-    data = [getattr(r, attr) for r in report.results]
-    flat = [x for d in data for x in d]
-    lo, hi = (min(flat), max(flat)) if flat else (0, 1)
-    if lo == hi:
+    data = [np.asarray(getattr(r, attr), dtype=float) for r in report.results]
+    flat = np.concatenate(data) if data else np.zeros(0)
+    lo, hi = (float(flat.min()), float(np.quantile(flat, 0.995))) if len(flat) else (0.0, 1.0)
+    if hi <= lo:
         hi = lo + 1
-    bins = 40 if attr != "win_values" or hi - lo > 40 else max(1, int(hi - lo) + 1)
     for r, d in zip(report.results, data, strict=True):
-        if d:
-            ax.hist(d, bins=bins, range=(lo, hi), histtype="step", linewidth=1.6, density=True, label=_ascii(r.name))
+        if len(d):
+            ax.hist(
+                np.clip(d, lo, hi),
+                bins=40,
+                range=(lo, hi),
+                histtype="step",
+                linewidth=1.6,
+                density=True,
+                label=_ascii(r.name),
+            )
     ax.set_xlabel(xlabel)
     ax.set_ylabel("density")
     ax.grid(alpha=0.3)
@@ -194,8 +205,9 @@ def figures(report: Report) -> list[tuple[str, bytes]]:
         else "per rule set (bars: 95% interval)"
     )
     out = [(f"Key measures {what}", _plot_measures(report))]
-    out.append(("Value of a win (points; 洁律: S)", _plot_hist(report, "win_values", "value of a win")))
-    out.append(("Final score of a player (rank points)", _plot_hist(report, "finals", "final score (pt)")))
+    tail = " (values past the 99.5th percentile in the last bin)"
+    out.append((f"Value of a win (points; 洁律: S){tail}", _plot_hist(report, "win_values", "value of a win")))
+    out.append((f"Final score of a player (rank points){tail}", _plot_hist(report, "finals", "final score (pt)")))
     if yaku:
         numbered = "" if all(y.isascii() for y in yaku) else " (numbered as in the yaku table)"
         out.append((f"The {len(yaku)} most frequent yaku: share of wins{numbered}", _plot_yaku(report, yaku)))
