@@ -100,7 +100,8 @@ def _tool_module(name: str) -> ModuleType:
 def run_tool(args: argparse.Namespace) -> int:
     """``jantaku analyze NAME ARGS...``: parse ARGS with the module's own options and run it."""
     module = _tool_module(args.tool)
-    parser = argparse.ArgumentParser(prog=f"jantaku analyze {args.tool}")
+    summary = (module.__doc__ or "").strip().split("\n\n")[0]  # the module's first paragraph
+    parser = argparse.ArgumentParser(prog=f"jantaku analyze {args.tool}", description=summary or None)
     module.add_arguments(parser)
     return int(module.run(parser.parse_args(args.tool_args)))
 
