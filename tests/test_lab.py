@@ -101,6 +101,8 @@ def test_rates_are_consistent_with_each_other(east_only):
     assert 4 * m["win_rate"].mean + m["draw_rate"].mean >= 0.999
     assert m["final:1st"].mean > m["final:2nd"].mean > m["final:3rd"].mean > m["final:4th"].mean
     assert abs(sum(v.mean for k, v in m.items() if k.startswith("value:")) - 1) < 1e-9
+    # M-League 3章11条1: no abortive draws at all
+    assert m["abortive_rate"].mean == 0 and m["draw_rate"].mean > 0
     for est in m.values():
         assert est.ci[0] <= est.mean <= est.ci[1]
 

@@ -11,7 +11,8 @@ the games with the same index: a difference whose interval excludes 0 is not noi
 The measures (per player-hand means: per hand per player, so four players' win rates add up to wins per hand):
 
 - ``win_rate``, ``deal_in_rate``, ``riichi_rate``, ``call_rate`` (player-hands with a chi, pon or open kan):
-  per player-hand; ``draw_rate``: hands without a win per hand; ``tsumo_rate``: share of wins by tsumo.
+  per player-hand; ``draw_rate``: hands without a win per hand (``abortive_rate``: of them, those ended by an
+  abortive draw); ``tsumo_rate``: share of wins by tsumo.
 - ``mean_win``: the mean value of a win (points before honba and deposits; 洁律: S); ``value:CLASS``: the
   share of wins in each value class (riichi: below_mangan ... yakuman by limit; 洁律: S1, S2, S3-4, ...).
 - ``yaku:NAME``: the share of wins with that yaku (dora, red fives and ura dora count as yaku here; 洁律: its
@@ -177,6 +178,7 @@ def measures_for(family: str, bots: Sequence[str], yaku: Sequence[str]) -> list[
         Measure("riichi_rate", lambda s: _div(s["riichi"], s["player_hands"]), True, "riichi per player-hand"),
         Measure("call_rate", lambda s: _div(s["calls"], s["player_hands"]), True, "player-hands with a call"),
         Measure("draw_rate", lambda s: _div(s["draws"], s["hands"]), True, "hands without a win"),
+        Measure("abortive_rate", lambda s: _div(s["abortive"], s["hands"]), True, "hands ended by an abortive draw"),
         Measure("mean_win", lambda s: _div(s["win_value"], s["wins"]), False, "mean value of a win"),
     ]
     for b in JIELU_BINS if family == "jielu" else RIICHI_BINS:

@@ -17,7 +17,7 @@ TOP_YAKU = 12
 
 _RATES_PREFIX = ("value:", "yaku:")
 _RATES = {
-    "win_rate", "deal_in_rate", "tsumo_rate", "riichi_rate", "call_rate", "draw_rate", "bust_rate",
+    "win_rate", "deal_in_rate", "tsumo_rate", "riichi_rate", "call_rate", "draw_rate", "abortive_rate", "bust_rate",
     "east_leader_wins", "skill_share", "skill_share_rank",
 }  # fmt: skip
 

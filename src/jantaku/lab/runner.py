@@ -134,6 +134,8 @@ def _row(game: Game, bots: list[str]) -> GameRow:
     for r in game.results:
         if not r.wins:
             add("draws")
+            if r.kind == "abortive":
+                add("abortive")
         for w in r.wins:
             sc = w.score
             add("wins")
