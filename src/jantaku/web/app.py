@@ -95,6 +95,7 @@ from jantaku.records.tenhou6 import write_tenhou6
 from jantaku.riichi.jsonio import score_json
 from jantaku.rules import load_rules, preset_names
 
+from .analyse import routes as analyse_routes
 from .league import league_app
 from .limits import (
     MAX_INFLATED,
@@ -890,6 +891,7 @@ def create_app(
         Route("/api/replay/export", export_upload, methods=["POST"]),
         Route("/api/score", score, methods=["POST"]),
         WebSocketRoute("/ws/tables/{id}", table_socket),
+        *analyse_routes(),  # the Analyse page (jantaku.web.analyse)
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Mount("/league", league_app(league_db or Path(db or "jantaku.sqlite3").with_suffix(".league.sqlite3"))),
     ]

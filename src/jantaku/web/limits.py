@@ -253,3 +253,18 @@ def check_table_options(body: dict[str, Any], rules: Any, defaults: TableOptions
 def _shown(value: Any) -> str:
     text = repr(value) if not isinstance(value, list | dict) else type(value).__name__
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+# -- the Analyse page (jantaku.web.analyse) -------------------------------------------------------------------
+
+ANALYSE_MAX_GAMES = 40
+"""Most games per rule set one analysis from the web plays (a few seconds to a minute of one core)."""
+
+ANALYSE_MAX_TOTAL_GAMES = 80
+"""Most games over all rule sets of one analysis from the web (rule sets times games)."""
+
+ANALYSE_MAX_RULE_SETS = 4
+"""Most rule sets (or swept values) one analysis from the web compares."""
+
+ANALYSE_KEPT = 8
+"""Reports the server keeps in memory to be opened (the oldest is dropped first)."""

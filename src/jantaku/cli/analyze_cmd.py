@@ -1,0 +1,148 @@
+"""``jantaku analyze``: what a rule change does to the game, measured with 95% intervals (:mod:`jantaku.lab`).
+
+``jantaku analyze jielu-fans ...`` hands its arguments to :mod:`jantaku.lab.jielu_fans` (its own options and
+help), imported only then.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from jantaku.errors import JantakuError, excerpt
+
+SUBCOMMANDS = {"jielu-fans": "jantaku.lab.jielu_fans"}
+"""``jantaku analyze NAME``: the module that does it (``add_arguments(parser)``, ``run(args) -> int``)."""
+
+MAX_WORKERS = 256
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "analyze",
+        help="measure what rule sets do to the game (rates, values, yaku, ranks, skill) with intervals",
+        description="Play N games under each rule set with bots, on the same walls for every rule set, and\n"
+        "report win, deal-in, tsumo, riichi, call and draw rates, hand values, yaku frequencies, game\n"
+        "length, final scores, how often the leader after East wins and the skill share (the share of\n"
+        "the final scores' variance explained by which bot plays), each with a 95% interval.\n"
+        "`jantaku analyze jielu-fans --help`: the 洁律 fan analysis.",
+        epilog="examples (small; a real analysis plays hundreds of games):\n"
+        "  jantaku analyze --rules mleague,mu --games 2 --seed 1 --bots efficiency\n"
+        "  jantaku analyze --rules mleague --sweep kiriage=false,true --games 2 --bots efficiency --json\n"
+        "  jantaku analyze --rules mu,meibi --games 2 --bots strong,efficiency,efficiency,efficiency "
+        "--html report.html\n"
+        "  jantaku analyze --rules examples/rules/my_league.toml,mleague --games 2 --bots efficiency --workers 2",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--rules",
+        default="mleague",
+        help="rule sets to compare, separated by commas: preset names or TOML files (default mleague)",
+    )
+    p.add_argument("--games", type=int, default=100, help="games per rule set (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the walls, the same for every rule set (default 0)")
+    p.add_argument(
+        "--bots",
+        default="strong",
+        help="one bot for all seats, or four separated by commas (default strong; e.g. "
+        "strong,efficiency,efficiency,efficiency for the skill share)",
+    )
+    p.add_argument(
+        "--sweep",
+        metavar="PARAM=V1,V2,...",
+        default=None,
+        help="play each rule set with one parameter set to each value (rule sets named PARAM=V)",
+    )
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.add_argument("--html", metavar="FILE", default=None, help="write an HTML report with plots (needs matplotlib)")
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="play the games as Ray tasks on the cluster at ADDRESS (HOST:PORT or auto), or on a local Ray "
+        "instance when no ADDRESS is given; needs the ray extra",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes to play in (default 1); with --ray and no ADDRESS, the local Ray instance's CPUs",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    tools = p.add_subparsers(dest="tool", metavar="{jielu-fans}", required=False)
+    for name in SUBCOMMANDS:
+        # Its options are the module's own: everything after the name is handed to it (prefix_chars that no
+        # argument starts with keep argparse from reading them here).
+        t = tools.add_parser(name, help="the 洁律 fan analysis (its own --help)", add_help=False, prefix_chars="\0")
+        t.add_argument("tool_args", nargs="*")
+        t.set_defaults(run=run_tool)
+    p.set_defaults(run=run)
+
+
+def _tool_module(name: str) -> ModuleType:
+    module = SUBCOMMANDS[name]
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        if e.name in (module, module.rpartition(".")[0]):
+            raise JantakuError(
+                f"`jantaku analyze {name}` is not available in this installation (no module {module})"
+            ) from None
+        raise
+
+
+def run_tool(args: argparse.Namespace) -> int:
+    """``jantaku analyze NAME ARGS...``: parse ARGS with the module's own options and run it."""
+    module = _tool_module(args.tool)
+    summary = (module.__doc__ or "").strip().split("\n\n")[0]  # the module's first paragraph
+    parser = argparse.ArgumentParser(prog=f"jantaku analyze {args.tool}", description=summary or None)
+    module.add_arguments(parser)
+    return int(module.run(parser.parse_args(args.tool_args)))
+
+
+def _check(args: argparse.Namespace) -> None:
+    from jantaku.lab.analysis import MAX_GAMES, MIN_GAMES
+
+    if not MIN_GAMES <= args.games <= MAX_GAMES:
+        raise JantakuError(f"--games must be {MIN_GAMES}-{MAX_GAMES}, got {excerpt(args.games)}")
+    if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
+        raise JantakuError(f"--workers must be 1-{MAX_WORKERS}, got {excerpt(args.workers)}")
+    if args.ray and args.workers is not None:
+        raise JantakuError("--workers sets the CPUs of a local Ray instance; a cluster's size is its own (drop it)")
+    if args.html is not None:
+        target = Path(args.html)
+        if target.is_dir() or not target.parent.is_dir():
+            raise JantakuError(f"--html {excerpt(args.html, 200)}: not a file in an existing folder")
+        from jantaku.lab.report_html import require_matplotlib
+
+        require_matplotlib()
+
+
+def run(args: argparse.Namespace) -> int:
+    from jantaku.lab.analysis import analyze
+    from jantaku.lab.report_text import text_report
+    from jantaku.sim.runner import progress_bar
+
+    _check(args)
+    bar = progress_bar if not args.quiet and sys.stderr.isatty() else None
+    report = analyze(args.rules, args.games, args.seed, args.bots, args.sweep, args.workers, args.ray, bar)
+    if args.html is not None:
+        from jantaku.lab.report_html import html_report
+
+        try:
+            Path(args.html).write_text(html_report(report), encoding="utf-8")
+        except OSError as e:
+            raise JantakuError(f"cannot write {excerpt(args.html, 200)}: {e.strerror or e}") from None
+    if args.json:
+        print(json.dumps(report.to_json(), ensure_ascii=False, indent=1, allow_nan=False))
+    else:
+        print(text_report(report))
+        if args.html is not None:
+            print(f"\nHTML report: {args.html}")
+    return 0
