@@ -205,7 +205,7 @@ def test_site_builds_with_every_page(site):
     assert 'id="jantaku.rules.Ruleset"' in api and 'id="jantaku.rules.sources.describe_source"' in api
     assert "&gt;&gt;&gt; load_rules" in api and "<blockquote>" not in api  # doctests as code, not quotes
     changelog = (site / "changelog.html").read_text(encoding="utf-8")
-    assert "0.2.0" in changelog
+    assert "0.3.0" in changelog
 
 
 def test_site_links_resolve(site):

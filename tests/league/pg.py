@@ -1,7 +1,9 @@
 """A throwaway PostgreSQL cluster for the league tests: Debian's server binaries, a cluster in a temporary
 folder listening only on a unix socket there, run as the ``postgres`` user when the tests run as root (the
 server refuses root). ``JANTAKU_TEST_POSTGRES_URL`` names an existing server to use instead. Missing server
-binaries are a failure, never a skip: ``.ci/run`` installs them."""
+binaries are installed with apt-get when the tests run as root (as the browser tests do with chromium, so the
+README's test command works on a fresh machine; ``.ci/run`` installs them beforehand); otherwise they are a
+failure, never a skip."""
 
 from __future__ import annotations
 
@@ -21,10 +23,28 @@ class PostgresUnavailable(RuntimeError):
     """The PostgreSQL server binaries are not installed."""
 
 
+def _find(name: str) -> list[str]:
+    on_path = shutil.which(name)
+    return sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}")) or ([on_path] if on_path else [])
+
+
+def _install() -> None:
+    """Install Debian's ``postgresql`` package (only as root with apt-get; a failure names the command)."""
+    apt = shutil.which("apt-get")
+    if apt is None or os.geteuid() != 0:
+        return
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for cmd in ([apt, "update", "-q"], [apt, "install", "-y", "-q", "postgresql"]):
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900, check=False)
+        if done.returncode != 0:
+            raise PostgresUnavailable(f"`{' '.join(cmd)}` failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
+
+
 def _bin(name: str) -> str:
-    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}")) or (
-        [shutil.which(name)] if shutil.which(name) else []
-    )
+    found = _find(name)
+    if not found:
+        _install()
+        found = _find(name)
     if not found:
         raise PostgresUnavailable(
             f"PostgreSQL's {name} is missing: install Debian's server (apt-get install -y -q postgresql), as "
