@@ -1139,34 +1139,32 @@ class LiveTable:
             hold.ready.add(seat)
             if not set(self.humans) <= hold.ready:
                 return
-            before = self._snapshot()
-            now = self.clock()
-            try:
+            with self._committed(commit) as now:
                 self._release(now)
-                self._settle(now)
-                if commit is not None:
-                    commit(self, before["step"])
-            except BaseException:
-                self._restore(before)
-                raise
         self.notify()
 
     def set_auto(self, seat: int, changes: dict[str, bool], commit: Commit | None = None) -> None:
         """Change ``seat``'s auto options (kept with the table) and take any move they now decide."""
-        with self.lock:
-            before = self._snapshot()
-            now = self.clock()
-            try:
-                self.auto[seat] = {**self.auto[seat], **changes}
-                if self._shadow is None or seat not in self._shadow.seats:
-                    self._run_auto(now)
-                self._settle(now)
-                if commit is not None:
-                    commit(self, before["step"])
-            except BaseException:
-                self._restore(before)
-                raise
+        with self.lock, self._committed(commit) as now:
+            self.auto[seat] = {**self.auto[seat], **changes}
+            if self._shadow is None or seat not in self._shadow.seats:
+                self._run_auto(now)
         self.notify()
+
+    @contextlib.contextmanager
+    def _committed(self, commit: Commit | None) -> Iterator[float]:
+        """A change of the table (made in the ``with`` block, given the time ``now``), then what it makes due
+        (:meth:`_settle`) and ``commit``; on any failure the table is put back as it was (:meth:`_restore`)."""
+        before = self._snapshot()
+        now = self.clock()
+        try:
+            yield now
+            self._settle(now)
+            if commit is not None:
+                commit(self, before["step"])
+        except BaseException:
+            self._restore(before)
+            raise
 
     def _not_asked(self, seat: int) -> str:
         """The refusal of an action by a seat that is not asked to act: it names whose turn it is only when that
