@@ -34,8 +34,8 @@ from .limits import (
     ANALYSE_MAX_RULE_SETS,
     ANALYSE_MAX_TOTAL_GAMES,
     MAX_JSON_BYTES,
-    TooLarge,
     parse_json,
+    read_body,
 )
 from .tables import BadRequest, NotFound, WebError
 
@@ -149,12 +149,8 @@ async def analyse(request: Request) -> Response:
     media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if media != "application/json":
         raise BadRequest("the body must be sent as Content-Type: application/json")
-    raw = bytearray()
-    async for chunk in request.stream():
-        raw.extend(chunk)
-        if len(raw) > MAX_JSON_BYTES:
-            raise TooLarge(f"the body is larger than {MAX_JSON_BYTES // 1024} KiB")
-    args = _check(parse_json(bytes(raw) or b"null", "the body"))
+    raw = await read_body(request, MAX_JSON_BYTES, "the body")
+    args = _check(parse_json(raw or b"null", "the body"))
     if not _running.acquire(blocking=False):
         raise Busy("another analysis is running: try again when it is done")
     try:

@@ -106,6 +106,7 @@ from .limits import (
     check_table_options,
     inflate,
     parse_json,
+    read_body,
 )
 from .review import ReviewService, check_bot
 from .storage import GameStore, SqliteStore
@@ -138,23 +139,6 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-async def _read_body(request: Request, limit: int, what: str) -> bytes:
-    """The request's body, refused with 413 as soon as it passes ``limit`` bytes (or announces more)."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and len(declared) < 20 and int(declared) > limit:
-        raise TooLarge(f"{what} is larger than {_size(limit)}")
-    raw = bytearray()
-    async for chunk in request.stream():
-        raw.extend(chunk)
-        if len(raw) > limit:
-            raise TooLarge(f"{what} is larger than {_size(limit)}")
-    return bytes(raw)
-
-
-def _size(n: int) -> str:
-    return f"{n // (1024 * 1024)} MiB" if n >= 1024 * 1024 else f"{n // 1024} KiB"
-
-
 class UnsupportedMediaType(WebError):
     """A JSON body sent as something else (415)."""
 
@@ -166,7 +150,7 @@ async def _json_body(request: Request) -> dict[str, Any]:
     if media != "application/json":
         shown = _short(media, 60) if media else "none"
         raise UnsupportedMediaType(f"the body must be sent as Content-Type: application/json (not {shown})")
-    raw = await _read_body(request, MAX_JSON_BYTES, "the body")
+    raw = await read_body(request, MAX_JSON_BYTES, "the body")
     obj = parse_json(raw or b"null", "the body")
     if not isinstance(obj, dict):
         raise BadRequest("the body must be a JSON object")
@@ -570,7 +554,7 @@ async def _upload_body(request: Request) -> tuple[bytes, str]:
     """The request's body, a log file (at most :data:`~jantaku.web.limits.MAX_UPLOAD` bytes; gzip data
     inflated, at most :data:`~jantaku.web.limits.MAX_INFLATED` bytes), and its name from ``?name=`` (letters,
     digits and ``._-`` only: it goes into messages and file names)."""
-    raw = await _read_body(request, MAX_UPLOAD, "the upload")
+    raw = await read_body(request, MAX_UPLOAD, "the upload")
     if not raw.strip():
         raise BadRequest("the body is empty: send the log file as the request body")
     name = "".join(c for c in request.query_params.get("name", "upload") if c.isalnum() or c in "._-")[:80] or "upload"

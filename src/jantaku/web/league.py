@@ -61,7 +61,7 @@ from jantaku.errors import JantakuError
 from jantaku.league.errors import ConflictError, LeagueError, NotFoundError
 from jantaku.rules import load_rules, preset_names
 
-from .limits import MAX_JSON_BYTES, MAX_UPLOAD, inflate, parse_json
+from .limits import MAX_JSON_BYTES, MAX_UPLOAD, inflate, parse_json, read_body
 from .tables import WebError
 
 __all__ = ["FAILED_PER_CLIENT", "FAILED_PER_EVENT", "FAILED_WINDOW", "LoginLimiter", "league_app"]
@@ -171,8 +171,6 @@ def _guarded(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request]
             return _error(404, str(e))
         except ConflictError as e:
             return _error(409, str(e))
-        except _TooLarge as e:
-            return _error(413, str(e))
         except _BadMedia as e:
             return _error(415, str(e))
         except WebError as e:
@@ -184,10 +182,6 @@ def _guarded(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request]
 
 
 class _Denied(Exception):
-    pass
-
-
-class _TooLarge(Exception):
     pass
 
 
@@ -205,12 +199,8 @@ async def _body(request: Request) -> dict[str, Any]:
     media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if media != "application/json":
         raise _BadMedia("the body must be sent as Content-Type: application/json")
-    raw = bytearray()
-    async for chunk in request.stream():
-        raw.extend(chunk)
-        if len(raw) > MAX_JSON_BYTES:
-            raise _TooLarge(f"the body is larger than {MAX_JSON_BYTES // 1024} KiB")
-    obj = parse_json(bytes(raw) or b"null", "the body")
+    raw = await read_body(request, MAX_JSON_BYTES, "the body")
+    obj = parse_json(raw or b"null", "the body")
     if not isinstance(obj, dict):
         raise JantakuError("the body must be a JSON object")
     return obj
@@ -458,17 +448,10 @@ def league_app(db: str | Path) -> Starlette:
 
 async def _read_upload(request: Request) -> bytes:
     """The body, an uploaded record: at most :data:`~jantaku.web.limits.MAX_UPLOAD` bytes, not empty."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and len(declared) < 20 and int(declared) > MAX_UPLOAD:
-        raise _TooLarge(f"the upload is larger than {MAX_UPLOAD // (1024 * 1024)} MiB")
-    raw = bytearray()
-    async for chunk in request.stream():
-        raw.extend(chunk)
-        if len(raw) > MAX_UPLOAD:
-            raise _TooLarge(f"the upload is larger than {MAX_UPLOAD // (1024 * 1024)} MiB")
+    raw = await read_body(request, MAX_UPLOAD, "the upload")
     if not raw.strip():
         raise JantakuError("the upload is empty: send the record file as the request body")
-    return bytes(raw)
+    return raw
 
 
 def _record_names(path: Path) -> list[list[str]]:

@@ -31,6 +31,8 @@ import re
 import zlib
 from typing import Any
 
+from starlette.requests import Request
+
 from jantaku.riichi.jsonio import RANGES
 
 from .tables import LENGTHS, MAX_PACE_MS, PACES, RESULT_SECONDS_MAX, TIMERS, BadRequest, TableOptions, WebError
@@ -47,6 +49,7 @@ __all__ = [
     "check_table_options",
     "inflate",
     "parse_json",
+    "read_body",
 ]
 
 MAX_JSON_BYTES = 256 * 1024
@@ -203,6 +206,24 @@ def inflate(raw: bytes, name: str, limit: int = MAX_INFLATED) -> bytes:
 
 def _size(n: int) -> str:
     return f"{n // (1024 * 1024)} MiB" if n % (1024 * 1024) == 0 else f"{n} bytes"
+
+
+async def read_body(request: Request, limit: int, what: str) -> bytes:
+    """The request's body, refused with :class:`TooLarge` (413) as soon as it passes ``limit`` bytes, or when its
+    Content-Length announces more; ``what`` names it in the message ("the upload is larger than 8 MiB")."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and len(declared) < 20 and int(declared) > limit:
+        raise TooLarge(f"{what} is larger than {_limit_text(limit)}")
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw.extend(chunk)
+        if len(raw) > limit:
+            raise TooLarge(f"{what} is larger than {_limit_text(limit)}")
+    return bytes(raw)
+
+
+def _limit_text(n: int) -> str:
+    return f"{n // (1024 * 1024)} MiB" if n >= 1024 * 1024 else f"{n // 1024} KiB"
 
 
 def check_table_options(body: dict[str, Any], rules: Any, defaults: TableOptions, family: str) -> TableOptions:
