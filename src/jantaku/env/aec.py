@@ -106,13 +106,7 @@ class TableEnvBase:
 
     def render(self) -> str | None:
         """A text picture of the table (``ansi``), printed for ``human``."""
-        if self.render_mode is None:
-            return None
-        text = describe(self.table) if self.table is not None else "(no game: call reset())"
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_table(self.table, self.render_mode)
 
 
 class raw_env(TableEnvBase, AECEnv):
@@ -219,6 +213,18 @@ class raw_env(TableEnvBase, AECEnv):
 
     def close(self) -> None:
         self.table = None
+
+
+def render_table(table: Table | None, mode: str | None) -> str | None:
+    """What ``render()`` gives in ``mode``: the text picture (``ansi``), printed and ``None`` for ``human``,
+    ``None`` without a render mode (shared by the PettingZoo and the Gymnasium environments)."""
+    if mode is None:
+        return None
+    text = describe(table) if table is not None else "(no game: call reset())"
+    if mode == "human":
+        print(text)
+        return None
+    return text
 
 
 def describe(t: Table) -> str:

@@ -24,7 +24,7 @@ import numpy as np
 from jantaku.errors import JantakuError
 from jantaku.rules import Ruleset
 
-from .aec import describe, observation_space
+from .aec import observation_space, render_table
 from .core import ILLEGAL_MODES, REWARDS, Opponent, Table, check_choice, make_opponent, resolve_rules
 from .encoding import ENCODING_VERSION, NUM_ACTIONS, encode
 
@@ -159,10 +159,4 @@ class MahjongEnv(gym.Env[dict[str, np.ndarray], np.int64]):
 
     def render(self) -> str | None:
         """A text picture of the table (``ansi``), printed for ``human``."""
-        if self.render_mode is None:
-            return None
-        text = describe(self.table) if self.table is not None else "(no game: call reset())"
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_table(self.table, self.render_mode)
