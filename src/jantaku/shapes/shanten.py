@@ -190,6 +190,12 @@ def shanten(hand: HandLike) -> int:
     s = g(k) or t.block_value(k)
     k = b[27:34]
     z = g(k) or t.block_value(k)
+    return _of_block_values(t, m, p, s, z, hand)
+
+
+def _of_block_values(t: TableSet, m: int, p: int, s: int, z: int, hand: HandLike) -> int:
+    """The shanten of a hand from its four blocks' packed values (regular form, seven pairs, thirteen orphans);
+    ``hand`` is read again only to name what is wrong with a tile count that is not 3n+1 or 3n+2 (1-14)."""
     info = m + p + s + z
     n = info & 0xFF
     if n % 3 == 0 or n > 14:
@@ -254,16 +260,4 @@ def shanten_of_codes(counts: list[int], codes: list[int]) -> int:
     p = g(b) or _block_by_code(counts, 1, b)
     s = g(c) or _block_by_code(counts, 2, c)
     z = _HONOR_BY_CODE.get(d) or _block_by_code(counts, 3, d)
-    info = m + p + s + z
-    n = info & 0xFF
-    if n % 3 == 0 or n > 14:
-        return shanten(counts)  # raises the right error
-    regular = t.final[t.mps[t.mp[m >> INFO_SHIFT][p >> INFO_SHIFT]][s >> INFO_SHIFT]][z >> INFO_SHIFT][n // 3] - 1
-    if n < 13:
-        return regular
-    kinds = (info >> 8) & 0xFF
-    best = 6 - ((info >> 16) & 0xFF) + (7 - kinds if kinds < 7 else 0)
-    if regular < best:
-        best = regular
-    kokushi = 13 - ((info >> 24) & 0xFF) - (1 if (info >> 32) & 0xFF else 0)
-    return best if best < kokushi else kokushi
+    return _of_block_values(t, m, p, s, z, counts)
