@@ -68,13 +68,7 @@ class TableEnvBase:
     ) -> None:
         """Check and keep the options (the constructors' arguments, documented on :class:`raw_env`)."""
         self.rules = resolve_rules(rules)
-        self.reward_mode = check_choice("reward", reward, REWARDS)
-        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
-        if render_mode is not None:
-            check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
-        self.render_mode = render_mode
-        self.privileged = bool(privileged)
-        self.mjai_events = bool(mjai_events)
+        keep_options(self, reward, illegal_action, render_mode, privileged, mjai_events)
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
         self._obs_space = observation_space(self.privileged)
@@ -213,6 +207,20 @@ class raw_env(TableEnvBase, AECEnv):
 
     def close(self) -> None:
         self.table = None
+
+
+def keep_options(
+    env: Any, reward: str, illegal_action: str, render_mode: str | None, privileged: bool, mjai_events: bool
+) -> None:
+    """Check the options every jantaku environment takes and keep them on ``env`` (``reward_mode``,
+    ``illegal_action``, ``render_mode`` among ``env.metadata["render_modes"]``, ``privileged``, ``mjai_events``)."""
+    env.reward_mode = check_choice("reward", reward, REWARDS)
+    env.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
+    if render_mode is not None:
+        check_choice("render_mode", render_mode, tuple(env.metadata["render_modes"]))
+    env.render_mode = render_mode
+    env.privileged = bool(privileged)
+    env.mjai_events = bool(mjai_events)
 
 
 def render_table(table: Table | None, mode: str | None) -> str | None:

@@ -24,8 +24,8 @@ import numpy as np
 from jantaku.errors import JantakuError
 from jantaku.rules import Ruleset
 
-from .aec import observation_space, render_table
-from .core import ILLEGAL_MODES, REWARDS, Opponent, Table, check_choice, make_opponent, resolve_rules
+from .aec import keep_options, observation_space, render_table
+from .core import Opponent, Table, make_opponent, resolve_rules
 from .encoding import ENCODING_VERSION, NUM_ACTIONS, encode
 
 __all__ = ["MahjongEnv", "opponent_list"]
@@ -84,13 +84,7 @@ class MahjongEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         for s, spec in enumerate(self._opponent_specs):
             if spec is not None:
                 make_opponent(spec, f"0:{s}")  # a bad name fails here, not at the first reset
-        self.reward_mode = check_choice("reward", reward, REWARDS)
-        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
-        if render_mode is not None:
-            check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
-        self.render_mode = render_mode
-        self.privileged = bool(privileged)
-        self.mjai_events = bool(mjai_events)
+        keep_options(self, reward, illegal_action, render_mode, privileged, mjai_events)
         self.observation_space = observation_space(self.privileged)
         self.action_space = gym.spaces.Discrete(NUM_ACTIONS)
         self.table: Table | None = None
