@@ -15,6 +15,8 @@ from types import ModuleType
 
 from jantaku.errors import JantakuError, excerpt
 
+from .simulate_cmd import add_ray_argument
+
 SUBCOMMANDS = {"jielu-fans": "jantaku.lab.jielu_fans"}
 """``jantaku analyze NAME``: the module that does it (``add_arguments(parser)``, ``run(args) -> int``)."""
 
@@ -59,15 +61,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.add_argument("--html", metavar="FILE", default=None, help="write an HTML report with plots (needs matplotlib)")
-    p.add_argument(
-        "--ray",
-        nargs="?",
-        const="",
-        default=None,
-        metavar="ADDRESS",
-        help="play the games as Ray tasks on the cluster at ADDRESS (HOST:PORT or auto), or on a local Ray "
-        "instance when no ADDRESS is given; needs the ray extra",
-    )
+    add_ray_argument(p)
     p.add_argument(
         "--workers",
         type=int,

@@ -38,15 +38,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", default=None, help="folder for the games' records")
     p.add_argument("--format", default="mjai", choices=("mjai", "tenhou6"), help="record format for --out")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument(
-        "--ray",
-        nargs="?",
-        const="",
-        default=None,
-        metavar="ADDRESS",
-        help="play the games as Ray tasks on the cluster at ADDRESS (HOST:PORT of its head node, or "
-        "auto), or on a local Ray instance when no ADDRESS is given; needs the ray extra",
-    )
+    add_ray_argument(p)
     p.set_defaults(run=run)
 
 
@@ -68,6 +60,19 @@ def _check(args: argparse.Namespace) -> None:
         except (OSError, ValueError) as e:
             why = getattr(e, "strerror", None) or e
             raise JantakuError(f"--out {excerpt(args.out, 200)}: cannot make the folder ({why})") from None
+
+
+def add_ray_argument(p: argparse.ArgumentParser) -> None:
+    """``--ray [ADDRESS]``, as ``simulate`` and ``analyze`` take it (``""`` for a local Ray instance)."""
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="play the games as Ray tasks on the cluster at ADDRESS (HOST:PORT of its head node, or "
+        "auto), or on a local Ray instance when no ADDRESS is given; needs the ray extra",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
