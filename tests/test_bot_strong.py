@@ -18,7 +18,7 @@ from jantaku.meld import Meld
 from jantaku.rules import load_rules
 from jantaku.sim.runner import play_game
 from jantaku.table import Game
-from jantaku.table.actions import DISCARD, NOTEN, PASS, RON, TENPAI, TSUMO, Action
+from jantaku.table.actions import DISCARD, NOTEN, PASS, PON, RON, TENPAI, TSUMO, Action
 from jantaku.table.harness import check_game
 from jantaku.tiles import Tile, counts34, parse_tiles
 
@@ -193,6 +193,37 @@ def test_does_not_feed_the_third_dragon_where_the_rule_set_has_pao():
 def test_does_not_feed_the_fourth_wind_where_the_rule_set_has_pao():
     view = MeldView("123m456p789s11s23m4z", ["111z+", "222z+", "333z+"])
     assert StrongBot(0).act(view, _discards(view)).tile.kind != Tile("4z").kind
+
+
+class OwnMeldView(View):
+    """A constructed view where the seat asked (seat 0) shows melds."""
+
+    def __init__(self, hand, own, **kw):
+        super().__init__(hand, **kw)
+        self._own = [Meld.parse(m) for m in own]
+
+    def melds(self, seat=None):
+        return list(self._own) if seat in (None, self.seat) else []
+
+    def visible_counts(self):
+        seen = super().visible_counts()
+        for m in self._own:
+            for t in m.tiles:
+                seen[t.kind] += 1
+        return seen
+
+
+def test_calls_the_third_dragon_pung_that_makes_daisangen():
+    # two dragon pungs shown and a pair of the third: the pon of the third dragon makes daisangen, a yakuman
+    # whose feeder is liable where the rule set has pao (General online rules 3.3); the bot takes it, though
+    # the hand is already tenpai on a two-sided wait (3p-6p) and the pon leaves a single wait
+    view = OwnMeldView("123m45p77z", ["555z+", "666z+"])
+    legal = [Action.pon(0, Tile("7z"), (Tile("7z"), Tile("7z"))), Action.passing(0)]
+    assert StrongBot(0).act(view, legal).kind == PON
+    # a pair of a guest wind instead: a pon would only trade the two-sided wait for a single one
+    view = OwnMeldView("123m45p44z", ["555z+", "666z+"])
+    legal = [Action.pon(0, Tile("4z"), (Tile("4z"), Tile("4z"))), Action.passing(0)]
+    assert StrongBot(0).act(view, legal).kind == PASS
 
 
 def test_rank_lists_every_legal_action_once():

@@ -119,6 +119,7 @@ def estimate_value(
             yaku = yaku or mult > 0
         elif counts[k] == 1 and (unseen is None or unseen[k] >= 2):
             han += 0.12 * mult  # a single that may still pair up and be ponned
+    han, yaku = _honour_sets(counts, melds, han, yaku)
     yaochu = sum(counts[k] for k in YAOCHU)
     meld_yaochu = any(t.kind in YAOCHU for m in melds for t in m.tiles)
     if (closed or open_tanyao) and not meld_yaochu:
@@ -149,3 +150,28 @@ def estimate_value(
     if closed and not yaku:
         han += 0.25  # pinfu, iipeikou, a closed tsumo now and then
     return HandValue(han, n_dora, yaku)
+
+
+_DRAGONS = (31, 32, 33)
+_WINDS = (27, 28, 29, 30)
+YAKUMAN_HAN = 13.0
+
+
+def _honour_sets(counts: Sequence[int], melds: Sequence[Meld], han: float, yaku: bool) -> tuple[float, bool]:
+    """The honour hands a set of honour pungs heads for: three dragon sets make daisangen and four wind sets
+    daisuushii (yakuman), two dragon sets and a dragon pair shousangen (two han on top of the two sets), three
+    wind sets and a wind pair shousuushii (yakuman); the third dragon or fourth wind still to come counts for
+    half when its pair is held. These are the hands whose last set makes its feeder liable (pao) where the rule
+    set says so, so the bot calls that set when it is offered (General online rules 3.3; M-League rules 2023,
+    8章1条)."""
+    sets = {m.kind34 for m in melds if m.kind.value != "chi" and m.kind34 >= 27}
+    sets.update(k for k in range(27, 34) if counts[k] >= 3)
+    dragon_sets = sum(1 for k in _DRAGONS if k in sets)
+    dragon_pairs = sum(1 for k in _DRAGONS if k not in sets and counts[k] == 2)
+    wind_sets = sum(1 for k in _WINDS if k in sets)
+    wind_pairs = sum(1 for k in _WINDS if k not in sets and counts[k] == 2)
+    if dragon_sets == 3 or wind_sets == 4 or (wind_sets == 3 and wind_pairs):
+        return max(han, YAKUMAN_HAN), True
+    if dragon_sets == 2 and dragon_pairs:
+        return han + max(2.0, 0.5 * (YAKUMAN_HAN - han)), True
+    return han, yaku
