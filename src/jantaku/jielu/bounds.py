@@ -46,7 +46,15 @@ from .fantable import FanTable
 from .melds import PUNG, is_chow, is_kong, meld_tiles, tile_mask
 from .wholehand import content_fans
 
-__all__ = ["Bounds", "Budget", "extension_table", "instance_matrix", "reach_mask"]
+__all__ = [
+    "Bounds",
+    "Budget",
+    "extension_table",
+    "instance_caps",
+    "instance_matrix",
+    "instance_needs",
+    "reach_mask",
+]
 
 _SUIT_BITS = 0b111
 _NUMBER_SHIFT = 3
@@ -142,7 +150,11 @@ def instance_matrix(table: FanTable) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 
 def combination_root_bounds(
-    table: FanTable, available: list[int], max_w: int, rest: tuple[int, ...] | None = None
+    table: FanTable,
+    available: list[int],
+    max_w: int,
+    rest: tuple[int, ...] | None = None,
+    pung_hand_w: int = 0,
 ) -> list[int]:
     """For w = 0..max_w, an upper bound on the combination points of any completion that needs at most ``w``
     wildcards, given every tile the hand holds (``available``, closed and fixed, by kind): a fan instance needing
@@ -154,20 +166,50 @@ def combination_root_bounds(
     instance then needs its own missing tiles plus ``rest[k]`` wildcards. Both parts are counted against every
     tile the hand holds, so each is a lower bound, and the groups are disjoint, so the sum is one too.
 
+    ``pung_hand_w``: the fewest wildcards a completion of pungs only needs (:mod:`jantaku.jielu.reach`); an
+    instance of four pungs makes the whole hand one, so it needs at least that many.
+
     >>> from jantaku.jielu.fantable import default_fan_table
     >>> from jantaku.tiles import counts34, parse_tiles
     >>> combination_root_bounds(default_fan_table(), counts34(parse_tiles("123m234m345m11z789p")), 3)
     [6, 6, 12, 16]
     """
-    tiles, pts, size = instance_matrix(table)
+    return instance_caps(table, instance_needs(table, available, rest, pung_hand_w), max_w)
+
+
+def instance_needs(
+    table: FanTable, available: list[int], rest: tuple[int, ...] | None = None, pung_hand_w: int = 0
+) -> np.ndarray:
+    """Per row of :func:`instance_matrix`, the wildcards a completion holding that instance needs at least (see
+    :func:`combination_root_bounds`)."""
+    tiles, _, size = instance_matrix(table)
     need = np.maximum(tiles - np.array(available, dtype=np.int16), 0).sum(axis=1)
     if rest is not None:
         need = need + np.array(rest, dtype=np.int64)[size]
+    if pung_hand_w:
+        need = np.where(_four_pungs(table), np.maximum(need, pung_hand_w), need)
+    return need
+
+
+def instance_caps(table: FanTable, need: np.ndarray, max_w: int, among: np.ndarray | None = None) -> list[int]:
+    """For w = 0..max_w, the most combination points of instances needing at most ``w`` wildcards (only those of
+    ``among``, a boolean mask of the rows, when given): two disjoint two-meld fans add up, else one fan."""
+    _, pts, size = instance_matrix(table)
+    if among is not None:
+        pts = np.where(among, pts, 0)
     # the best points of each kind of instance by the tiles it lacks, then the best needing at most w
     by_need = np.zeros((2, max_w + 2), dtype=np.int32)
     np.maximum.at(by_need, (np.where(size == 2, 0, 1), np.minimum(need, max_w + 1)), pts)
     best = np.maximum.accumulate(by_need[:, : max_w + 1], axis=1)
     return [int(x) for x in np.maximum(best[1], 2 * best[0])]
+
+
+@cache
+def _four_pungs(table: FanTable) -> np.ndarray:
+    """Per row of :func:`instance_matrix`: whether the instance is four pungs."""
+    return np.array(
+        [spec.shape == "pung" and spec.melds == 4 for spec in table.combinations for _ in instances(spec)], dtype=bool
+    )
 
 
 def _set_partitions(items: tuple[int, ...]) -> list[list[tuple[int, ...]]]:
@@ -185,10 +227,16 @@ def _set_partitions(items: tuple[int, ...]) -> list[list[tuple[int, ...]]]:
 class Bounds:
     """Upper bounds of a fan table, with caches (one instance per table is enough)."""
 
-    def __init__(self, table: FanTable) -> None:
+    def __init__(self, table: FanTable, combinations_of: Bounds | None = None) -> None:
+        """``combinations_of``: share the combination-fan tables and cache of that instance (a table whose
+        combination fans are the same, such as :func:`jantaku.jielu.reach.zeroed_table`'s)."""
         self.table = table
-        self.ext, self.free = extension_table(table)
-        self._comb: dict[tuple[tuple[int, ...], int, int], int] = {}
+        if combinations_of is not None:
+            self.ext, self.free = combinations_of.ext, combinations_of.free
+            self._comb: dict[tuple[tuple[int, ...], int, int], int] = combinations_of._comb
+        else:
+            self.ext, self.free = extension_table(table)
+            self._comb = {}
         self._melds: dict[tuple[int, ...], tuple[tuple[int, ...], bool, bool, int]] = {}
         self._content: dict[tuple[int, int, Budget | None], tuple[int, bool]] = {}
 

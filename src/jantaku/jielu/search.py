@@ -44,11 +44,12 @@ from jantaku.shapes.decompose import decompositions_of_bytes
 from jantaku.shapes.shanten import shanten_regular
 from jantaku.shapes.tables import tables
 
-from .bounds import Bounds, Budget, combination_root_bounds, reach_mask
+from .bounds import Bounds, Budget, instance_caps, instance_needs, reach_mask
 from .errors import JieluError
 from .evaluate import Evaluation, evaluate, with_incidental
 from .fantable import FanTable, default_fan_table
 from .melds import PUNG, meld_mask, meld_tiles, sum_masks, tile_mask
+from .reach import kept_bounds, out_of_reach, zeroed_table
 
 __all__ = ["Completion", "SearchStats", "best_completion"]
 
@@ -102,8 +103,11 @@ _NO_LIMIT = 999
 
 
 @cache
-def _bounds(table: FanTable) -> Bounds:
-    return Bounds(table)
+def _bounds(table: FanTable, out_of_reach: frozenset[str] = frozenset()) -> Bounds:
+    """The bounds of ``table``, or of it without fans no completion at a level can have (same combinations)."""
+    if not out_of_reach:
+        return Bounds(table)
+    return Bounds(zeroed_table(table, out_of_reach), combinations_of=_bounds(table))
 
 
 def best_completion(
@@ -205,9 +209,14 @@ def _best_completion(
         info = _HandInfo(closed, fixed_tiles, fixed)
         dist = _TABLES.distances(bytes(closed)) if n_closed else (0,) * 5
         rest = tuple(dist[max(0, melds_needed - k)] for k in range(5))
-        caps = combination_root_bounds(t, [a + b for a, b in zip(cnt, fixed_tiles, strict=True)], limit, rest)
+        slots = 3 * melds_needed + 2  # a completion with w wildcards keeps slots - w closed tiles
+        reach = kept_bounds(tuple(closed), melds_needed, bool(fixed)) if prune else None
+        pung_w = slots - reach["对对和"] if reach is not None else 0
+        need = instance_needs(t, [a + b for a, b in zip(cnt, fixed_tiles, strict=True)], rest, max(0, pung_w))
+        caps = instance_caps(t, need, limit)
         while w <= limit and (not prune or (t.max_value >> w) > best.score):
-            _Search(info, w, w - extra, t, best, caps[w] if prune else _NO_LIMIT, (), prune).run()
+            gone = out_of_reach(reach, slots - w) if reach is not None else frozenset()
+            _Search(info, w, w - extra, t, best, caps[w] if prune else _NO_LIMIT, (), prune, gone).run()
             w += 1
     except _Found:
         pass
@@ -325,6 +334,7 @@ class _Search:
         comb_cap: int,
         forced: tuple[int, ...],
         prune: bool,
+        out_of_reach: frozenset[str] = frozenset(),
     ) -> None:
         self.info = info
         self.closed = info.closed
@@ -340,7 +350,7 @@ class _Search:
         self.prune = prune
         self.groups: list[int] = []
         self.pair = -1
-        self.bounds = _bounds(table)
+        self.bounds = _bounds(table, out_of_reach)
 
     def run(self) -> None:
         if self.prune:
