@@ -227,10 +227,18 @@ def _set_partitions(items: tuple[int, ...]) -> list[list[tuple[int, ...]]]:
 class Bounds:
     """Upper bounds of a fan table, with caches (one instance per table is enough)."""
 
-    def __init__(self, table: FanTable, combinations_of: Bounds | None = None) -> None:
+    def __init__(
+        self,
+        table: FanTable,
+        combinations_of: Bounds | None = None,
+        family_tables: tuple[FanTable, FanTable, FanTable] | None = None,
+    ) -> None:
         """``combinations_of``: share the combination-fan tables and cache of that instance (a table whose
-        combination fans are the same, such as :func:`jantaku.jielu.reach.zeroed_table`'s)."""
+        combination fans are the same, such as :func:`jantaku.jielu.reach.zeroed_table`'s). ``family_tables``:
+        the tables to read the suit, number and honor fans from (by default ``table``): tables equal to it in
+        that family, shared between instances so that their caches are too."""
         self.table = table
+        self.family_tables = family_tables or (table, table, table)
         if combinations_of is not None:
             self.ext, self.free = combinations_of.ext, combinations_of.free
             self._comb: dict[tuple[tuple[int, ...], int, int], int] = combinations_of._comb
@@ -333,15 +341,15 @@ class Bounds:
         return got
 
     def _content_bound(self, lo: int, hi: int, budget: Budget | None) -> tuple[int, bool]:
-        t = self.table
+        ts, tn, th = self.family_tables
         # each family looks at a few bits only: reduce the masks to those (better cache hits)
         suit_lo, suit_hi = _suit_key(lo), _suit_key(hi)
         number_lo, number_hi = _number_key(lo), _number_key(hi)
-        suit, number = _suit_bound(suit_lo, suit_hi, t), _number_bound(number_lo, number_hi, t)
+        suit, number = _suit_bound(suit_lo, suit_hi, ts), _number_bound(number_lo, number_hi, tn)
         if budget is not None:
-            suit = min(suit, _suit_budget(suit_lo, suit_hi, budget.suits, budget.drops, budget.honors, t))
-            number = min(number, _number_budget(number_lo, number_hi, budget.numbers, budget.drops, budget.honors, t))
-        honor = _honor_bound(lo & _HONOR_BITS, hi & _HONOR_BITS, t)
+            suit = min(suit, _suit_budget(suit_lo, suit_hi, budget.suits, budget.drops, budget.honors, ts))
+            number = min(number, _number_budget(number_lo, number_hi, budget.numbers, budget.drops, budget.honors, tn))
+        honor = _honor_bound(lo & _HONOR_BITS, hi & _HONOR_BITS, th)
         return suit[0] + number[0] + honor[0], suit[1] or number[1] or honor[1]
 
 
@@ -539,3 +547,55 @@ def _honor_bound(lo: int, hi: int, table: FanTable) -> tuple[int, bool]:
     pw, fw = _family_max(wind, "honors", table)
     pd, fd = _family_max(dragon, "honors", table)
     return pw + pd, fw or fd
+
+
+_Row = tuple[int, int, tuple[tuple[int, int], ...]]
+
+
+@cache
+def _instances_by_points(table: FanTable) -> tuple[np.ndarray, tuple[_Row, ...]]:
+    """The rows of :func:`instance_matrix`, the most points first, and per row (points, melds, tiles as (kind,
+    count))."""
+    tiles, pts, size = instance_matrix(table)
+    rows = tuple(
+        (int(pts[i]), int(size[i]), tuple((int(k), int(tiles[i, k])) for k in np.nonzero(tiles[i])[0]))
+        for i in range(len(pts))
+    )
+    return np.argsort(-pts, kind="stable"), rows
+
+
+def tight_cap(table: FanTable, need: np.ndarray, closed: list[int], melds: int, w: int, memo: dict[int, int]) -> int:
+    """The most combination points of a completion with at most ``w`` wildcards of a hand without fixed melds
+    (closed counts ``closed``, ``melds`` melds and the pair to form), counting an instance only when its own missing
+    tiles plus the distance of the closed tiles it does not keep to the other melds and the pair are at most ``w``
+    (exact for the instance: the tiles it keeps are not counted twice). ``need`` is :func:`instance_needs` (a
+    lower bound of the same, to skip at once); ``memo`` keeps each instance's need between levels."""
+    from jantaku.shapes.tables import tables
+
+    distances = tables().distances
+    order, rows = _instances_by_points(table)
+    best34 = best2 = 0
+    for row in order[need[order] <= w].tolist():
+        pts, size, kinds = rows[row]
+        if pts <= best34 and 2 * pts <= max(best34, 2 * best2):
+            break
+        if (size == 2 and pts <= best2) or (size != 2 and pts <= best34):
+            continue
+        got = memo.get(row)
+        if got is None:
+            rest = closed[:]
+            misses = 0
+            for k, n in kinds:
+                have = rest[k]
+                if n > have:
+                    misses += n - have
+                    rest[k] = 0
+                else:
+                    rest[k] = have - n
+            got = memo[row] = misses + distances(bytes(rest))[melds - size]
+        if got <= w:
+            if size == 2:
+                best2 = pts
+            else:
+                best34 = pts
+    return max(best34, 2 * best2)

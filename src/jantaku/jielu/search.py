@@ -44,7 +44,7 @@ from jantaku.shapes.decompose import decompositions_of_bytes
 from jantaku.shapes.shanten import shanten_regular
 from jantaku.shapes.tables import tables
 
-from .bounds import Bounds, Budget, instance_caps, instance_needs, reach_mask
+from .bounds import Bounds, Budget, instance_caps, instance_needs, reach_mask, tight_cap
 from .errors import JieluError
 from .evaluate import Evaluation, evaluate, with_incidental
 from .fantable import FanTable, default_fan_table
@@ -107,7 +107,11 @@ def _bounds(table: FanTable, out_of_reach: frozenset[str] = frozenset()) -> Boun
     """The bounds of ``table``, or of it without fans no completion at a level can have (same combinations)."""
     if not out_of_reach:
         return Bounds(table)
-    return Bounds(zeroed_table(table, out_of_reach), combinations_of=_bounds(table))
+    by_family = tuple(
+        zeroed_table(table, frozenset(f for f in out_of_reach if table.family[f] == family))
+        for family in ("suits", "numbers", "honors")
+    )
+    return Bounds(zeroed_table(table, out_of_reach), _bounds(table), by_family)  # type: ignore[arg-type]
 
 
 def best_completion(
@@ -214,9 +218,13 @@ def _best_completion(
         pung_w = slots - reach["对对和"] if reach is not None else 0
         need = instance_needs(t, [a + b for a, b in zip(cnt, fixed_tiles, strict=True)], rest, max(0, pung_w))
         caps = instance_caps(t, need, limit)
+        fits: dict[int, int] = {}
         while w <= limit and (not prune or (t.max_value >> w) > best.score):
             gone = out_of_reach(reach, slots - w) if reach is not None else frozenset()
-            _Search(info, w, w - extra, t, best, caps[w] if prune else _NO_LIMIT, (), prune, gone).run()
+            cap = caps[w] if prune else _NO_LIMIT
+            if prune and not fixed and cap:
+                cap = min(cap, tight_cap(t, need, closed, melds_needed, w, fits))
+            _Search(info, w, w - extra, t, best, cap, (), prune, gone).run()
             w += 1
     except _Found:
         pass
