@@ -182,8 +182,9 @@ def instance_needs(
 ) -> np.ndarray:
     """Per row of :func:`instance_matrix`, the wildcards a completion holding that instance needs at least (see
     :func:`combination_root_bounds`)."""
-    tiles, _, size = instance_matrix(table)
-    need = np.maximum(tiles - np.array(available, dtype=np.int16), 0).sum(axis=1)
+    kinds, counts = _instance_kinds(table)
+    _, _, size = instance_matrix(table)
+    need = np.maximum(counts - np.array((*available, 0), dtype=np.int16)[kinds], 0).sum(axis=1)
     if rest is not None:
         need = need + np.array(rest, dtype=np.int64)[size]
     if pung_hand_w:
@@ -202,6 +203,21 @@ def instance_caps(table: FanTable, need: np.ndarray, max_w: int, among: np.ndarr
     np.maximum.at(by_need, (np.where(size == 2, 0, 1), np.minimum(need, max_w + 1)), pts)
     best = np.maximum.accumulate(by_need[:, : max_w + 1], axis=1)
     return [int(x) for x in np.maximum(best[1], 2 * best[0])]
+
+
+@cache
+def _instance_kinds(table: FanTable) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of :func:`instance_matrix` in short form: the kinds each instance holds and how many of each,
+    padded with kind 34 (which the hand never holds) and count 0."""
+    tiles, _, _ = instance_matrix(table)
+    width = int((tiles > 0).sum(axis=1).max())
+    kinds = np.full((len(tiles), width), 34, dtype=np.intp)
+    counts = np.zeros((len(tiles), width), dtype=np.int16)
+    for i, row in enumerate(tiles):
+        nz = np.nonzero(row)[0]
+        kinds[i, : len(nz)] = nz
+        counts[i, : len(nz)] = row[nz]
+    return kinds, counts
 
 
 @cache
@@ -247,6 +263,7 @@ class Bounds:
             self._comb = {}
         self._melds: dict[tuple[int, ...], tuple[tuple[int, ...], bool, bool, int]] = {}
         self._content: dict[tuple[int, int, Budget | None], tuple[int, bool]] = {}
+        self._content_limit = 1 << 12 if combinations_of is not None else 1 << 14  # many tables without some fans
 
     def value_bound(
         self,
@@ -335,7 +352,7 @@ class Bounds:
         got = self._content.get(key)
         if got is not None:
             return got
-        if len(self._content) > 1 << 14:  # bounded in a long-running process
+        if len(self._content) > self._content_limit:  # bounded in a long-running process
             self._content.clear()
         got = self._content[key] = self._content_bound(lo, hi, budget)
         return got

@@ -77,18 +77,11 @@ def kept_bounds(closed: tuple[int, ...], melds: int, fixed: bool = False) -> Map
     if fixed:
         return MappingProxyType(out)
     total = sum(closed)
+    suits = [_suit_facts(closed[9 * s : 9 * s + 9]) for s in range(3)]
     pung = [min(c, 3) for c in closed]
     pair = [min(c, 2) for c in closed]
-    chow = [[0] * 7 for _ in range(3)]
-    for s in range(3):
-        b = 9 * s
-        for a in range(7):
-            chow[s][a] = (closed[b + a] > 0) + (closed[b + a + 1] > 0) + (closed[b + a + 2] > 0)
     # 五门齐: exactly one group in each suit, one wind kind and one dragon kind
-    cats = []
-    for s in range(3):
-        b = 9 * s
-        cats.append((max(max(chow[s]), *pung[b : b + 9]), max(pair[b : b + 9])))
+    cats = [(f[0], f[1]) for f in suits]
     winds = [k for k in range(27, 31) if closed[k]]
     dragons = [k for k in range(31, 34) if closed[k]]
     if winds and dragons:
@@ -115,8 +108,9 @@ def kept_bounds(closed: tuple[int, ...], melds: int, fixed: bool = False) -> Map
     if not honors:
         out["九数齐"] = _NONE
     else:
-        chow_best = [max(chow[s][a] for s in range(3)) for a in range(7)]
-        single = [(max(pung[9 * s + n] for s in range(3)), max(pair[9 * s + n] for s in range(3))) for n in range(9)]
+        chow_best = list(map(max, suits[0][2], suits[1][2], suits[2][2]))
+        pungs = map(max, suits[0][3], suits[1][3], suits[2][3])
+        single = list(zip(pungs, map(max, suits[0][4], suits[1][4], suits[2][4]), strict=True))
         free_meld = max(max(chow_best), *(m for m, _ in single))
         free_pair = max(p for _, p in single)
         best = _NONE
@@ -143,6 +137,16 @@ def kept_bounds(closed: tuple[int, ...], melds: int, fixed: bool = False) -> Map
                 best = max(best, kept)
         out["九数齐"] = best
     return MappingProxyType(out)
+
+
+@lru_cache(maxsize=1 << 12)
+def _suit_facts(row: tuple[int, ...]) -> tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Of one suit's nine counts: the most tiles one group keeps (meld, pair), and per chow start, per number as a
+    pung and per number as the pair."""
+    chow = tuple((row[a] > 0) + (row[a + 1] > 0) + (row[a + 2] > 0) for a in range(7))
+    pung = tuple(min(c, 3) for c in row)
+    pair = tuple(min(c, 2) for c in row)
+    return max(*chow, *pung), max(pair), chow, pung, pair
 
 
 def out_of_reach(bounds: MappingProxyType[str, int], keep: int) -> frozenset[str]:

@@ -41,7 +41,6 @@ from functools import cache, lru_cache
 from typing import NamedTuple
 
 from jantaku.shapes.decompose import decompositions_of_bytes
-from jantaku.shapes.shanten import shanten_regular
 from jantaku.shapes.tables import tables
 
 from .bounds import Bounds, Budget, instance_caps, instance_needs, reach_mask, tight_cap
@@ -202,16 +201,16 @@ def _best_completion(
                 info = _HandInfo(closed, fixed_tiles, fixed)
                 _Search(info, w, 0, t, best, _NO_LIMIT, forced, prune).run()
             return best.result
+        dist = _TABLES.distances(bytes(closed)) if n_closed else (0,) * 5
         w_lb = extra
         if prune and n_closed:
-            w_lb = max(extra, shanten_regular(closed) + 1)
+            w_lb = max(extra, dist[melds_needed])  # the tiles the closed ones lack of the melds and the pair
         if w_lb == 0:
             _score_plain(closed, fixed, incidental, t, best)
         w = max(w_lb, 1)
         if w > limit:
             return best.result
         info = _HandInfo(closed, fixed_tiles, fixed)
-        dist = _TABLES.distances(bytes(closed)) if n_closed else (0,) * 5
         rest = tuple(dist[max(0, melds_needed - k)] for k in range(5))
         slots = 3 * melds_needed + 2  # a completion with w wildcards keeps slots - w closed tiles
         reach = kept_bounds(tuple(closed), melds_needed, bool(fixed)) if prune else None
