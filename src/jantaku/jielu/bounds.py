@@ -46,7 +46,15 @@ from .fantable import FanTable
 from .melds import PUNG, is_chow, is_kong, meld_tiles, tile_mask
 from .wholehand import content_fans
 
-__all__ = ["Bounds", "Budget", "extension_table", "instance_matrix", "reach_mask"]
+__all__ = [
+    "Bounds",
+    "Budget",
+    "extension_table",
+    "instance_caps",
+    "instance_matrix",
+    "instance_needs",
+    "reach_mask",
+]
 
 _SUIT_BITS = 0b111
 _NUMBER_SHIFT = 3
@@ -142,7 +150,11 @@ def instance_matrix(table: FanTable) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 
 def combination_root_bounds(
-    table: FanTable, available: list[int], max_w: int, rest: tuple[int, ...] | None = None
+    table: FanTable,
+    available: list[int],
+    max_w: int,
+    rest: tuple[int, ...] | None = None,
+    pung_hand_w: int = 0,
 ) -> list[int]:
     """For w = 0..max_w, an upper bound on the combination points of any completion that needs at most ``w``
     wildcards, given every tile the hand holds (``available``, closed and fixed, by kind): a fan instance needing
@@ -154,20 +166,66 @@ def combination_root_bounds(
     instance then needs its own missing tiles plus ``rest[k]`` wildcards. Both parts are counted against every
     tile the hand holds, so each is a lower bound, and the groups are disjoint, so the sum is one too.
 
+    ``pung_hand_w``: the fewest wildcards a completion of pungs only needs (:mod:`jantaku.jielu.reach`); an
+    instance of four pungs makes the whole hand one, so it needs at least that many.
+
     >>> from jantaku.jielu.fantable import default_fan_table
     >>> from jantaku.tiles import counts34, parse_tiles
     >>> combination_root_bounds(default_fan_table(), counts34(parse_tiles("123m234m345m11z789p")), 3)
     [6, 6, 12, 16]
     """
-    tiles, pts, size = instance_matrix(table)
-    need = np.maximum(tiles - np.array(available, dtype=np.int16), 0).sum(axis=1)
+    return instance_caps(table, instance_needs(table, available, rest, pung_hand_w), max_w)
+
+
+def instance_needs(
+    table: FanTable, available: list[int], rest: tuple[int, ...] | None = None, pung_hand_w: int = 0
+) -> np.ndarray:
+    """Per row of :func:`instance_matrix`, the wildcards a completion holding that instance needs at least (see
+    :func:`combination_root_bounds`)."""
+    kinds, counts = _instance_kinds(table)
+    _, _, size = instance_matrix(table)
+    need = np.maximum(counts - np.array((*available, 0), dtype=np.int16)[kinds], 0).sum(axis=1)
     if rest is not None:
         need = need + np.array(rest, dtype=np.int64)[size]
+    if pung_hand_w:
+        need = np.where(_four_pungs(table), np.maximum(need, pung_hand_w), need)
+    return need
+
+
+def instance_caps(table: FanTable, need: np.ndarray, max_w: int, among: np.ndarray | None = None) -> list[int]:
+    """For w = 0..max_w, the most combination points of instances needing at most ``w`` wildcards (only those of
+    ``among``, a boolean mask of the rows, when given): two disjoint two-meld fans add up, else one fan."""
+    _, pts, size = instance_matrix(table)
+    if among is not None:
+        pts = np.where(among, pts, 0)
     # the best points of each kind of instance by the tiles it lacks, then the best needing at most w
     by_need = np.zeros((2, max_w + 2), dtype=np.int32)
     np.maximum.at(by_need, (np.where(size == 2, 0, 1), np.minimum(need, max_w + 1)), pts)
     best = np.maximum.accumulate(by_need[:, : max_w + 1], axis=1)
     return [int(x) for x in np.maximum(best[1], 2 * best[0])]
+
+
+@cache
+def _instance_kinds(table: FanTable) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of :func:`instance_matrix` in short form: the kinds each instance holds and how many of each,
+    padded with kind 34 (which the hand never holds) and count 0."""
+    tiles, _, _ = instance_matrix(table)
+    width = int((tiles > 0).sum(axis=1).max())
+    kinds = np.full((len(tiles), width), 34, dtype=np.intp)
+    counts = np.zeros((len(tiles), width), dtype=np.int16)
+    for i, row in enumerate(tiles):
+        nz = np.nonzero(row)[0]
+        kinds[i, : len(nz)] = nz
+        counts[i, : len(nz)] = row[nz]
+    return kinds, counts
+
+
+@cache
+def _four_pungs(table: FanTable) -> np.ndarray:
+    """Per row of :func:`instance_matrix`: whether the instance is four pungs."""
+    return np.array(
+        [spec.shape == "pung" and spec.melds == 4 for spec in table.combinations for _ in instances(spec)], dtype=bool
+    )
 
 
 def _set_partitions(items: tuple[int, ...]) -> list[list[tuple[int, ...]]]:
@@ -185,12 +243,27 @@ def _set_partitions(items: tuple[int, ...]) -> list[list[tuple[int, ...]]]:
 class Bounds:
     """Upper bounds of a fan table, with caches (one instance per table is enough)."""
 
-    def __init__(self, table: FanTable) -> None:
+    def __init__(
+        self,
+        table: FanTable,
+        combinations_of: Bounds | None = None,
+        family_tables: tuple[FanTable, FanTable, FanTable] | None = None,
+    ) -> None:
+        """``combinations_of``: share the combination-fan tables and cache of that instance (a table whose
+        combination fans are the same, such as :func:`jantaku.jielu.reach.zeroed_table`'s). ``family_tables``:
+        the tables to read the suit, number and honor fans from (by default ``table``): tables equal to it in
+        that family, shared between instances so that their caches are too."""
         self.table = table
-        self.ext, self.free = extension_table(table)
-        self._comb: dict[tuple[tuple[int, ...], int, int], int] = {}
+        self.family_tables = family_tables or (table, table, table)
+        if combinations_of is not None:
+            self.ext, self.free = combinations_of.ext, combinations_of.free
+            self._comb: dict[tuple[tuple[int, ...], int, int], int] = combinations_of._comb
+        else:
+            self.ext, self.free = extension_table(table)
+            self._comb = {}
         self._melds: dict[tuple[int, ...], tuple[tuple[int, ...], bool, bool, int]] = {}
         self._content: dict[tuple[int, int, Budget | None], tuple[int, bool]] = {}
+        self._content_limit = 1 << 12 if combinations_of is not None else 1 << 14  # many tables without some fans
 
     def value_bound(
         self,
@@ -279,21 +352,21 @@ class Bounds:
         got = self._content.get(key)
         if got is not None:
             return got
-        if len(self._content) > 1 << 14:  # bounded in a long-running process
+        if len(self._content) > self._content_limit:  # bounded in a long-running process
             self._content.clear()
         got = self._content[key] = self._content_bound(lo, hi, budget)
         return got
 
     def _content_bound(self, lo: int, hi: int, budget: Budget | None) -> tuple[int, bool]:
-        t = self.table
+        ts, tn, th = self.family_tables
         # each family looks at a few bits only: reduce the masks to those (better cache hits)
         suit_lo, suit_hi = _suit_key(lo), _suit_key(hi)
         number_lo, number_hi = _number_key(lo), _number_key(hi)
-        suit, number = _suit_bound(suit_lo, suit_hi, t), _number_bound(number_lo, number_hi, t)
+        suit, number = _suit_bound(suit_lo, suit_hi, ts), _number_bound(number_lo, number_hi, tn)
         if budget is not None:
-            suit = min(suit, _suit_budget(suit_lo, suit_hi, budget.suits, budget.drops, budget.honors, t))
-            number = min(number, _number_budget(number_lo, number_hi, budget.numbers, budget.drops, budget.honors, t))
-        honor = _honor_bound(lo & _HONOR_BITS, hi & _HONOR_BITS, t)
+            suit = min(suit, _suit_budget(suit_lo, suit_hi, budget.suits, budget.drops, budget.honors, ts))
+            number = min(number, _number_budget(number_lo, number_hi, budget.numbers, budget.drops, budget.honors, tn))
+        honor = _honor_bound(lo & _HONOR_BITS, hi & _HONOR_BITS, th)
         return suit[0] + number[0] + honor[0], suit[1] or number[1] or honor[1]
 
 
@@ -491,3 +564,55 @@ def _honor_bound(lo: int, hi: int, table: FanTable) -> tuple[int, bool]:
     pw, fw = _family_max(wind, "honors", table)
     pd, fd = _family_max(dragon, "honors", table)
     return pw + pd, fw or fd
+
+
+_Row = tuple[int, int, tuple[tuple[int, int], ...]]
+
+
+@cache
+def _instances_by_points(table: FanTable) -> tuple[np.ndarray, tuple[_Row, ...]]:
+    """The rows of :func:`instance_matrix`, the most points first, and per row (points, melds, tiles as (kind,
+    count))."""
+    tiles, pts, size = instance_matrix(table)
+    rows = tuple(
+        (int(pts[i]), int(size[i]), tuple((int(k), int(tiles[i, k])) for k in np.nonzero(tiles[i])[0]))
+        for i in range(len(pts))
+    )
+    return np.argsort(-pts, kind="stable"), rows
+
+
+def tight_cap(table: FanTable, need: np.ndarray, closed: list[int], melds: int, w: int, memo: dict[int, int]) -> int:
+    """The most combination points of a completion with at most ``w`` wildcards of a hand without fixed melds
+    (closed counts ``closed``, ``melds`` melds and the pair to form), counting an instance only when its own missing
+    tiles plus the distance of the closed tiles it does not keep to the other melds and the pair are at most ``w``
+    (exact for the instance: the tiles it keeps are not counted twice). ``need`` is :func:`instance_needs` (a
+    lower bound of the same, to skip at once); ``memo`` keeps each instance's need between levels."""
+    from jantaku.shapes.tables import tables
+
+    distances = tables().distances
+    order, rows = _instances_by_points(table)
+    best34 = best2 = 0
+    for row in order[need[order] <= w].tolist():
+        pts, size, kinds = rows[row]
+        if pts <= best34 and 2 * pts <= max(best34, 2 * best2):
+            break
+        if (size == 2 and pts <= best2) or (size != 2 and pts <= best34):
+            continue
+        got = memo.get(row)
+        if got is None:
+            rest = closed[:]
+            misses = 0
+            for k, n in kinds:
+                have = rest[k]
+                if n > have:
+                    misses += n - have
+                    rest[k] = 0
+                else:
+                    rest[k] = have - n
+            got = memo[row] = misses + distances(bytes(rest))[melds - size]
+        if got <= w:
+            if size == 2:
+                best2 = pts
+            else:
+                best34 = pts
+    return max(best34, 2 * best2)

@@ -41,14 +41,14 @@ from functools import cache, lru_cache
 from typing import NamedTuple
 
 from jantaku.shapes.decompose import decompositions_of_bytes
-from jantaku.shapes.shanten import shanten_regular
 from jantaku.shapes.tables import tables
 
-from .bounds import Bounds, Budget, combination_root_bounds, reach_mask
+from .bounds import Bounds, Budget, instance_caps, instance_needs, reach_mask, tight_cap
 from .errors import JieluError
 from .evaluate import Evaluation, evaluate, with_incidental
 from .fantable import FanTable, default_fan_table
 from .melds import PUNG, meld_mask, meld_tiles, sum_masks, tile_mask
+from .reach import kept_bounds, out_of_reach, zeroed_table
 
 __all__ = ["Completion", "SearchStats", "best_completion"]
 
@@ -102,8 +102,15 @@ _NO_LIMIT = 999
 
 
 @cache
-def _bounds(table: FanTable) -> Bounds:
-    return Bounds(table)
+def _bounds(table: FanTable, out_of_reach: frozenset[str] = frozenset()) -> Bounds:
+    """The bounds of ``table``, or of it without fans no completion at a level can have (same combinations)."""
+    if not out_of_reach:
+        return Bounds(table)
+    by_family = tuple(
+        zeroed_table(table, frozenset(f for f in out_of_reach if table.family[f] == family))
+        for family in ("suits", "numbers", "honors")
+    )
+    return Bounds(zeroed_table(table, out_of_reach), _bounds(table), by_family)  # type: ignore[arg-type]
 
 
 def best_completion(
@@ -194,20 +201,29 @@ def _best_completion(
                 info = _HandInfo(closed, fixed_tiles, fixed)
                 _Search(info, w, 0, t, best, _NO_LIMIT, forced, prune).run()
             return best.result
+        dist = _TABLES.distances(bytes(closed)) if n_closed else (0,) * 5
         w_lb = extra
         if prune and n_closed:
-            w_lb = max(extra, shanten_regular(closed) + 1)
+            w_lb = max(extra, dist[melds_needed])  # the tiles the closed ones lack of the melds and the pair
         if w_lb == 0:
             _score_plain(closed, fixed, incidental, t, best)
         w = max(w_lb, 1)
         if w > limit:
             return best.result
         info = _HandInfo(closed, fixed_tiles, fixed)
-        dist = _TABLES.distances(bytes(closed)) if n_closed else (0,) * 5
         rest = tuple(dist[max(0, melds_needed - k)] for k in range(5))
-        caps = combination_root_bounds(t, [a + b for a, b in zip(cnt, fixed_tiles, strict=True)], limit, rest)
+        slots = 3 * melds_needed + 2  # a completion with w wildcards keeps slots - w closed tiles
+        reach = kept_bounds(tuple(closed), melds_needed, bool(fixed)) if prune else None
+        pung_w = slots - reach["对对和"] if reach is not None else 0
+        need = instance_needs(t, [a + b for a, b in zip(cnt, fixed_tiles, strict=True)], rest, max(0, pung_w))
+        caps = instance_caps(t, need, limit)
+        fits: dict[int, int] = {}
         while w <= limit and (not prune or (t.max_value >> w) > best.score):
-            _Search(info, w, w - extra, t, best, caps[w] if prune else _NO_LIMIT, (), prune).run()
+            gone = out_of_reach(reach, slots - w) if reach is not None else frozenset()
+            cap = caps[w] if prune else _NO_LIMIT
+            if prune and not fixed and cap:
+                cap = min(cap, tight_cap(t, need, closed, melds_needed, w, fits))
+            _Search(info, w, w - extra, t, best, cap, (), prune, gone).run()
             w += 1
     except _Found:
         pass
@@ -325,6 +341,7 @@ class _Search:
         comb_cap: int,
         forced: tuple[int, ...],
         prune: bool,
+        out_of_reach: frozenset[str] = frozenset(),
     ) -> None:
         self.info = info
         self.closed = info.closed
@@ -340,7 +357,7 @@ class _Search:
         self.prune = prune
         self.groups: list[int] = []
         self.pair = -1
-        self.bounds = _bounds(table)
+        self.bounds = _bounds(table, out_of_reach)
 
     def run(self) -> None:
         if self.prune:

@@ -56,6 +56,12 @@ def content_fans(mask: int, table: FanTable | None = None) -> tuple[tuple[str, i
       / four winds (one wind alone scores nothing).
     """
     t = table or default_fan_table()
+    return tuple((name, t.points[name]) for name in _content_names(mask))
+
+
+@lru_cache(maxsize=1 << 16)
+def _content_names(mask: int) -> tuple[str, ...]:
+    """The names of :func:`content_fans` (they depend on the mask alone)."""
     suits = bin(mask & 0b111).count("1")
     numbers = [n for n in range(9) if mask >> (3 + n) & 1]
     winds = bin(mask >> 12 & 0b1111).count("1")
@@ -80,7 +86,7 @@ def content_fans(mask: int, table: FanTable | None = None) -> tuple[tuple[str, i
         names.append(_DRAGON_FANS[dragons])
     if winds >= 2:
         names.append(_WIND_FANS[winds])
-    return tuple((name, t.points[name]) for name in names)
+    return tuple(names)
 
 
 def shape_fans(codes: Sequence[int], table: FanTable | None = None) -> tuple[tuple[str, int, tuple[int, ...]], ...]:
