@@ -116,6 +116,22 @@ def test_folds_a_poor_hand_against_a_riichi():
     assert action.kind == DISCARD and action.tile.mjai == "8p"  # genbutsu against seat 1
 
 
+# Two-shanten hands with some shape (and no great value) against a riichi at 40 tiles left, each with a
+# genbutsu among its tiles: pushing means many more dangerous discards before the hand could win, so they fold.
+TWO_SHANTEN = [
+    ("2m1m7p5m3s7p3z5m4s2z5s4s2z8s", "6m1p9s8s4m3s6s8p6m6p"),
+    ("1s4z4z1s1p7z7s3s1p8p2s8s9m6s", "7p8s7s3m3z2m4s1m4p3m"),
+    ("3s8m3p2p3m8m7z4s4p1s5s4s7p5s", "7m6s1m7p9p9s8s5m9m3z"),
+]
+
+
+@pytest.mark.parametrize(("hand", "river"), TWO_SHANTEN)
+def test_folds_a_two_shanten_hand_against_a_riichi(hand, river):
+    view = View(hand, {1: river}, riichi={1}, tiles_left=40)
+    action = StrongBot(0).act(view, _discards(view))
+    assert action.tile.kind in {t.kind for t in parse_tiles(river)}  # a genbutsu against seat 1
+
+
 def test_without_the_riichi_the_same_hand_plays_for_speed():
     view = View(POOR, RIVER, tiles_left=40)
     action = StrongBot(0).act(view, _discards(view))
