@@ -118,11 +118,6 @@ went from 2.306 to 2.287 and the deal-in rate from 11.5% to 10.1%, and in 1,200 
 rate from 13.2% to 11.8% at a win rate of 20.4% against 21.0% (benchmarks/bench_bot.py figures in the
 benchmarks README)."""
 
-PLACEMENT_FROM = 4
-"""The hand number of the last round from which points are weighed by the final score they make (4: all-last)."""
-PLACEMENT_EARLY = 0.5
-"""The weight of the rank points in the hands of the last round before all-last (from ``PLACEMENT_FROM``)."""
-
 PLACEMENT = True
 """Weigh points at all-last by the final score they make, rank points included (benchmarks/bench_bot.py)."""
 
@@ -195,10 +190,7 @@ class _Ctx:
         last_round = view.round_wind >= rules.rounds - 1
         if not PLACEMENT:
             return
-        self.rank_weight = 1.0
-        if last_round and PLACEMENT_FROM <= number < 4 and not (rules.west_round and view.round_wind >= rules.rounds):
-            self.rank_weight = PLACEMENT_EARLY
-        elif not (last_round and number == 4) and not (rules.west_round and view.round_wind >= rules.rounds):
+        if not (last_round and number == 4) and not (rules.west_round and view.round_wind >= rules.rounds):
             return
         # the game may end with this hand (all-last, or the west round's sudden death): points count by the final
         # score they make, rank points included (the rule set's uma and oka), so a win too small to climb a
@@ -218,9 +210,9 @@ class _Ctx:
         fd = self.first_dealer
         mine = (-scores[me], (me - fd) % 4)
         place = sum(1 for s in range(4) if s != me and (-scores[s], (s - fd) % 4) < mine)
-        weight = self.rank_weight
+        weight = 1.0
         if rules.west_round and max(scores) < rules.west_round_target:
-            weight *= 0.5
+            weight = 0.5
         return scores[me] + weight * rules.rank_points[place]
 
     def _deal_in_loss(self, t: Threat) -> float:
