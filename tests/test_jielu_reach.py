@@ -24,6 +24,7 @@ from jantaku.jielu.fantable import default_fan_table, with_points
 from jantaku.jielu.melds import KONG, PUNG, meld_tiles
 from jantaku.jielu.reach import FANS, kept_bounds, out_of_reach, zeroed_table
 from jantaku.jielu.search import best_completion
+from test_jielu_bruteforce import groups_get_real_tiles
 
 DECISIVE = with_points({"对对和": 16, "九数齐": 16, "五门齐": 16, "三风": 16, "双风": 8, "双箭": 8, "单箭": 4})
 """A table under which the bounded fans decide most wins."""
@@ -104,24 +105,6 @@ def _hand(rng: random.Random, style: str, n_fixed: int, swaps: int):
     return melds, pair, fixed, closed
 
 
-def _groups_have_real_tiles(groups: list[tuple[int, ...]], kept: list[int]) -> bool:
-    """Each closed group (its kinds) can be given a kept tile of its own."""
-    left = kept[:]
-
-    def assign(i: int) -> bool:
-        if i == len(groups):
-            return True
-        for k in set(groups[i]):
-            if left[k]:
-                left[k] -= 1
-                if assign(i + 1):
-                    return True
-                left[k] += 1
-        return False
-
-    return assign(0)
-
-
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(
     seed=st.integers(0, 2**32 - 1),
@@ -140,7 +123,7 @@ def test_a_completion_keeps_no_more_than_the_bound_of_each_fan_it_has(seed, styl
         for k in meld_tiles(m):
             need[k] += 1
     kept = [min(a, b) for a, b in zip(need, closed, strict=True)]
-    if not _groups_have_real_tiles(closed_groups, kept):
+    if not groups_get_real_tiles(closed_groups, dict(enumerate(kept))):
         return  # not a completion the rules allow
     codes = tuple(sorted([*fixed, *melds[n_fixed:]]))
     fans = {f.name for f in evaluate(codes, pair, default_fan_table()).fans}
