@@ -113,10 +113,10 @@ PUSH_BY_SHANTEN: tuple[float, ...] = (2, 5, 9, 13, 16)
 """The unknown tiles still to be discarded while pushing a hand at shanten 0, 1, 2, 3, 4 (times ``PUSH_TURNS``,
 at most the draws left): a hand far from tenpai pushes through many more dangerous discards than one step per
 shanten, as it waits on each step's draw. It replaced ``s + 2`` (2, 3, 4, 5, 6), which let the bot push
-two-shanten hands against a riichi: over the same 1,600 hanchan against three efficiency bots the average rank
-went from 2.306 to 2.287 and the deal-in rate from 11.5% to 10.1%, and in 1,200 four-strong hanchan the deal-in
-rate from 13.2% to 11.8% at a win rate of 20.4% against 21.0% (benchmarks/bench_bot.py figures in the
-benchmarks README)."""
+two-shanten hands against a riichi. On the same 1,600 hanchan against three efficiency bots the average rank went
+from 2.306 to 2.287 and the bot's deal-in rate from 11.5% to 10.1%; in 300 four-strong hanchan the deal-in rate
+went from 13.2% to 11.8% at a win rate of 20.4% against 21.0%. The full runs of benchmarks/bench_bot.py are in
+the benchmarks README (four-strong deal-in 12.1% over 800 hanchan)."""
 
 PLACEMENT = True
 """Weigh points at all-last by the final score they make, rank points included (benchmarks/bench_bot.py)."""
