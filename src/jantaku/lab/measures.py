@@ -148,6 +148,17 @@ def difference(measure: Measure, cols: Mapping[str, np.ndarray], base: Mapping[s
     return _interval(a - b, _se(ta - tb), False)
 
 
+def _player_sd(name: str) -> Callable[[Sums], Any]:
+    """The standard deviation of one player's ``name`` (``final`` or ``points``) over the four seats of every
+    game, from the sums ``{name}_sum`` and ``{name}_sq``."""
+
+    def sd(s: Sums) -> Any:
+        n = 4 * s["games"]
+        return np.sqrt(np.maximum(0, _div(s[f"{name}_sq"], n) - _div(s[f"{name}_sum"], n) ** 2))
+
+    return sd
+
+
 def _place(k: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}[k]
 
@@ -190,28 +201,10 @@ def measures_for(family: str, bots: Sequence[str], yaku: Sequence[str]) -> list[
     ]
     for k in range(1, 5):
         ms.append(Measure(f"final:{_place(k)}", lambda s, k=k: _div(s[f"final_place:{k}"], s["games"])))
-    ms.append(
-        Measure(
-            "final_sd",
-            lambda s: np.sqrt(
-                np.maximum(0, _div(s["final_sq"], 4 * s["games"]) - _div(s["final_sum"], 4 * s["games"]) ** 2)
-            ),
-            False,
-            "sd of a player's final score",
-        )
-    )
+    ms.append(Measure("final_sd", _player_sd("final"), False, "sd of a player's final score"))
     for k in range(1, 5):
         ms.append(Measure(f"points:{_place(k)}", lambda s, k=k: _div(s[f"points_place:{k}"], s["games"])))
-    ms.append(
-        Measure(
-            "points_sd",
-            lambda s: np.sqrt(
-                np.maximum(0, _div(s["points_sq"], 4 * s["games"]) - _div(s["points_sum"], 4 * s["games"]) ** 2)
-            ),
-            False,
-            "sd of a player's points at the end",
-        )
-    )
+    ms.append(Measure("points_sd", _player_sd("points"), False, "sd of a player's points at the end"))
     distinct = list(dict.fromkeys(bots))
     if len(distinct) > 1:
         for b in distinct:
