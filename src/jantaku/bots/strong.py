@@ -71,7 +71,7 @@ from jantaku.table.actions import (
 from .base import PlayerView
 from .danger import Threat, threats
 from .simple import EfficiencyBot, _keeps_a_yaku, declare_tenpai
-from .value import YAOCHU, dora_kinds, estimate_value, win_points
+from .value import DRAGONS, WINDS, YAOCHU, dora_kinds, estimate_value, win_points
 
 __all__ = ["Decision", "StrongBot"]
 
@@ -649,8 +649,6 @@ class StrongBot:
         return decisions
 
 
-_DRAGONS = (31, 32, 33)
-_WINDS = (27, 28, 29, 30)
 PAO_COST = 16000.0
 """What feeding the liable meld costs, weighted: the chance the opponent holds the pair and completes the
 yakuman (about half a yakuman paid alone, by the liable player) or waits on the tile."""
@@ -669,7 +667,7 @@ def _pao_feeds(view: PlayerView, unseen: Sequence[int]) -> dict[int, float]:
         if o == view.seat:
             continue
         pungs = {m.kind34 for m in view.melds(o) if m.kind.value != "chi"}
-        for name, group, need in (("daisangen", _DRAGONS, 2), ("daisuushii", _WINDS, 3)):
+        for name, group, need in (("daisangen", DRAGONS, 2), ("daisuushii", WINDS, 3)):
             if name not in pao:
                 continue
             have = [k for k in group if k in pungs]

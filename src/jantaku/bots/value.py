@@ -152,8 +152,10 @@ def estimate_value(
     return HandValue(han, n_dora, yaku)
 
 
-_DRAGONS = (31, 32, 33)
-_WINDS = (27, 28, 29, 30)
+DRAGONS = (31, 32, 33)
+"""The dragon kinds (white, green, red)."""
+WINDS = (27, 28, 29, 30)
+"""The wind kinds (east, south, west, north)."""
 YAKUMAN_HAN = 13.0
 
 
@@ -166,10 +168,10 @@ def _honour_sets(counts: Sequence[int], melds: Sequence[Meld], han: float, yaku:
     8章1条)."""
     sets = {m.kind34 for m in melds if m.kind.value != "chi" and m.kind34 >= 27}
     sets.update(k for k in range(27, 34) if counts[k] >= 3)
-    dragon_sets = sum(1 for k in _DRAGONS if k in sets)
-    dragon_pairs = sum(1 for k in _DRAGONS if k not in sets and counts[k] == 2)
-    wind_sets = sum(1 for k in _WINDS if k in sets)
-    wind_pairs = sum(1 for k in _WINDS if k not in sets and counts[k] == 2)
+    dragon_sets = sum(1 for k in DRAGONS if k in sets)
+    dragon_pairs = sum(1 for k in DRAGONS if k not in sets and counts[k] == 2)
+    wind_sets = sum(1 for k in WINDS if k in sets)
+    wind_pairs = sum(1 for k in WINDS if k not in sets and counts[k] == 2)
     if dragon_sets == 3 or wind_sets == 4 or (wind_sets == 3 and wind_pairs):
         return max(han, YAKUMAN_HAN), True
     if dragon_sets == 2 and dragon_pairs:
