@@ -171,20 +171,23 @@ def test_declares_tenpai_at_a_draw_where_silence_is_allowed(preset):
 
 
 class MeldView(View):
-    """A constructed view where seat 1 shows melds."""
+    """A constructed view where seat 1 shows the melds ``melds1`` and the seat asked (seat 0) the melds ``own``."""
 
-    def __init__(self, hand, melds1, rules=None, **kw):
+    def __init__(self, hand, melds1=(), rules=None, own=(), **kw):
         super().__init__(hand, **kw)
         self._melds1 = [Meld.parse(m) for m in melds1]
+        self._own = [Meld.parse(m) for m in own]
         if rules is not None:
             self._rules = rules
 
     def melds(self, seat=None):
+        if seat in (None, self.seat):
+            return list(self._own)
         return list(self._melds1) if seat == 1 else []
 
     def visible_counts(self):
         seen = super().visible_counts()
-        for m in self._melds1:
+        for m in self._melds1 + self._own:
             for t in m.tiles:
                 seen[t.kind] += 1
         return seen
@@ -211,33 +214,15 @@ def test_does_not_feed_the_fourth_wind_where_the_rule_set_has_pao():
     assert StrongBot(0).act(view, _discards(view)).tile.kind != Tile("4z").kind
 
 
-class OwnMeldView(View):
-    """A constructed view where the seat asked (seat 0) shows melds."""
-
-    def __init__(self, hand, own, **kw):
-        super().__init__(hand, **kw)
-        self._own = [Meld.parse(m) for m in own]
-
-    def melds(self, seat=None):
-        return list(self._own) if seat in (None, self.seat) else []
-
-    def visible_counts(self):
-        seen = super().visible_counts()
-        for m in self._own:
-            for t in m.tiles:
-                seen[t.kind] += 1
-        return seen
-
-
 def test_calls_the_third_dragon_pung_that_makes_daisangen():
     # two dragon pungs shown and a pair of the third: the pon of the third dragon makes daisangen, a yakuman
     # whose feeder is liable where the rule set has pao (General online rules 3.3); the bot takes it, though
     # the hand is already tenpai on a two-sided wait (3p-6p) and the pon leaves a single wait
-    view = OwnMeldView("123m45p77z", ["555z+", "666z+"])
+    view = MeldView("123m45p77z", own=["555z+", "666z+"])
     legal = [Action.pon(0, Tile("7z"), (Tile("7z"), Tile("7z"))), Action.passing(0)]
     assert StrongBot(0).act(view, legal).kind == PON
     # a pair of a guest wind instead: a pon would only trade the two-sided wait for a single one
-    view = OwnMeldView("123m45p44z", ["555z+", "666z+"])
+    view = MeldView("123m45p44z", own=["555z+", "666z+"])
     legal = [Action.pon(0, Tile("4z"), (Tile("4z"), Tile("4z"))), Action.passing(0)]
     assert StrongBot(0).act(view, legal).kind == PASS
 
