@@ -131,8 +131,10 @@ discard with whether the seat won the hand (``/`` = predicted / actual):
   (typical acceptance for the later steps) 1.07 before and 1.25 now, where discards are compared by shanten
   first.
 
-On the same 1,600 hanchan against three efficiency bots the average rank went from 2.287 to 2.261 (-0.026 ±
-0.04, paired), the deal-in rate from 10.1% to 9.4%, discard agreement with Tenhou's top room 61.3% to 61.2%."""
+On the tuning harness's 1,600 hanchan against three efficiency bots the average rank went from 2.287 to 2.261
+(-0.026 ± 0.04, paired) and the deal-in rate from 10.1% to 9.4%. The full runs of benchmarks/bench_bot.py: 2.270
+against 2.273 under tenhou (the same 4,000 hanchan: no change beyond the noise), four-strong deal-in 11.3% against
+12.1%, discard agreement with Tenhou's top room 61.2% against 61.3%."""
 
 PLACEMENT = True
 """Weigh points at all-last by the final score they make, rank points included (benchmarks/bench_bot.py)."""
