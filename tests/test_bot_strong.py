@@ -125,13 +125,6 @@ TWO_SHANTEN = [
 ]
 
 
-@pytest.mark.parametrize(("hand", "river"), TWO_SHANTEN)
-def test_folds_a_two_shanten_hand_against_a_riichi(hand, river):
-    view = View(hand, {1: river}, riichi={1}, tiles_left=40)
-    action = StrongBot(0).act(view, _discards(view))
-    assert action.tile.kind in {t.kind for t in parse_tiles(river)}  # a genbutsu against seat 1
-
-
 # One-shanten hands of little value (riichi and perhaps a dora at best) against a riichi at 40 tiles left, each
 # holding a genbutsu: a riichi ends the hand early (the chance per draw that the hand ends before this seat's next
 # step grows by 0.15 per opponent likely tenpai, calibrated on 68,000 decisions of duplicate play), so the hand's
@@ -143,11 +136,25 @@ ONE_SHANTEN = [
 ]
 
 
-@pytest.mark.parametrize(("hand", "river"), ONE_SHANTEN)
-def test_folds_a_one_shanten_hand_of_little_value_against_a_riichi(hand, river):
+@pytest.mark.parametrize(("hand", "river"), TWO_SHANTEN + ONE_SHANTEN)
+def test_folds_a_hand_of_little_value_against_a_riichi(hand, river):
     view = View(hand, {1: river}, riichi={1}, tiles_left=40)
     action = StrongBot(0).act(view, _discards(view))
     assert action.tile.kind in {t.kind for t in parse_tiles(river)}  # a genbutsu against seat 1
+
+
+def test_a_riichi_lowers_the_chance_of_winning_each_discard_gives():
+    # the same one-shanten hand and the same river, with and without the riichi: a riichi ends hands sooner, so
+    # every discard's chance of winning is lower facing it (the hazard per likely-tenpai opponent)
+    hand, river = ONE_SHANTEN[0]
+    quiet = View(hand, {1: river}, tiles_left=40)
+    facing = View(hand, {1: river}, riichi={1}, tiles_left=40)
+    before = {d.action.tile.mjai: d.win_chance for d in StrongBot(0).rank(quiet, _discards(quiet))}
+    after = {d.action.tile.mjai: d.win_chance for d in StrongBot(0).rank(facing, _discards(facing))}
+    assert before.keys() == after.keys()
+    assert all(0 <= after[t] < before[t] <= 1 for t in before if before[t] > 0)
+    assert max(before.values()) > 0.1  # a one-shanten hand at 40 tiles left wins fairly often when nobody threatens
+    assert max(after.values()) < 0.6 * max(before.values())
 
 
 def test_without_the_riichi_the_same_hand_plays_for_speed():

@@ -50,6 +50,12 @@ def test_review_json_gives_one_object_per_decision(capsys):
         assert obj["agree"] == same
     kinds = {o["decision"] for o in lines}
     assert {"discard", "call"} <= kinds
+    # the strong bot's own-turn discards carry its chance of winning the hand, and only those
+    discards = [o for o in lines if o["decision"] == "discard"]
+    chances = [r["win_chance"] for o in discards for r in o["ranking"]]
+    assert len(chances) == sum(len(o["ranking"]) for o in discards)
+    assert all(0 <= c <= 1 for c in chances) and max(chances) > 0
+    assert not any("win_chance" in r for o in lines if o["decision"] == "call" for r in o["ranking"])
     agreement = sum(o["agree"] for o in lines) / len(lines)
     assert 0 < agreement < 1
     assert {o["actor"] for o in lines} == {0, 1, 2, 3}

@@ -366,7 +366,7 @@ class _Asker:
                 decision=decision_kind(legal),
                 actual=action_mjai(actual, k),
                 bot=action_mjai(choice, k),
-                ranking=[{"action": action_mjai(d.action, k), "score": _estimate(d.score)} for d in ranking],
+                ranking=[_ranked(d, k) for d in ranking],
                 agree=_same(choice, actual),
                 board=board(k, seat) if self.boards else None,
             )
@@ -410,6 +410,15 @@ def board(k: Kyoku, seat: int) -> dict[str, Any]:
             out["discard"] = [k.actor, k.mjai(k.kakan_tile)]
         elif k.last_discard is not None:
             out["discard"] = [k.last_discard[0], k.mjai(k.last_discard[1])]
+    return out
+
+
+def _ranked(d: Decision, k: Kyoku) -> dict[str, object]:
+    """One entry of a decision's ranking: the action in mjai form, the bot's estimate in points and, where the bot
+    gives one (the ``strong`` bot's own-turn discards), its chance of winning the hand after the action."""
+    out: dict[str, object] = {"action": action_mjai(d.action, k), "score": _estimate(d.score)}
+    if d.win_chance is not None:
+        out["win_chance"] = round(d.win_chance, 3)
     return out
 
 

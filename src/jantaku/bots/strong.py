@@ -120,15 +120,15 @@ the benchmarks README (four-strong deal-in 12.1% over 800 hanchan)."""
 
 HAZARD: tuple[float, float] = (0.035, 0.15)
 """The chance per draw that the hand ends before this seat's next step (the others win or the wall runs out): a
-base, plus this much for each opponent, times its chance of being tenpai. Calibrated on 68,000 decisions of 160
-seeds of duplicate play against efficiency bots, by comparing the predicted chance of winning of the chosen
-discard with whether the seat won the hand (``/`` = predicted / actual):
+base, plus this much for each opponent, times its chance of being tenpai. Calibrated with
+benchmarks/bench_bot_calibration.py (160 seeds of duplicate play against efficiency bots, 68,000 discards: the
+predicted chance of winning of each chosen discard against whether the seat won the hand; predicted / won):
 
-- facing an opponent likely tenpai, the earlier (0.05, 0.06) predicted 1.27 at tenpai, 1.79 at one-shanten and
-  3.2 at two-shanten: a riichi ends the hand sooner than it assumed, so it pushed hands far from tenpai;
-  (0.035, 0.15) predicts 0.99, 1.28 and 1.31;
-- with nobody threatening, 0.87, 0.88 and 0.74 before and 0.87, 0.95 and 0.83 now; at three-shanten and beyond
-  (typical acceptance for the later steps) 1.07 before and 1.25 now, where discards are compared by shanten
+- facing an opponent likely tenpai, the earlier (0.05, 0.06) gave 1.26 at tenpai, 1.77 at one-shanten and 3.17
+  at two-shanten: a riichi ends the hand sooner than it assumed, so it pushed hands far from tenpai;
+  (0.035, 0.15) gives 0.98, 1.28 and 1.29 (part of the rest is the bot folding later);
+- with nobody threatening, 0.86, 0.88 and 0.74 before and 0.85, 0.95 and 0.83 now; at three- and four-shanten
+  (typical acceptance for the later steps) 1.07 before and 1.24-1.27 now, where discards are compared by shanten
   first.
 
 On the tuning harness's 1,600 hanchan against three efficiency bots the average rank went from 2.287 to 2.261
@@ -141,10 +141,21 @@ PLACEMENT = True
 
 
 class Decision(NamedTuple):
-    """One legal action with the bot's estimate of it (points, higher is better)."""
+    """One legal action with the bot's estimate of it (points, higher is better) and, for a discard on its own
+    turn, its estimated chance of winning the hand after it (None where it has no such estimate)."""
 
     action: Action
     score: float
+    win_chance: float | None = None
+
+
+class _Offence(NamedTuple):
+    """What a 3n+1 closed part offers: expected points, shanten, acceptance and the chance of winning."""
+
+    points: float
+    shanten: int
+    accept: int
+    chance: float
 
 
 class _OpenSet(NamedTuple):
@@ -447,13 +458,13 @@ class StrongBot:
         melds: Sequence[object],
         follow: float | None,
         mode: str = "best",
-    ) -> tuple[float, int, int]:
-        """(expected points, shanten, acceptance) of a 3n+1 closed part. ``mode``: ``best`` (riichi later if it
-        pays), ``riichi`` (declared now), ``dama`` (tenpai, silent)."""
+    ) -> _Offence:
+        """Expected points, shanten, acceptance and chance of winning of a 3n+1 closed part. ``mode``: ``best``
+        (riichi later if it pays), ``riichi`` (declared now), ``dama`` (tenpai, silent)."""
         s, u = self._shape(counts, ctx, near)
         closed = all(not m.is_open for m in melds)  # type: ignore[attr-defined]
         if s > 4 or (ctx.draws_left == 0 and s > 0):
-            return 0.0, s, u
+            return _Offence(0.0, s, u, 0.0)
         n = ctx.n_unseen
         if s == 0:
             waits = wait_kinds(counts)
@@ -463,17 +474,19 @@ class StrongBot:
                 value = self._value(counts, ctx, reds, melds, True)
                 p = _win_chance((), w, not furiten, ctx) * 0.93
                 stick = 1000 * (1 - p) * 0.6
-                return p * value - stick, s, u
+                return _Offence(p * value - stick, s, u, p)
             v = ctx.view
             est = estimate_value(
                 counts, melds, ctx.dora, reds, v.seat_wind, v.round_wind, ctx.rules.open_tanyao, unseen=ctx.unseen
             )  # type: ignore[arg-type]
             if est.has_yaku:
                 value = ctx.points(est.yaku_han + est.dora + (0.35 if closed else 0.0))
-                return _win_chance((), w, not furiten, ctx) * value, s, u
+                p = _win_chance((), w, not furiten, ctx)
+                return _Offence(p * value, s, u, p)
             if closed:
-                return _win_chance((), w, False, ctx) * ctx.points(1 + est.dora), s, u
-            return 0.0, s, u
+                p = _win_chance((), w, False, ctx)
+                return _Offence(p * ctx.points(1 + est.dora), s, u, p)
+            return _Offence(0.0, s, u, 0.0)
         if follow is None and s <= 2 and ctx.follow_default is not None:
             follow = ctx.follow_default
         if follow is not None and s <= 2:
@@ -486,7 +499,8 @@ class StrongBot:
             steps = [x * OPEN_SPEED for x in steps]  # an open hand with a yaku may call its next tiles too
         steps = [min(0.8, x) for x in steps]
         value = self._value(counts, ctx, reds, melds, False, planned=closed)
-        return _win_chance(steps, waits, True, ctx) * value, s, u
+        p = _win_chance(steps, waits, True, ctx)
+        return _Offence(p * value, s, u, p if value > 0 else 0.0)
 
     # -- defence -------------------------------------------------------------------------------------------
 
@@ -529,7 +543,7 @@ class StrongBot:
         best_s = min((v[0] for v in base.values()), default=8)
         top_u = max((v[1] for v in base.values() if v[0] == best_s), default=0)
         top = sorted((k for k, v in base.items() if v[0] == best_s and v[1] >= 0.5 * top_u), key=lambda k: -base[k][1])
-        offence_cache: dict[tuple[int, bool, str], tuple[float, int, int]] = {}
+        offence_cache: dict[tuple[int, bool, str], _Offence] = {}
         follows: dict[int, float] = {}
         if 1 <= best_s <= 2:
             # the second step costs most at two-shanten (many draws, each with many discards): the best two there
@@ -550,13 +564,13 @@ class StrongBot:
             counts[k] -= 1
             if key not in offence_cache:
                 offence_cache[key] = self._offence(counts, ctx, near, reds, ctx.melds, follows.get(k), mode)
-            off, s, u = offence_cache[key]
+            off, s, u, chance = offence_cache[key]
             push = off - self._future_push(s if mode != "riichi" else ctx.draws_left, ctx, counts)
             counts[k] += 1
             order = _discard_order(k, counts, ctx)
             deal = self._deal_in(k, ctx)
             folding = -deal - fold if mode != "riichi" else -1e18
-            rows.append((a, s, u, order, -deal + push, folding))
+            rows.append((a, s, u, order, -deal + push, folding, chance))
         out = self._order_rows(ctx, rows)
         kan = self._kan_choice(ctx, legal, best_s)
         if kan is not None:
@@ -565,10 +579,10 @@ class StrongBot:
         out.extend(Decision(a, 0.0) for a in legal if a not in ranked)
         return out
 
-    def _order_rows(self, ctx: _Ctx, rows: list[tuple[Action, int, int, float, float, float]]) -> list[Decision]:
+    def _order_rows(self, ctx: _Ctx, rows: list[tuple[Action, int, int, float, float, float, float]]) -> list[Decision]:
         """The discards ranked from their rows (action, shanten after, acceptance, order, push and fold
-        scores)."""
-        scored: list[tuple[tuple[float, ...], Action, float]] = []
+        scores, chance of winning)."""
+        scored: list[tuple[tuple[float, ...], Action, float, float]] = []
         if not rows:
             return []
         # push while the best push beats the best fold: then shanten first, the safer of equal tiles; otherwise
@@ -579,9 +593,9 @@ class StrongBot:
         # a riichi, an open hand likely tenpai, or a tile that would make this seat liable (pao)
         serious = any(t.tenpai >= SERIOUS for t in ctx.threats) or bool(ctx.pao)
         best_at: dict[int, float] = {}
-        for _, s, _, _, push_score, _ in rows:
+        for _, s, _, _, push_score, _, _ in rows:
             best_at[s] = max(best_at.get(s, -1e18), push_score)
-        for a, s, u, order, push_score, fold_score in rows:
+        for a, s, u, order, push_score, fold_score, chance in rows:
             if fold_mode:
                 score = max(push_score, fold_score)
                 tie = (0, 0, -_bucket(score), s, order, -score, -u, 0 if a.tsumogiri else 1, self.rng.random())
@@ -593,9 +607,9 @@ class StrongBot:
                 near = push_score >= best_at[s] - NEAR_SHARE * abs(best_at[s])
                 band = 0 if near else -_bucket(score, PUSH_BUCKETS)
                 tie = (far, s, 0 if near else 1, band, order, -score, -u, 0 if a.tsumogiri else 1, self.rng.random())
-            scored.append((tie, a, score))
+            scored.append((tie, a, score, chance))
         scored.sort(key=lambda x: x[0])
-        return [Decision(a, sc) for _, a, sc in scored]
+        return [Decision(a, sc, chance) for _, a, sc, chance in scored]
 
     def _kan_choice(self, ctx: _Ctx, legal: list[Action], best_s: int) -> Action | None:
         for a in legal:
@@ -625,7 +639,7 @@ class StrongBot:
         counts = ctx.counts
         near = _near(counts)
         now_s, _ = self._shape(counts, ctx, near)
-        pass_off, _, _ = self._offence(counts, ctx, near, ctx.reds, ctx.melds, None)
+        pass_off = self._offence(counts, ctx, near, ctx.reds, ctx.melds, None).points
         pass_score = pass_off - self._future_push(now_s, ctx, counts) if ctx.threats else pass_off
         pass_score = max(pass_score, -self._future_fold(ctx, counts))
         decisions = [Decision(passing, pass_score)]
@@ -652,7 +666,7 @@ class StrongBot:
                     continue
                 trial[d] -= 1
                 if sum(trial) % 3 == 1:
-                    off, s, _ = self._offence(trial, ctx, trial_near, reds, melds, None)
+                    off, s, _, _ = self._offence(trial, ctx, trial_near, reds, melds, None)
                     if s <= now_s:
                         push = off - self._future_push(s, ctx, trial)
                         score = push - self._deal_in(d, ctx)
