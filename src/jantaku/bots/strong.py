@@ -142,7 +142,8 @@ PLACEMENT = True
 
 class Decision(NamedTuple):
     """One legal action with the bot's estimate of it (points, higher is better) and, for a discard on its own
-    turn, its estimated chance of winning the hand after it (None where it has no such estimate)."""
+    turn (riichi or not), its estimated chance of winning the hand after it (None where it has no such
+    estimate)."""
 
     action: Action
     score: float
