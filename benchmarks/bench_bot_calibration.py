@@ -35,6 +35,7 @@ def _seed_rows(job: tuple[str, int, str]) -> list[tuple[bool, int, float, bool]]
     """(threat, shanten after the discard, predicted chance, won) for every own-turn discard of the strong seat
     in the four seatings of one seed."""
     from jantaku.bots import PlayerView, make_bot
+    from jantaku.bots.base import unseen_counts
     from jantaku.bots.danger import threats
     from jantaku.rules import load_rules
     from jantaku.shapes.shanten import shanten
@@ -61,10 +62,8 @@ def _seed_rows(job: tuple[str, int, str]) -> list[tuple[bool, int, float, bool]]
                 best = agents[seat].rank(view, legal)[0]
                 a = best.action
                 if a.kind in (DISCARD, RIICHI) and best.win_chance is not None and not view.riichi(seat):
+                    threat = sum(t.tenpai for t in threats(view, unseen_counts(view))) >= THREAT
                     counts = view.counts
-                    visible = view.visible_counts()
-                    unseen = [max(0, 4 - counts[k] - visible[k]) for k in range(34)]
-                    threat = sum(t.tenpai for t in threats(view, unseen)) >= THREAT
                     counts[a.tile.kind] -= 1  # type: ignore[union-attr]
                     pending.append((threat, shanten(counts), best.win_chance))
                 game.apply(a)

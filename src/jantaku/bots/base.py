@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from jantaku.table.actions import Action
     from jantaku.table.kyoku import Kyoku
 
-__all__ = ["Agent", "PlayerView"]
+__all__ = ["Agent", "PlayerView", "unseen_counts"]
 
 
 class PlayerView:
@@ -93,6 +93,23 @@ class PlayerView:
         for i in k.dora_indicators():
             seen[i >> 2] += 1
         return seen
+
+
+def unseen_counts(view: PlayerView) -> list[int]:
+    """Per kind, the copies the seat cannot see: 4 minus its own hand minus everything visible (rivers, melds,
+    dora indicators). ``view`` is a :class:`PlayerView` or anything with the same ``counts`` and
+    ``visible_counts()``.
+
+    >>> from jantaku.table import Game
+    >>> from jantaku.rules import load_rules
+    >>> game = Game(load_rules("tenhou"), seed=1)
+    >>> view = PlayerView(game.kyoku, 0)  # not the dealer: 13 tiles; one dora indicator is showing
+    >>> sum(view.counts), sum(unseen_counts(view))
+    (13, 122)
+    """
+    counts = view.counts
+    visible = view.visible_counts()
+    return [max(0, 4 - counts[k] - visible[k]) for k in range(34)]
 
 
 class Agent(Protocol):

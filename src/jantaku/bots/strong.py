@@ -68,7 +68,7 @@ from jantaku.table.actions import (
     Action,
 )
 
-from .base import PlayerView
+from .base import PlayerView, unseen_counts
 from .danger import Threat, threats
 from .simple import EfficiencyBot, _keeps_a_yaku, declare_tenpai
 from .value import DRAGONS, WINDS, YAOCHU, dora_kinds, estimate_value, win_points
@@ -184,8 +184,7 @@ class _Ctx:
         self.counts = view.counts
         hand = view.hand
         self.reds = sum(1 for t in hand if t.red)
-        visible = view.visible_counts()
-        self.unseen = [max(0, 4 - self.counts[k] - visible[k]) for k in range(34)]
+        self.unseen = unseen_counts(view)
         self.n_unseen = max(1, sum(self.unseen))
         self.draws_left = max(0, view.tiles_left // 4)
         self.melds = view.melds()
@@ -876,9 +875,8 @@ def _jielu_discard(view: PlayerView, discards: list[Action], rng: random.Random)
     from jantaku.shapes.shanten import shanten_regular
 
     counts = view.counts
-    visible = view.visible_counts()
     melds = view.melds()
-    unseen = [max(0, 4 - counts[k] - visible[k]) for k in range(34)]
+    unseen = unseen_counts(view)
     rows: dict[int, tuple[int, int, float]] = {}
     for a in discards:
         k = a.tile.kind  # type: ignore[union-attr]
