@@ -85,7 +85,7 @@ def test_one_analysis_at_a_time_and_the_loop_keeps_serving(client, monkeypatch):
     # while it plays, the event loop answers other requests, and a second analysis is turned away
     t0 = time.monotonic()
     assert client.get("/api/analyse/limits").status_code == 200
-    assert time.monotonic() - t0 < 5
+    assert time.monotonic() - t0 < 8  # held on the event loop, it would wait for the 10 s release
     busy = client.post("/api/analyse", json={"games": 2})
     assert busy.status_code == 503 and "another analysis is running" in busy.json()["error"]
     release.set()
