@@ -17,6 +17,8 @@ starts no new game after S seconds, so a part reports the seeds it finished (its
    ``efficiency`` bots (or ``--opponents``) in the others, so every seed gives four hanchan and luck of the
    walls is shared. Prints the strong bot's average rank with a 95% confidence interval (over seeds, each
    seed's four games averaged, so the correlation of the replayed walls is respected) and its mean final points.
+   ``--json`` keeps each seed's average; ``--paired-with FILE`` (an earlier ``--json`` report under the same
+   rules) prints the change seed by seed over the seeds both runs played, with its 95% interval.
 2. **Four strong bots** (``--self-games``): win, deal-in, riichi, call (hands with an open call) and draw
    rates per hand, beside the published figures of strong human players (Tenhou's houou room, 2016, East-South
    with red fives, 1.7 million hands: 21.1% win, 12.5% deal-in, 17.0% riichi, 34.4% call, 16.2% draw; koba::blog,
@@ -243,8 +245,29 @@ def duplicate(rules: str, seeds: int, first: int, opponent: str, workers: int) -
         "rank_shares": [ranks.count(k + 1) / len(ranks) for k in range(4)],
         "mean_final": fmean,
         "final_ci95": fhalf,
+        "first_seed": first,
+        "per_seed_rank": per_seed,
         "times": times,
     }
+
+
+def paired(now: dict[str, Any], path: str) -> dict[str, Any]:
+    """The change in average rank against an earlier ``--json`` report of the same rules and seeds, seed by seed
+    (duplicate play replays each seed's walls, so most of the luck cancels)."""
+    before = json.loads(Path(path).read_text(encoding="utf-8")).get("duplicate", {})
+    if "per_seed_rank" not in before or before.get("rules") != now["rules"]:
+        raise SystemExit(f"{path}: no per-seed ranks of duplicate play under {now['rules']} (run with --json first)")
+    offset = now["first_seed"] - before["first_seed"]
+    pairs = [
+        (r, before["per_seed_rank"][i + offset])
+        for i, r in enumerate(now["per_seed_rank"])
+        if 0 <= i + offset < len(before["per_seed_rank"])
+    ]
+    if len(pairs) < 2:
+        raise SystemExit(f"{path}: fewer than two seeds in common with this run")
+    mean, half = _ci([a - b for a, b in pairs])
+    print(f"  against {path}: {mean:+.3f} ± {half:.3f} (95%, paired over {len(pairs)} common seeds)\n")
+    return {"against": path, "seeds": len(pairs), "change": mean, "ci95": half}
 
 
 def self_play(rules: str, games: int, first: int, workers: int) -> dict[str, Any]:
@@ -315,6 +338,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--agree-bots", nargs="*", default=["efficiency", "strong"])
     p.add_argument("--max-seconds", type=float, default=0, help="start no new game after this long (0: no limit)")
     p.add_argument("--json", default=None, help="write the figures to this file")
+    p.add_argument(
+        "--paired-with", metavar="JSON", help="an earlier --json report: the rank change over the seeds both played"
+    )
     a = p.parse_args(argv)
     global DEADLINE
     if a.max_seconds:
@@ -324,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
     if a.seeds:
         report["duplicate"] = duplicate(a.rules, a.seeds, a.first_seed, a.opponents, a.workers)
         times += report["duplicate"].pop("times")
+        if a.paired_with and report["duplicate"].get("hanchan"):
+            report["duplicate"]["paired"] = paired(report["duplicate"], a.paired_with)
     if a.self_games:
         report["self_play"] = self_play(a.rules, a.self_games, a.first_seed, a.workers)
         times += report["self_play"].pop("times")
