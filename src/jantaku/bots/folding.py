@@ -53,7 +53,9 @@ class FoldWatch:
         self._kyoku: object = None
         self._next = 0
         self._genbutsu: dict[int, set[int]] = {}
+        """Per seat in riichi, the kinds it cannot win on: its own discards and those passed since."""
         self._own: dict[int, set[int]] = {}
+        """Per seat, the kinds it has discarded this hand (set for all four seats when a hand starts)."""
 
     def observe(self, view: PlayerView) -> None:
         """Read the public discards and riichi declarations of the view's hand that are new since the last call."""
@@ -73,7 +75,7 @@ class FoldWatch:
             t = e["type"]
             if t == "reach":
                 actor = e["actor"]
-                self._genbutsu[actor] = set(self._own.get(actor, ()))
+                self._genbutsu[actor] = set(self._own[actor])
             elif t == "dahai":
                 actor = e["actor"]
                 kind = Tile.from_mjai(e["pai"]).kind
@@ -81,7 +83,7 @@ class FoldWatch:
                 if actor != me and facing and actor not in self._genbutsu:
                     self._total += 1
                     self._safe += all(kind in self._genbutsu[r] for r in facing)
-                self._own.setdefault(actor, set()).add(kind)
+                self._own[actor].add(kind)
                 for passed in self._genbutsu.values():
                     passed.add(kind)
         self._next = len(events)

@@ -145,9 +145,8 @@ players who never fold it is 1 (the bot reads which from the game so far: :mod:`
 three efficiency bots, which never fold, on the tuning harness's 1,600 hanchan: 2.261 with 0.93 always, 2.243
 with 1 always, 2.246 reading the table (-0.015 +- 0.01, paired); but on benchmarks/bench_bot.py's 4,000 hanchan
 (seeds 0-999) reading the table changed the rank by +0.001 +- 0.008 (paired): no effect on rank that the two
-runs agree on. On Tenhou's top-room games the bot's riichi
-decisions agreed with the players' 45.1% of the time with 0.93 always, 42.0% with 1 always (the players riichi
-less than the bot does) and 44.5% reading the table."""
+runs agree on. On Tenhou's top-room games the bot's riichi decisions agreed with the players' 45.1% of the time
+with 0.93 always, 42.0% with 1 always (the players riichi less than the bot does) and 44.5% reading the table."""
 RIICHI_STICK = 0.6
 """The share of the riichi stick counted as lost when the hand is not won (another winner takes it; a draw
 leaves it on the table for the next winner)."""
