@@ -14,7 +14,9 @@ The hand sets (built before any timing, as ``Hand`` objects):
 - ``end``: a non-winner at the end of a hand: 13 tiles (one removed from a complete hand, another replaced) and
   one extra wildcard (``extra_wildcards=1``);
 - ``draw``: 14 tiles from a shuffled wall - the legal-win check a table runs after every draw
-  (:func:`jantaku.jielu.can_win`, which stops at the first reading worth 1 point).
+  (:func:`jantaku.jielu.can_win`: the compiled check of :mod:`jantaku.jielu.wincheck`), and the same question put
+  to the optimiser (``best_completion`` with ``stop_at=1``, the check before the compiled one), in the same run:
+  both rows count the same hands worth 1 point.
 
 Each set is scored by ``jantaku.jielu.score_hand`` twice: "without wildcards" (``max_wildcards=0``: only the
 plain decompositions; a hand that is not complete scores 0) and "with wildcards" (the full optimiser: every choice
@@ -49,8 +51,10 @@ from dataclasses import dataclass, field
 
 from jantaku import Hand
 from jantaku.jielu import can_win, score_hand
+from jantaku.jielu.fantable import default_fan_table
+from jantaku.jielu.melds import code_of_meld
 from jantaku.jielu.search import SearchStats, _best_completion
-from jantaku.tiles import KIND_NAMES
+from jantaku.tiles import KIND_NAMES, counts34
 
 SUITED_CHOWS = [9 * s + n for s in range(3) for n in range(7)]
 
@@ -193,7 +197,7 @@ def run_pass(cases: list[Case], fn: Callable[[Case], object], row: Row | None) -
         t0 = time.perf_counter()
         out = fn(case)
         dt = time.perf_counter() - t0
-        winners += bool(out if isinstance(out, bool) else out.score)  # type: ignore[attr-defined]
+        winners += bool(out if out is None or isinstance(out, bool) else out.score)  # type: ignore[attr-defined]
         if row is not None and dt > row.worst:
             row.worst, row.worst_hand = dt, f"{case.hand} {case.kwargs or ''}".strip()
     elapsed = time.perf_counter() - start
@@ -231,12 +235,19 @@ def main(argv: list[str] | None = None) -> int:
     def legal(case: Case) -> object:
         return can_win(case.hand)
 
+    def legal_optimiser(case: Case) -> object:
+        fixed = tuple(code_of_meld(m) for m in case.hand.melds)
+        return _best_completion(
+            tuple(counts34(case.hand.closed)), fixed, 0, (), default_fan_table(), None, None, 1, True
+        )
+
     plan: list[tuple[str, str, Callable[[Case], object]]] = []
     for name in ("win", "win-1", "win-2", "end"):
         if name != "end":  # a non-winner's hand always holds its extra wildcard
             plan.append((name, "without wildcards", plain))
         plan.append((name, "with wildcards", full))
     plan.append(("draw", "can_win", legal))
+    plan.append(("draw", "optimiser, stop at 1", legal_optimiser))
 
     warm = time.perf_counter()
     for name, _, fn in plan:  # warm-up: tables and per-reading caches

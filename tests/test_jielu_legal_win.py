@@ -12,6 +12,7 @@ seat on every discard and for the drawer on every draw: RULES.md section 2 and 0
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -124,20 +125,21 @@ def test_random_hands_answer_as_the_unpruned_search():
 
 
 def asked(monkeypatch: pytest.MonkeyPatch, mode: str, bot: str, seed: int) -> list[tuple[Hand, WinConditions, bool]]:
-    """Every legal-win check of one 洁律 game, with the answer the table got."""
+    """Every legal-win check of one 洁律 game, with the answer the table got (as a hand and its circumstances)."""
     seen: list[tuple[Hand, WinConditions, bool]] = []
-    check = kyoku_module.jielu_can_win
+    check = kyoku_module.jielu_can_win_counts
 
-    def recording(hand: Hand, conditions: WinConditions | None = None, **kw: object) -> bool:
-        answer = check(hand, conditions, **kw)  # type: ignore[arg-type]
-        assert conditions is not None
-        seen.append((hand, conditions, answer))
+    def recording(counts: list[int], melds: Sequence[Meld], flags: dict[str, bool], table: object) -> bool:
+        answer = check(counts, melds, flags, table)
+        closed = tuple(_tile(x) for x in range(34) for _ in range(counts[x]))
+        win_flags = {k: v for k, v in flags.items() if k != "renhou"}
+        seen.append((Hand(closed, tuple(melds)), WinConditions(win=closed[0], **win_flags), answer))
         return answer
 
-    monkeypatch.setattr(kyoku_module, "jielu_can_win", recording)
+    monkeypatch.setattr(kyoku_module, "jielu_can_win_counts", recording)
     play_game(load_rules("jielu").replace(jielu_mode=mode), seed, [bot] * 4)
     monkeypatch.undo()
-    assert seen, "the table ran no legal-win check (did its call to jielu's can_win move?)"
+    assert seen, "the table ran no legal-win check (did its call to jielu's can_win_counts move?)"
     return seen
 
 

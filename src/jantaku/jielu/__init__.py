@@ -9,8 +9,10 @@ are this project's proposal (the reasons: docs/rules/sources.md). Modules, one j
 - :mod:`~jantaku.jielu.wholehand`: suit, number, honor, shape and incidental fans;
 - :mod:`~jantaku.jielu.evaluate`: the value of one reading (steps 1-2);
 - :mod:`~jantaku.jielu.bounds` and :mod:`~jantaku.jielu.search`: the optimiser over readings and wildcards;
+- :mod:`~jantaku.jielu.wincheck`: the legal-win check, compiled (numba), which a table asks on every discard;
 - :mod:`~jantaku.jielu.conditions`: the circumstances of a win (riichi's ``WinConditions``, checked);
-- :mod:`~jantaku.jielu.scoring`: :func:`score_hand`, the result and its explanation, :func:`can_win`;
+- :mod:`~jantaku.jielu.scoring`: :func:`score_hand`, the result and its explanation, :func:`can_win`,
+  :func:`can_win_counts`;
 - :mod:`~jantaku.jielu.payments`: the two payment modes (积分制 and the original) and pao;
 - :mod:`~jantaku.jielu.jsonio`: the JSON request and result (``jantaku score --rules jielu --jsonl``).
 
@@ -23,7 +25,7 @@ are this project's proposal (the reasons: docs/rules/sources.md). Modules, one j
 from .errors import FanTableError, JieluError, WildcardError
 from .fantable import CombinationSpec, FanTable, default_fan_table, load_fan_table
 from .payments import PaoClaim, original_payments, points_mode_scores, ron_order
-from .scoring import FanScore, JieluResult, Wildcard, best_value, can_win, score_hand
+from .scoring import FanScore, JieluResult, Wildcard, best_value, can_win, can_win_counts, score_hand
 
 __all__ = [
     "CombinationSpec",
@@ -37,6 +39,7 @@ __all__ = [
     "WildcardError",
     "best_value",
     "can_win",
+    "can_win_counts",
     "default_fan_table",
     "load_fan_table",
     "original_payments",

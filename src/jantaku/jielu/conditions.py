@@ -20,16 +20,38 @@ from jantaku.riichi.conditions import WinConditions
 
 from .errors import JieluError
 
-__all__ = ["WinConditions", "check_conditions", "incidental_flags"]
+__all__ = ["WinConditions", "check_conditions", "incidental_flags", "moment_flags"]
 
 
 def incidental_flags(c: WinConditions) -> dict[str, bool]:
     """The keyword flags of :func:`jantaku.jielu.score_hand` for these circumstances."""
+    return moment_flags(
+        tsumo=c.tsumo,
+        haitei=c.haitei,
+        houtei=c.houtei,
+        rinshan=c.rinshan,
+        chankan=c.chankan,
+        tenhou=c.tenhou,
+        chiihou=c.chiihou,
+    )
+
+
+def moment_flags(
+    *, tsumo: bool, haitei: bool, houtei: bool, rinshan: bool, chankan: bool, tenhou: bool, chiihou: bool, **_: bool
+) -> dict[str, bool]:
+    """:func:`incidental_flags` from the moment's flags themselves (as
+    :func:`jantaku.table.circumstances.win_flags` gives them; other keys are ignored): for a table engine that
+    asks on every discard and need not build the whole :class:`WinConditions`.
+
+    >>> moment_flags(tsumo=False, haitei=False, houtei=True, rinshan=False, chankan=False, tenhou=False,
+    ...              chiihou=False, renhou=False)
+    {'tsumo': False, 'last_tile': True, 'kong': False, 'first_draw': False}
+    """
     return {
-        "tsumo": c.tsumo,
-        "last_tile": c.haitei or c.houtei,
-        "kong": c.rinshan or c.chankan,
-        "first_draw": c.tenhou or c.chiihou,
+        "tsumo": tsumo,
+        "last_tile": haitei or houtei,
+        "kong": rinshan or chankan,
+        "first_draw": tenhou or chiihou,
     }
 
 

@@ -40,7 +40,7 @@ from .melds import code_of_meld, meld_name, pair_name
 from .search import Completion, best_completion
 from .wholehand import incidental_fans
 
-__all__ = ["FanScore", "JieluResult", "Wildcard", "best_value", "can_win", "score_hand"]
+__all__ = ["FanScore", "JieluResult", "Wildcard", "best_value", "can_win", "can_win_counts", "score_hand"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,7 +276,8 @@ def can_win(hand: Hand, conditions: WinConditions | None = None, *, table: FanTa
     """The legal-win check: whether some choice of wildcards makes the 14-tile ``hand`` worth at least 1 point.
 
     With ``conditions`` the win's incidental fans count too (a complete hand whose only fan is 自摸和 may win
-    by tsumo, not by ron). It stops at the first reading that qualifies, so it is quicker than scoring.
+    by tsumo, not by ron). It is answered by the compiled check of :mod:`jantaku.jielu.wincheck`, which the
+    tests hold equal to the optimiser (:func:`jantaku.jielu.search.best_completion` with ``stop_at=1``).
 
     >>> can_win(Hand.parse("123m456p789s11z344z")), can_win(Hand.parse("19m19p19s11234567z"))
     (True, False)
@@ -290,4 +291,30 @@ def can_win(hand: Hand, conditions: WinConditions | None = None, *, table: FanTa
         f = incidental_flags(conditions)
         incidental = _incidental(f["tsumo"], f["last_tile"], f["kong"], f["first_draw"], t)
     fixed = tuple(code_of_meld(m) for m in hand.melds)
-    return best_completion(_closed_counts(hand), fixed, incidental=incidental, table=t, stop_at=1) is not None
+    from .wincheck import win_check  # compiled on first use
+
+    return win_check(t)(_closed_counts(hand), fixed, incidental)
+
+
+def can_win_counts(
+    counts: Sequence[int],
+    fixed: Sequence[int],
+    *,
+    tsumo: bool = False,
+    last_tile: bool = False,
+    kong: bool = False,
+    first_draw: bool = False,
+    table: FanTable | None = None,
+) -> bool:
+    """:func:`can_win` for a table engine, which asks on every discard: the closed tiles as 34 counts (the
+    winning tile included), the called melds as codes (:func:`jantaku.jielu.melds.code_of_meld`) and the
+    incidental fans' flags, with no :class:`~jantaku.hand.Hand` or conditions to build.
+
+    >>> from jantaku.tiles import counts34, parse_tiles
+    >>> can_win_counts(counts34(parse_tiles("123m456p789s11z344z")), ())
+    True
+    """
+    from .wincheck import win_check  # compiled on first use
+
+    t = table or default_fan_table()
+    return win_check(t)(counts, fixed, _incidental(tsumo, last_tile, kong, first_draw, t))

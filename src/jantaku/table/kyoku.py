@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import copy
 from bisect import bisect_left, insort
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -71,11 +72,16 @@ if TYPE_CHECKING:
     from jantaku.jielu import JieluResult
 
 
-def jielu_can_win(*args: Any, **kwargs: Any) -> bool:
-    """:func:`jantaku.jielu.can_win`, imported on first use (riichi games never load the 洁律 scorer)."""
-    from jantaku.jielu import can_win
+def jielu_can_win_counts(counts: list[int], melds: Sequence[Meld], flags: dict[str, bool], table: Any) -> bool:
+    """:func:`jantaku.jielu.can_win_counts` for closed counts, declared melds and the moment's
+    :func:`~jantaku.table.circumstances.win_flags`, imported on first use (riichi games never load the 洁律
+    scorer)."""
+    from jantaku.jielu import can_win_counts
+    from jantaku.jielu.conditions import moment_flags
+    from jantaku.jielu.melds import code_of_meld
 
-    return can_win(*args, **kwargs)
+    fixed = tuple(code_of_meld(m) for m in melds)
+    return can_win_counts(counts, fixed, **moment_flags(**flags), table=table)
 
 
 def jielu_table_for(rules: Ruleset) -> Any:
@@ -1310,10 +1316,26 @@ class Kyoku:
 
     def _jielu_may_win(self, seat: int, tile: int, tsumo: bool, chankan: bool = False) -> bool:
         """The 洁律 legal-win check: some choice of wildcards makes the hand worth 1 point or more (the win's
-        incidental fans included); it is not gated by waits, and there is no furiten (004 无振听)."""
-        hand = self._win_hand(seat, tile, tsumo)
+        incidental fans included); it is not gated by waits, and there is no furiten (004 无振听).
+
+        It runs on every discard for every other seat, so it passes the hand as counts and the moment as flags
+        (:func:`jantaku.jielu.can_win_counts`), not as a :class:`Hand` and :class:`WinConditions`."""
+        st = self.seats[seat]
+        counts = [0] * 34
+        for i in st.tiles:
+            counts[self._tiles[i].kind] += 1
+        if not tsumo:
+            counts[self._tiles[tile].kind] += 1
+        flags = win_flags(
+            tsumo=tsumo,
+            first_turn=self.first_go_around and not self.has_discarded[seat],
+            dealer=seat == self.dealer,
+            last_tile=self.tiles_left == 0,
+            rinshan=self.drawn_rinshan,
+            chankan=chankan,
+        )
         try:
-            return jielu_can_win(hand, self._win_conditions(seat, tile, tsumo, chankan), table=self._fan_table)
+            return jielu_can_win_counts(counts, st.melds, flags, self._fan_table)
         except JantakuError:
             return False
 

@@ -1,0 +1,1077 @@
+"""The legal-win check, compiled: may this 14-tile hand win for at least 1 point?
+
+The table engine asks this after every discard, for every other seat, and on every draw (004 无振听: a 洁律 win is
+not gated by waits), so it is the cost of a 洁律 game. :func:`jantaku.jielu.search.best_completion` answers it
+too, and explains the best completion; this module only answers yes or no, with the same definitions, in code
+that numba compiles to machine code on first use.
+
+The check enumerates every *reading* of the hand: the closed melds still to form and the pair, as a multiset
+of groups in a fixed order. A reading that needs tiles the hand lacks uses that many wildcards, ``w`` (each
+stands for a missing tile, and as many of the hand's own tiles are treated as wildcards); it wins when its value
+halved ``w`` times is at least 1, that is ``value >= 2**w``, and when every group holds a real tile of its own
+(no pair or meld made only of wildcards). With ``w = 0`` the win's incidental fans count too. Values reach at
+most ``max(full, cap)`` (32), so no reading with more than 5 wildcards can win and none is visited.
+
+A reading's value is computed from tables built once per fan table:
+
+- the suit, number and honor fans depend only on the hand's content mask (:func:`jantaku.jielu.melds.tile_mask`),
+  in three independent parts (which suits and honor categories; which numbers and whether honors; which winds
+  and dragons), so three small tables hold each part's points and its largest fan;
+- the combination fans: the points of the best fan matched by each sorted tuple of two to four number melds, and
+  the best assignment is the best split of the four melds into such tuples (:mod:`jantaku.jielu.combos`);
+- the shape fans (平和, 对对和, the kong fans) from the melds' kinds.
+
+Then the 32/24 rule: a fan worth ``full`` makes the value ``full``, else the sum capped at ``cap``.
+
+Pruning is exact: a branch stops when its wildcards exceed what the best value it could still reach allows
+(that bound reads the content mask's best superset, the combination fans' best extension of the number melds
+chosen so far and the shape fans' best).
+
+>>> from jantaku.tiles import counts34, parse_tiles
+>>> from jantaku.jielu.fantable import default_fan_table
+>>> check = WinCheck(default_fan_table())
+>>> check(counts34(parse_tiles("123m456p789s11z344z")), ()), check(counts34(parse_tiles("19m19p19s11234567z")), ())
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+import numpy as np
+from numba import njit
+
+from jantaku.shapes.tables import distance_table
+
+from .combos import combination_key, instances
+from .errors import JieluError
+from .fantable import FanTable
+from .melds import KONG, PUNG, is_chow, meld_tiles, tile_mask
+from .wholehand import _content_names
+
+__all__ = ["WinCheck", "win_check"]
+
+# Readings are built from 55 meld types (34 pungs, then the 21 chows) and a pair; honors first, so that the
+# honor fans settle early.
+_MELD_TILES = np.zeros((55, 3), dtype=np.int64)
+_MELD_CODE = np.zeros(55, dtype=np.int64)
+for _i, _k in enumerate((*range(27, 34), *range(27))):
+    _MELD_TILES[_i] = (_k, _k, _k)
+    _MELD_CODE[_i] = PUNG + _k
+for _j, _k in enumerate(k for k in range(27) if k % 9 <= 6):
+    _MELD_TILES[34 + _j] = (_k, _k + 1, _k + 2)
+    _MELD_CODE[34 + _j] = _k
+_TILE_MASK = np.array([tile_mask(k) for k in range(34)], dtype=np.int64)
+_MELD_MASK = np.array([_TILE_MASK[a] | _TILE_MASK[b] | _TILE_MASK[c] for a, b, c in _MELD_TILES], dtype=np.int64)
+_N_KEYS = 48
+"""Combination keys: the 21 chows (0-20), then the 27 number pungs (21-47), in the order of their codes."""
+
+
+def _compact(code: int) -> int:
+    """A meld's combination key (0-47), or -1 for an honor meld (which takes part in no combination)."""
+    key = combination_key(code)
+    if key is None:
+        return -1
+    if key < PUNG:
+        return 7 * (key // 9) + key % 9
+    return 21 + key - PUNG
+
+
+_ORDER = np.array([*range(27, 34), *range(27)], dtype=np.int64)
+"""The search's order of the kinds: honors first (they settle the honor fans early), then the number tiles."""
+_CHOW_MASK = np.array(
+    [_MELD_MASK[34 + 7 * (k // 9) + k % 9] if k < 27 and k % 9 <= 6 else 0 for k in range(34)], dtype=np.int64
+)
+_BIT_INDEX = np.zeros(521, dtype=np.int64)
+"""``_BIT_INDEX[(1 << i) % 521] == i`` for i < 9 (a perfect hash of the nine single bits)."""
+for _b in range(9):
+    _BIT_INDEX[(1 << _b) % 521] = _b
+_POW5 = np.array([5**i for i in range(9)], dtype=np.int64)
+_KINDS_OF = np.array([(1 << int(a)) | (1 << int(b)) | (1 << int(c)) for a, b, c in _MELD_TILES], dtype=np.int64)
+"""Per meld type: its kinds (a bit per kind)."""
+_COVER_FROM = np.zeros(56, dtype=np.int64)
+"""Per meld type j: the kinds that melds of type j or later can hold (a bit per kind)."""
+for _j in range(54, -1, -1):
+    _COVER_FROM[_j] = _COVER_FROM[_j + 1] | (1 << int(_MELD_TILES[_j, 0])) | (1 << int(_MELD_TILES[_j, 2]))
+    _COVER_FROM[_j] |= 1 << int(_MELD_TILES[_j, 1])
+_KEY_OF_CODE = np.array([_compact(c) if c < 27 or c >= PUNG else -1 for c in range(KONG + 34)], dtype=np.int64)
+"""Meld code -> combination key (-1: an honor meld, or no meld)."""
+_MELD_KEY = np.array([_compact(int(c)) for c in _MELD_CODE], dtype=np.int64)
+_MELD_IS_CHOW = np.array([is_chow(int(c)) for c in _MELD_CODE], dtype=np.bool_)
+
+
+def _scoring_sets(part: np.ndarray, bits: int, full: int) -> np.ndarray:
+    """``out[flags]``: the sets (of ``bits`` bits) whose part of the content fans scores, with the other flag bits
+    ``flags``, as (value, set) rows best first (:data:`_FULL_MARK` for a fan worth ``full``), padded with
+    zeros."""
+    n_flags = part.shape[0] >> bits
+    rows = []
+    for flags in range(n_flags):
+        got = []
+        for x in range(1 << bits):
+            tot, top = (int(v) for v in part[x | flags << bits])
+            if tot or top:
+                got.append((_FULL_MARK if top >= full else tot, x))
+        rows.append(sorted(got, reverse=True))
+    out = np.zeros((n_flags, max(map(len, rows)) + 1, 2), dtype=np.int64)
+    for flags, got in enumerate(rows):
+        for i, row in enumerate(got):
+            out[flags, i] = row
+    return out
+
+
+class _Tables:
+    """The per-fan-table arrays the compiled check reads."""
+
+    def __init__(self, t: FanTable) -> None:
+        fam = t.family
+
+        def part(mask: int, family: str) -> tuple[int, int]:
+            pts = [t.points[n] for n in _content_names(mask) if fam[n] == family]
+            return sum(pts), max(pts, default=0)
+
+        # suits: 3 suit bits, a wind present, a dragon present
+        self.suits = np.zeros((32, 2), dtype=np.int64)
+        for x in range(32):
+            self.suits[x] = part((x & 7) | (x >> 3 & 1) << 12 | (x >> 4 & 1) << 16, "suits")
+        # numbers: 9 number bits, an honor present
+        self.numbers = np.zeros((1024, 2), dtype=np.int64)
+        for x in range(1024):
+            self.numbers[x] = part((x & 511) << 3 | (x >> 9 & 1) << 12, "numbers")
+        # honors: 4 wind bits, 3 dragon bits
+        self.honors = np.zeros((128, 2), dtype=np.int64)
+        for x in range(128):
+            self.honors[x] = part(x << 12, "honors")
+        # combination fans: the best points of each sorted key tuple, two or three melds in dense tables, four in
+        # a sorted list of the instances' indexes (a few hundred; looked up by binary search)
+        self.combo2 = np.zeros(_N_KEYS**2, dtype=np.int64)
+        self.combo3 = np.zeros(_N_KEYS**3, dtype=np.int64)
+        four: dict[int, int] = {}
+        for spec in t.combinations:
+            for inst in instances(spec):
+                keys = sorted(_compact(c) for c in inst)
+                idx = 0
+                for k in keys:
+                    idx = idx * _N_KEYS + k
+                if len(keys) == 2:
+                    self.combo2[idx] = max(self.combo2[idx], spec.points)
+                elif len(keys) == 3:
+                    self.combo3[idx] = max(self.combo3[idx], spec.points)
+                else:
+                    four[idx] = max(four.get(idx, 0), spec.points)
+        self.combo4_keys = np.array(sorted(four), dtype=np.int64)
+        self.combo4_points = np.array([four[k] for k in sorted(four)], dtype=np.int64)
+        self.shape = np.array(
+            [t.points.get("平和", 0), t.points.get("对对和", 0)]
+            + [t.points.get(n, 0) for n in ("一杠", "二杠", "三杠", "四杠")],
+            dtype=np.int64,
+        )
+        self.full = t.full
+        self.cap = t.cap
+        self.max_w = max(t.full, t.cap).bit_length() - 1
+        self.content_ub = _content_bounds(self.suits, self.numbers, self.honors, self.full)
+        self.number_ub = _number_bounds(self.suits, self.numbers, self.full)
+        self.combo_ub = _combo_bounds(self.full, self.combo2, self.combo3, self.combo4_keys, self.combo4_points)
+        # every instance of a combination fan worth ``full``: its tiles as (kind, count), and how many kinds
+        inst = [i for spec in t.combinations if spec.points >= t.full for i in instances(spec)]
+        self.inst_tiles = np.zeros((max(1, len(inst)), 12, 2), dtype=np.int64)
+        self.inst_info = np.zeros(len(inst), dtype=np.int64)
+        for n, codes in enumerate(inst):
+            need: dict[int, int] = {}
+            for code in codes:
+                for k in meld_tiles(code):
+                    need[k] = need.get(k, 0) + 1
+            for x, (k, cnt) in enumerate(sorted(need.items())):
+                self.inst_tiles[n, x] = (k, cnt)
+            self.inst_info[n] = len(need)
+        self.nlist = _scoring_sets(self.numbers, 9, self.full)
+        self.slist = _scoring_sets(self.suits, 3, self.full)
+        self.dist9 = distance_table(9, True)
+        self.dist7 = distance_table(7, False)
+        self.tabs = (
+            self.suits,
+            self.numbers,
+            self.honors,
+            self.shape,
+            self.combo2,
+            self.combo3,
+            self.combo4_keys,
+            self.combo4_points,
+            self.content_ub,
+            self.number_ub,
+            self.combo_ub,
+            self.dist9,
+            self.dist7,
+            self.nlist,
+            self.slist,
+            self.inst_tiles,
+            self.inst_info,
+        )
+
+
+@njit(cache=True, inline="always")
+def _combo_points(
+    keys: np.ndarray, n: int, combo2: np.ndarray, combo3: np.ndarray, c4k: np.ndarray, c4p: np.ndarray
+) -> int:
+    """The best points of one sorted key tuple of ``n`` (2-4) melds (0 when no combination fan matches it)."""
+    if n == 2:
+        return combo2[keys[0] * _N_KEYS + keys[1]]
+    if n == 3:
+        return combo3[(keys[0] * _N_KEYS + keys[1]) * _N_KEYS + keys[2]]
+    idx = ((keys[0] * _N_KEYS + keys[1]) * _N_KEYS + keys[2]) * _N_KEYS + keys[3]
+    j = np.searchsorted(c4k, idx)
+    if j < c4k.shape[0] and c4k[j] == idx:
+        return c4p[j]
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _sort_small(a: np.ndarray, n: int) -> None:
+    """Sort the first ``n`` entries of ``a`` in place (n <= 5: insertion sort)."""
+    for i in range(1, n):
+        x = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
+
+
+@njit(cache=True)
+def _assignment(
+    keys: np.ndarray, u: int, full: int, combo2: np.ndarray, combo3: np.ndarray, c4k: np.ndarray, c4p: np.ndarray
+) -> tuple[int, bool]:
+    """The best assignment of ``u`` melds (their combination keys in the order of their codes) to combination fans:
+    its points and whether it holds a fan worth ``full``. The same enumeration and tie-breaking as
+    :func:`jantaku.jielu.combos.best_assignment`: per set of melds, its first meld in no fan, then in a fan with
+    one, two or three of the others in lexicographic order, a later option replacing an earlier only when it has
+    strictly more points."""
+    pts = np.zeros(16, dtype=np.int64)
+    fl = np.zeros(16, dtype=np.bool_)
+    mem = np.empty(4, dtype=np.int64)
+    grp = np.empty(4, dtype=np.int64)
+    for mask in range(1, 1 << u):
+        k = 0
+        for i in range(u):
+            if mask >> i & 1:
+                mem[k] = i
+                k += 1
+        first = mem[0]
+        bp = pts[mask ^ (1 << first)]
+        bf = fl[mask ^ (1 << first)]
+        for size in range(1, k):
+            for a in range(1, k):
+                for b in range(a + 1 if size >= 2 else k, k + 1 if size < 2 else k):
+                    for c in range(b + 1 if size == 3 else k, k + 1 if size < 3 else k):
+                        grp[0] = keys[first]
+                        grp[1] = keys[mem[a]]
+                        gm = (1 << first) | (1 << mem[a])
+                        n = 2
+                        if size >= 2:
+                            grp[2] = keys[mem[b]]
+                            gm |= 1 << mem[b]
+                            n = 3
+                        if size == 3:
+                            grp[3] = keys[mem[c]]
+                            gm |= 1 << mem[c]
+                            n = 4
+                        _sort_small(grp, n)
+                        p = _combo_points(grp, n, combo2, combo3, c4k, c4p)
+                        if p > 0:
+                            sub = mask & ~gm
+                            cand = p + pts[sub]
+                            if cand > bp:
+                                bp = cand
+                                bf = p >= full or fl[sub]
+        pts[mask] = bp
+        fl[mask] = bf
+    top = (1 << u) - 1
+    return pts[top], fl[top]
+
+
+_FULL_MARK = 1 << 20
+"""In the bound tables: a fan worth ``full`` can be reached."""
+
+
+@njit(cache=True, inline="always")
+def _content(mask: int, suits: np.ndarray, numbers: np.ndarray, honors: np.ndarray) -> tuple[int, int]:
+    """The suit, number and honor fans of content mask ``mask``: their points and the largest fan."""
+    winds = mask >> 12 & 15
+    dragons = mask >> 16 & 7
+    si = (mask & 7) | (8 if winds else 0) | (16 if dragons else 0)
+    ni = (mask >> 3 & 511) | (512 if winds or dragons else 0)
+    hi = mask >> 12 & 127
+    return (suits[si, 0] + numbers[ni, 0] + honors[hi, 0], max(suits[si, 1], numbers[ni, 1], honors[hi, 1]))
+
+
+@njit(cache=True)
+def _content_bounds(suits: np.ndarray, numbers: np.ndarray, honors: np.ndarray, full: int) -> np.ndarray:
+    """``out[r, mask]``: the most the suit, number and honor fans can be worth once at most ``r`` more groups add
+    their tiles to content mask ``mask`` (:data:`_FULL_MARK` when a fan worth ``full`` can be reached)."""
+    out = np.zeros((6, 1 << 19), dtype=np.int32)
+    for mask in range(1 << 19):
+        tot, top = _content(mask, suits, numbers, honors)
+        out[0, mask] = _FULL_MARK if top >= full else tot
+    groups = np.unique(_MELD_MASK)
+    for r in range(1, 6):
+        for mask in range(1 << 19):
+            best = out[r - 1, mask]
+            for g in groups:
+                v = out[r - 1, mask | g]
+                if v > best:
+                    best = v
+            out[r, mask] = best
+    return out
+
+
+@njit(cache=True, inline="always")
+def _key_kind(key: int) -> int:
+    """The kind a combination key's meld begins at."""
+    if key < 21:
+        return 9 * (key // 7) + key % 7
+    return key - 21
+
+
+@njit(cache=True, inline="always")
+def _tuple_index(keys: np.ndarray, n: int) -> int:
+    """The dense index of a sorted tuple of ``n`` (0-3) keys: base 48."""
+    idx = 0
+    for i in range(n):
+        idx = idx * _N_KEYS + keys[i]
+    return idx
+
+
+_OFFSETS = np.array(
+    [0, 1, 1 + _N_KEYS, 1 + _N_KEYS + _N_KEYS**2, 1 + _N_KEYS + _N_KEYS**2 + _N_KEYS**3], dtype=np.int64
+)
+"""Where the sorted tuples of 0, 1, 2 and 3 keys begin in the combination bound table."""
+
+
+@njit(cache=True)
+def _combo_bounds(full: int, combo2: np.ndarray, combo3: np.ndarray, c4k: np.ndarray, c4p: np.ndarray) -> np.ndarray:
+    """``out[tuple, t, :]`` for each sorted tuple of 0-3 combination keys (the melds chosen so far) and each
+    kind ``t`` (0-27): the most the combination fans of four melds holding them can be worth, when every other
+    number meld begins at kind ``t`` or later, and the largest single combination fan there (``[..., 0]`` and
+    ``[..., 1]``)."""
+    out = np.zeros((_OFFSETS[4], 28, 2), dtype=np.int32)
+    keys = np.empty(4, dtype=np.int64)
+    sub = np.empty(4, dtype=np.int64)
+    rest = np.empty(4, dtype=np.int64)
+    n = _N_KEYS
+    for a in range(n):
+        for b in range(a, n):
+            for c in range(b, n):
+                for d in range(c, n):
+                    keys[0], keys[1], keys[2], keys[3] = a, b, c, d
+                    tot = _assignment(keys, 4, full, combo2, combo3, c4k, c4p)[0]
+                    top = 0
+                    for s in range(16):
+                        k = 0
+                        for i in range(4):
+                            if s >> i & 1:
+                                sub[k] = keys[i]
+                                k += 1
+                        if k >= 2:
+                            top = max(top, _combo_points(sub, k, combo2, combo3, c4k, c4p))
+                    for s in range(15):  # the chosen melds: every proper subset
+                        k = 0
+                        r = 0
+                        for i in range(4):
+                            if s >> i & 1:
+                                sub[k] = keys[i]
+                                k += 1
+                            else:
+                                rest[r] = keys[i]
+                                r += 1
+                        t = 27
+                        for i in range(r):
+                            t = min(t, _key_kind(rest[i]))
+                        row = _OFFSETS[k] + _tuple_index(sub, k)
+                        if out[row, t, 0] < tot:
+                            out[row, t, 0] = tot
+                        if out[row, t, 1] < top:
+                            out[row, t, 1] = top
+    for row in range(out.shape[0]):
+        for t in range(26, -1, -1):
+            out[row, t, 0] = max(out[row, t, 0], out[row, t + 1, 0])
+            out[row, t, 1] = max(out[row, t, 1], out[row, t + 1, 1])
+    return out
+
+
+@njit(cache=True)
+def _number_bounds(suits: np.ndarray, numbers: np.ndarray, full: int) -> np.ndarray:
+    """``out[b, r, x]`` for the number phase of the search (``b``: the first suit still open, 0-2): the most the
+    suit and number fans can be worth once at most ``r`` more number groups of the open suits are added, from
+    ``x`` = the suit bits, the number bits (<< 3), a wind present (<< 12) and a dragon present (<< 13);
+    :data:`_FULL_MARK` when a fan worth ``full`` can be reached. The honor fans are final in this phase."""
+    out = np.zeros((3, 6, 1 << 14), dtype=np.int32)
+    groups = np.zeros(48, dtype=np.int64)
+    for b in range(3):
+        n_groups = 0
+        for s in range(b, 3):
+            for num in range(9):
+                groups[n_groups] = (1 << s) | (1 << (3 + num))
+                n_groups += 1
+            for a in range(7):
+                groups[n_groups] = (1 << s) | (7 << (3 + a))
+                n_groups += 1
+        for x in range(1 << 14):
+            winds = x >> 12 & 1
+            dragons = x >> 13 & 1
+            si = (x & 7) | (winds << 3) | (dragons << 4)
+            ni = (x >> 3 & 511) | ((winds | dragons) << 9)
+            tot = suits[si, 0] + numbers[ni, 0]
+            out[b, 0, x] = _FULL_MARK if max(suits[si, 1], numbers[ni, 1]) >= full else tot
+        for r in range(1, 6):
+            for x in range(1 << 14):
+                best = out[b, r - 1, x]
+                for g in range(n_groups):
+                    v = out[b, r - 1, x | groups[g]]
+                    if v > best:
+                        best = v
+                out[b, r, x] = best
+    return out
+
+
+@njit(cache=True)
+def _budget_bound(
+    mask: int, k: int, allow: int, hist_n: np.ndarray, hist_s: np.ndarray, nlist: np.ndarray, slist: np.ndarray
+) -> int:
+    """In the number phase, after kind ``k``: the most the suit and number fans can be worth when at most
+    ``allow`` of the hand's tiles after ``k`` are left out (made wildcards): every tile kept puts its number and
+    suit in the hand, so a number set or suit set leaving more than ``allow`` of them out is out of reach.
+    ``nlist[h]`` / ``slist[wd]``: the number sets / suit sets that score, best first, as (value, set);
+    ``hist_n[k, 9]`` / ``hist_s[k, 3]``: all the tiles after ``k``."""
+    winds = 1 if mask >> 12 & 15 else 0
+    dragons = 1 if mask >> 16 & 7 else 0
+    numbers = mask >> 3 & 511
+    least = hist_n[k, 9] - allow  # the tiles after k a number set must hold
+    best_n = 0
+    rows = nlist[winds | dragons]
+    for i in range(rows.shape[0]):
+        nset = rows[i, 1]
+        if rows[i, 0] == 0:
+            break
+        if nset & numbers != numbers:
+            continue
+        inside = 0
+        rest = nset
+        while rest:
+            low = rest & -rest
+            inside += hist_n[k, _BIT_INDEX[low % 521]]
+            rest ^= low
+        if inside >= least:
+            best_n = rows[i, 0]
+            break
+    suits = mask & 7
+    least = hist_s[k, 3] - allow
+    best_s = 0
+    rows = slist[winds | dragons << 1]
+    for i in range(rows.shape[0]):
+        sset = rows[i, 1]
+        if rows[i, 0] == 0:
+            break
+        if sset & suits != suits:
+            continue
+        inside = 0
+        for x in range(3):
+            if sset >> x & 1:
+                inside += hist_s[k, x]
+        if inside >= least:
+            best_s = rows[i, 0]
+            break
+    return best_n + best_s
+
+
+@njit(cache=True)
+def _may_reach(
+    mu: int,
+    groups_left: int,
+    mask: int,
+    k: int,
+    codes: np.ndarray,
+    n_codes: int,
+    chows: int,
+    kong_pts: int,
+    content_ub: np.ndarray,
+    number_ub: np.ndarray,
+    honors: np.ndarray,
+    combo_ub: np.ndarray,
+    keys: np.ndarray,
+    shape: np.ndarray,
+    full: int,
+    cap: int,
+    allow: int,
+    hist_n: np.ndarray,
+    hist_s: np.ndarray,
+    nlist: np.ndarray,
+    slist: np.ndarray,
+    combo_full_fits: bool,
+    combo2: np.ndarray,
+    combo3: np.ndarray,
+    c4k: np.ndarray,
+    c4p: np.ndarray,
+) -> bool:
+    """Whether a reading holding the melds ``codes[:n_codes]`` and content ``mask`` once the groups at kind ``k``
+    are chosen, with ``groups_left`` groups (melds and the pair) to come at later kinds, can still be worth
+    ``2**mu``: an upper bound of each family's points."""
+    if k >= 27:  # the honor phase: any group may still come
+        cu = content_ub[groups_left, mask]
+        t = 0
+    else:
+        hi = mask >> 12 & 127
+        if honors[hi, 1] >= full:
+            return True
+        x = (mask & 7) | (mask >> 3 & 511) << 3 | (1 << 12 if mask >> 12 & 15 else 0) | (1 << 13 if hi >> 4 else 0)
+        nb = min(number_ub[k // 9, groups_left, x], _budget_bound(mask, k, allow, hist_n, hist_s, nlist, slist))
+        cu = _FULL_MARK if nb >= _FULL_MARK else nb + honors[hi, 0]
+        t = k + 1
+    if cu >= _FULL_MARK:
+        return True
+    u = 0
+    for i in range(n_codes):
+        key = _KEY_OF_CODE[codes[i]]
+        if key >= 0:
+            keys[u] = key
+            u += 1
+    ctot = 0
+    if n_codes == 4:  # every meld chosen (the pair still to come): the combination fans are known
+        if u >= 2:
+            srt = np.empty(4, dtype=np.int64)
+            for i in range(4):
+                srt[i] = codes[i]
+            _sort_small(srt, 4)
+            u = 0
+            for i in range(4):
+                key = _KEY_OF_CODE[srt[i]]
+                if key >= 0:
+                    keys[u] = key
+                    u += 1
+            ctot, f = _assignment(keys, u, full, combo2, combo3, c4k, c4p)
+            if f:
+                return True
+    else:
+        _sort_small(keys, u)
+        row = _OFFSETS[u] + _tuple_index(keys, u)
+        if combo_ub[row, min(t, 27), 1] >= full and combo_full_fits:
+            return True
+        ctot = combo_ub[row, min(t, 27), 0]
+    sh = 0
+    if chows == n_codes and shape[0] > sh:
+        sh = shape[0]
+    if chows == 0 and shape[1] > sh:
+        sh = shape[1]
+    if sh >= full or kong_pts >= full:
+        return True
+    return min(cu + ctot + sh + kong_pts, cap) >= 1 << mu
+
+
+@njit(cache=True)
+def _search(
+    c: np.ndarray,
+    fixed_cnt: np.ndarray,
+    codes: np.ndarray,
+    ints: np.ndarray,
+    suits: np.ndarray,
+    numbers: np.ndarray,
+    honors: np.ndarray,
+    shape: np.ndarray,
+    combo2: np.ndarray,
+    combo3: np.ndarray,
+    c4k: np.ndarray,
+    c4p: np.ndarray,
+    content_ub: np.ndarray,
+    number_ub: np.ndarray,
+    combo_ub: np.ndarray,
+    dist9: np.ndarray,
+    dist7: np.ndarray,
+    nlist: np.ndarray,
+    slist: np.ndarray,
+    inst_tiles: np.ndarray,
+    inst_info: np.ndarray,
+) -> bool:
+    """Whether a winning reading exists: a depth-first search over the search positions (honors first, then the
+    number kinds in order), choosing at each the chows that begin there, a pung and the pair.
+
+    Per position the state is: melds and pair still to choose, wildcards standing for missing tiles and the
+    hand's tiles made wildcards so far, the tiles of this kind and the next that chows begun earlier need, the
+    content mask, the chows, the meld codes chosen (after the fixed ones) and the pair."""
+    full, cap, max_w, kong_pts, n_fixed, mask0, chows0 = ints[0], ints[1], ints[2], ints[3], ints[6], ints[7], ints[8]
+    suffix = np.zeros(35, dtype=np.int64)
+    for pos in range(33, -1, -1):
+        suffix[pos] = suffix[pos + 1] + c[_ORDER[pos]]
+    # the regular distance of the tiles at later positions (a lower bound on the wildcards the groups still to
+    # come need): per kind, the base-5 index of the tiles of its block after it; per block, the distances of the
+    # blocks after it combined
+    after = np.zeros(34, dtype=np.int64)
+    for k in range(34):
+        start = 27 if k >= 27 else 9 * (k // 9)
+        end = 34 if k >= 27 else start + 9
+        for x in range(k + 1, end):
+            after[k] += c[x] * _POW5[x - start]
+    # each combination instance's wildcards at least (its tiles the hand and its fixed melds lack): per number of
+    # wildcards, whether a full combination fan fits and a bound on the combination fans' total
+    combo_full_fits = False
+    for i in range(inst_info.shape[0]):
+        lack = 0
+        for x in range(inst_info[i]):
+            kx = inst_tiles[i, x, 0]
+            lack += max(0, inst_tiles[i, x, 1] - c[kx] - fixed_cnt[kx])
+        if lack <= max_w:
+            combo_full_fits = True
+            break
+    hist_n = np.zeros((27, 10), dtype=np.int64)  # the hand's number tiles after each kind: by number, in all
+    hist_s = np.zeros((27, 4), dtype=np.int64)  # and by suit, in all
+    for k in range(25, -1, -1):
+        for n in range(10):
+            hist_n[k, n] = hist_n[k + 1, n]
+        for x in range(4):
+            hist_s[k, x] = hist_s[k + 1, x]
+        hist_n[k, (k + 1) % 9] += c[k + 1]
+        hist_s[k, (k + 1) // 9] += c[k + 1]
+        hist_n[k, 9] += c[k + 1]
+        hist_s[k, 3] += c[k + 1]
+    comb = np.full((5, 10), 99, dtype=np.int64)  # comb[b]: blocks b.. combined (0 honors, 1-3 the suits)
+    comb[4, 0] = 0
+    own = np.zeros(10, dtype=np.int64)
+    for b in range(3, -1, -1):
+        idx = 0
+        if b == 0:
+            for x in range(7):
+                idx += c[27 + x] * _POW5[x]
+            for j in range(10):
+                own[j] = dist7[idx, j]
+        else:
+            for x in range(9):
+                idx += c[9 * (b - 1) + x] * _POW5[x]
+            for j in range(10):
+                own[j] = dist9[idx, j]
+        _min_plus(own, comb[b + 1], comb[b])
+    ml = np.zeros(35, dtype=np.int64)
+    pl = np.zeros(35, dtype=np.int64)
+    miss = np.zeros(35, dtype=np.int64)
+    drop = np.zeros(35, dtype=np.int64)
+    pa = np.zeros(35, dtype=np.int64)
+    pb = np.zeros(35, dtype=np.int64)
+    mask = np.zeros(35, dtype=np.int64)
+    chows = np.zeros(35, dtype=np.int64)
+    n_codes = np.zeros(35, dtype=np.int64)
+    pair = np.zeros(35, dtype=np.int64)
+    opt = np.zeros(35, dtype=np.int64)
+    keys = np.zeros(4, dtype=np.int64)
+    ml[0] = 4 - n_fixed
+    pl[0] = 1
+    mask[0] = mask0
+    chows[0] = chows0
+    n_codes[0] = n_fixed
+    pair[0] = -1
+    opt[0] = -1
+    pos = 0
+    while pos >= 0:
+        if pos == 34:  # groups left and no kind to form them (a complete reading is scored where it completes)
+            pos -= 1
+            continue
+        k = _ORDER[pos]
+        ck = c[k]
+        room = 4 - fixed_cnt[k]
+        m0 = ml[pos]
+        p0 = pl[pos]
+        top_ch = min(m0, 4) if k < 27 and k % 9 <= 6 else 0
+        o = opt[pos] + 1
+        found = False
+        while o < 4 * (top_ch + 1):
+            ch = o >> 2
+            pung = o >> 1 & 1
+            pr = o & 1
+            o += 1
+            if ch:
+                if ck + c[k + 1] + c[k + 2] == 0:  # a chow made only of wildcards: never allowed
+                    break
+                if pb[pos] + ch > 4 - fixed_cnt[k + 1] or ch > 4 - fixed_cnt[k + 2]:
+                    break
+            if pung and (m0 - ch < 1 or ck == 0):  # a pung made only of wildcards: never allowed
+                continue
+            if pr and (p0 == 0 or ck == 0):
+                continue
+            need = pa[pos] + ch + 3 * pung + 2 * pr
+            if need > room:
+                continue
+            miss2 = miss[pos] + (need - ck if need > ck else 0)
+            drop2 = drop[pos] + (ck - need if ck > need else 0)
+            ml2 = m0 - ch - pung
+            pl2 = p0 - pr
+            later = 3 * ml2 + 2 * pl2 + pb[pos] + 2 * ch  # tiles the groups still to come hold
+            have = suffix[pos + 1]
+            w = max(miss2 + max(0, later - have), drop2 + max(0, have - later))
+            if w > max_w:
+                continue
+            w = max(w, miss2 + _future_misses(k, pb[pos] + ch, ch, ml2, pl2, c, after, comb, dist9, dist7))
+            if w > max_w:
+                continue
+            mask2 = mask[pos]
+            n2 = n_codes[pos]
+            if ch:
+                mask2 |= _CHOW_MASK[k]
+                for _ in range(ch):
+                    codes[n2] = k
+                    n2 += 1
+            if pung:
+                mask2 |= _TILE_MASK[k]
+                codes[n2] = PUNG + k
+                n2 += 1
+            if pr:
+                mask2 |= _TILE_MASK[k]
+            if ml2 + pl2 == 0:  # every group chosen: the chows begun take their tiles, every other tile is dropped
+                m_end = miss2
+                d_end = drop2 + have
+                n1 = pb[pos] + ch
+                if n1:
+                    m_end += max(0, n1 - c[k + 1])
+                    d_end -= min(n1, c[k + 1])
+                if ch:
+                    m_end += max(0, ch - c[k + 2])
+                    d_end -= min(ch, c[k + 2])
+                if m_end == d_end <= max_w and _leaf(
+                    mask2,
+                    chows[pos] + ch,
+                    codes,
+                    k if pr else pair[pos],
+                    m_end,
+                    c,
+                    ints,
+                    suits,
+                    numbers,
+                    honors,
+                    shape,
+                    combo2,
+                    combo3,
+                    c4k,
+                    c4p,
+                    keys,
+                ):
+                    return True
+                continue
+            if w > 0 and not _may_reach(
+                w,
+                ml2 + pl2,
+                mask2,
+                k,
+                codes,
+                n2,
+                chows[pos] + ch,
+                kong_pts,
+                content_ub,
+                number_ub,
+                honors,
+                combo_ub,
+                keys,
+                shape,
+                full,
+                cap,
+                max_w - drop2,
+                hist_n,
+                hist_s,
+                nlist,
+                slist,
+                combo_full_fits,
+                combo2,
+                combo3,
+                c4k,
+                c4p,
+            ):
+                continue
+            q = pos + 1
+            ml[q] = ml2
+            pl[q] = pl2
+            miss[q] = miss2
+            drop[q] = drop2
+            pa[q] = pb[pos] + ch
+            pb[q] = ch
+            mask[q] = mask2
+            chows[q] = chows[pos] + ch
+            n_codes[q] = n2
+            pair[q] = k if pr else pair[pos]
+            opt[q] = -1
+            found = True
+            break
+        opt[pos] = o - 1
+        if found:
+            pos += 1
+        else:
+            pos -= 1
+    return False
+
+
+@njit(cache=True)
+def _min_plus(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
+    """Distance rows (index ``pairs * 5 + melds``) of two sets of tiles -> the row of both together."""
+    for p in range(2):
+        for m in range(5):
+            best = 99
+            for p1 in range(p + 1):
+                for m1 in range(m + 1):
+                    v = a[p1 * 5 + m1] + b[(p - p1) * 5 + m - m1]
+                    if v < best:
+                        best = v
+            out[p * 5 + m] = best
+
+
+@njit(cache=True, inline="always")
+def _future_misses(
+    k: int,
+    pend1: int,
+    pend2: int,
+    ml: int,
+    pl: int,
+    c: np.ndarray,
+    after: np.ndarray,
+    comb: np.ndarray,
+    dist9: np.ndarray,
+    dist7: np.ndarray,
+) -> int:
+    """A lower bound on the wildcards the groups still to come need once the groups at kind ``k`` are chosen:
+    the tiles chows begun need beyond what the hand holds, plus the regular distance of the tiles left after
+    ``k`` (its block's rest, then the later blocks) to ``ml`` melds and ``pl`` pairs."""
+    short = 0
+    idx = after[k]
+    if pend1:
+        x = k + 1
+        use = min(pend1, c[x])
+        short += pend1 - use
+        idx -= use * _POW5[x % 9]
+    if pend2:
+        x = k + 2
+        use = min(pend2, c[x])
+        short += pend2 - use
+        idx -= use * _POW5[x % 9]
+    if k >= 27:
+        row = dist7[idx]
+        nxt = comb[1]
+    else:
+        row = dist9[idx]
+        nxt = comb[2 + k // 9]
+    best = 99
+    for p1 in range(pl + 1):
+        for m1 in range(ml + 1):
+            v = row[p1 * 5 + m1] + nxt[(pl - p1) * 5 + ml - m1]
+            if v < best:
+                best = v
+    return short + best
+
+
+@njit(cache=True)
+def _leaf_value(
+    mask: int,
+    chows: int,
+    codes: np.ndarray,
+    w: int,
+    ints: np.ndarray,
+    suits: np.ndarray,
+    numbers: np.ndarray,
+    honors: np.ndarray,
+    shape: np.ndarray,
+    combo2: np.ndarray,
+    combo3: np.ndarray,
+    c4k: np.ndarray,
+    c4p: np.ndarray,
+    keys: np.ndarray,
+) -> int:
+    """The value (after the 32/24 rule) of the reading with content ``mask``, ``chows`` chows and the four melds
+    ``codes``; with ``w == 0`` (no wildcard) the incidental fans of ``ints`` count too."""
+    full, cap, kong_pts, inc_total, inc_max = ints[0], ints[1], ints[3], ints[4], ints[5]
+    tot, top = _content(mask, suits, numbers, honors)
+    tot += kong_pts
+    top = max(top, kong_pts)
+    if chows == 4:
+        tot += shape[0]
+        top = max(top, shape[0])
+    elif chows == 0:
+        tot += shape[1]
+        top = max(top, shape[1])
+    if w == 0:
+        tot += inc_total
+        top = max(top, inc_max)
+    srt = np.empty(4, dtype=np.int64)
+    for i in range(4):
+        srt[i] = codes[i]
+    _sort_small(srt, 4)
+    u = 0
+    for i in range(4):
+        key = _KEY_OF_CODE[srt[i]]
+        if key >= 0:
+            keys[u] = key
+            u += 1
+    if u >= 2:
+        p, f = _assignment(keys, u, full, combo2, combo3, c4k, c4p)
+        tot += p
+        if f:
+            top = full
+    return full if top >= full else min(tot, cap)
+
+
+@njit(cache=True)
+def _leaf(
+    mask: int,
+    chows: int,
+    codes: np.ndarray,
+    pair: int,
+    w: int,
+    c: np.ndarray,
+    ints: np.ndarray,
+    suits: np.ndarray,
+    numbers: np.ndarray,
+    honors: np.ndarray,
+    shape: np.ndarray,
+    combo2: np.ndarray,
+    combo3: np.ndarray,
+    c4k: np.ndarray,
+    c4p: np.ndarray,
+    keys: np.ndarray,
+) -> bool:
+    """Whether the reading with these four melds and pair, using ``w`` wildcards, wins."""
+    v = _leaf_value(mask, chows, codes, w, ints, suits, numbers, honors, shape, combo2, combo3, c4k, c4p, keys)
+    if v < (1 << w):
+        return False
+    return w == 0 or _real_tiles(c, codes, ints[6], pair)
+
+
+@njit(cache=True)
+def _real_tiles(c: np.ndarray, codes: np.ndarray, n_fixed: int, pair: int) -> bool:
+    """No pair or meld made only of wildcards: each closed group can be given a real tile of its own (Hall's
+    condition over every set of groups)."""
+    kinds = np.zeros((5, 3), dtype=np.int64)
+    n_kinds = np.zeros(5, dtype=np.int64)
+    used = np.zeros(34, dtype=np.int64)
+    groups = 0
+    for i in range(n_fixed, 4):
+        code = codes[i]
+        if code < PUNG:
+            for x in range(3):
+                kinds[groups, x] = code + x
+                used[code + x] += 1
+            n_kinds[groups] = 3
+        else:
+            kinds[groups, 0] = code - PUNG
+            used[code - PUNG] += 3
+            n_kinds[groups] = 1
+        groups += 1
+    kinds[groups, 0] = pair
+    used[pair] += 2
+    n_kinds[groups] = 1
+    groups += 1
+    seen = np.zeros(34, dtype=np.bool_)
+    for sub in range(1, 1 << groups):
+        seen[:] = False
+        size = 0
+        supply = 0
+        for g in range(groups):
+            if sub >> g & 1:
+                size += 1
+                for x in range(n_kinds[g]):
+                    k = kinds[g, x]
+                    if not seen[k]:
+                        seen[k] = True
+                        supply += min(c[k], used[k])
+        if supply < size:
+            return False
+    return True
+
+
+class WinCheck:
+    """The compiled legal-win check for one fan table: ``check(counts, fixed, incidental)``.
+
+    Args of a call:
+        counts: the closed tiles (the winning tile included), 34 counts.
+        fixed: the called melds' codes (:mod:`jantaku.jielu.melds`).
+        incidental: the win's incidental fans as (name, points); they count only without wildcards.
+
+    It answers exactly what ``best_completion(counts, fixed, incidental=incidental, table=table, stop_at=1) is
+    not None`` answers (the tests compare them), and raises :class:`~jantaku.jielu.errors.JieluError` for counts
+    that are not a hand of 14 tiles or hold a fifth copy of a kind.
+    """
+
+    def __init__(self, table: FanTable) -> None:
+        self.table = table
+        self._t = _Tables(table)
+        self._per_melds: dict[tuple[tuple[int, ...], tuple[tuple[str, int], ...]], tuple[np.ndarray, ...]] = {}
+
+    def __call__(self, counts: Sequence[int], fixed: Sequence[int], incidental: Sequence[tuple[str, int]] = ()) -> bool:
+        key = (tuple(fixed), tuple(incidental))
+        prep = self._per_melds.get(key)
+        if prep is None:
+            prep = self._per_melds[key] = self._prepare(*key)
+        fixed_cnt, codes, ints = prep
+        try:
+            c = np.array(counts, dtype=np.int64)
+        except (TypeError, ValueError, OverflowError):
+            raise JieluError(f"34 counts (0-4) are expected, got {counts!r}") from None
+        if c.shape != (34,):
+            raise JieluError(f"34 counts (0-4) are expected, got {list(counts)}")
+        problem = _count_problem(c, fixed_cnt, ints[6])
+        if problem:
+            raise JieluError(_PROBLEMS[problem].format(tiles=int(c.sum()) + 3 * int(ints[6]), counts=list(counts)))
+        return bool(_search(c, fixed_cnt, codes.copy(), ints, *self._t.tabs))
+
+    def _prepare(
+        self, fixed: tuple[int, ...], incidental: tuple[tuple[str, int], ...]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The arrays a call with these fixed melds and incidental fans passes (built once per pair)."""
+        if len(fixed) > 4:
+            raise JieluError(f"a hand has at most four melds, got {len(fixed)}")
+        t = self._t
+        fixed_cnt = np.zeros(34, dtype=np.int64)
+        fixed_mask = fixed_chows = kongs = 0
+        for code in fixed:
+            for k in meld_tiles(code):
+                fixed_cnt[k] += 1
+                fixed_mask |= int(_TILE_MASK[k])
+            fixed_chows += is_chow(code)
+            kongs += code >= KONG
+        codes = np.zeros(4, dtype=np.int64)
+        codes[: len(fixed)] = fixed
+        inc = [p for _, p in incidental]
+        ints = np.array(
+            [
+                t.full,
+                t.cap,
+                t.max_w,
+                t.shape[1 + kongs] if kongs else 0,
+                sum(inc),
+                max(inc, default=0),
+                len(fixed),
+                fixed_mask,
+                fixed_chows,
+            ],
+            dtype=np.int64,
+        )
+        if len(self._per_melds) > 4096:
+            self._per_melds.clear()
+        return fixed_cnt, codes, ints
+
+
+_PROBLEMS = {
+    1: "34 counts (0-4) are expected, got {counts}",
+    2: "a hand to check has 14 tiles (each meld counting as 3); this one has {tiles}",
+    3: "a kind has more than four copies in the hand and its melds",
+}
+
+
+@njit(cache=True)
+def _count_problem(c: np.ndarray, fixed_cnt: np.ndarray, n_fixed: int) -> int:
+    """0 when ``c`` is a closed hand that completes 14 tiles with ``n_fixed`` melds, else a key of
+    :data:`_PROBLEMS`."""
+    total = 0
+    for k in range(34):
+        if c[k] < 0 or c[k] > 4:
+            return 1
+        if c[k] + fixed_cnt[k] > 4:
+            return 3
+        total += c[k]
+    return 0 if total == 3 * (4 - n_fixed) + 2 else 2
+
+
+@cache
+def win_check(table: FanTable) -> WinCheck:
+    """The :class:`WinCheck` of ``table`` (built once per table)."""
+    return WinCheck(table)

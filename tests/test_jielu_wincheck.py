@@ -1,0 +1,193 @@
+"""The compiled legal-win check (:mod:`jantaku.jielu.wincheck`) answers as the optimiser does, under any fan table.
+
+The optimiser (:func:`jantaku.jielu.search.best_completion` with ``stop_at=1``) is held to an independent brute
+force in tests/test_jielu_bruteforce.py and tests/test_jielu_legal_win.py. Here the compiled check, whose bounds
+are built from the fan table's points, is compared with it under the shipped table and under three rule files
+that move the bounds' weak spots: every fan worth the same (a low ``full``, so fewer wildcards can pay), the
+whole-hand fans made decisive (worth ``full``), and the combination fans made heavy (so that the best assignment of
+the melds decides). Hands are drawn near complete (a complete shape with one to five tiles replaced) and at random,
+with zero to four called melds (chows, pungs and kongs) and random incidental fans, so that both answers and every
+number of wildcards occur.
+"""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from importlib import resources
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from jantaku.jielu import JieluError, can_win_counts
+from jantaku.jielu.fantable import FanTable, default_fan_table, fan_table_from_mapping
+from jantaku.jielu.melds import KONG, PUNG
+from jantaku.jielu.search import best_completion
+from jantaku.jielu.wincheck import win_check
+
+
+def _table(change: dict[str, dict[str, int]], full: int = 32, cap: int = 24) -> FanTable:
+    data = tomllib.loads(resources.files("jantaku.jielu").joinpath("fans.toml").read_text(encoding="utf-8"))
+    data["scoring"] = {"full": full, "cap": cap}
+    for family, points in change.items():
+        for name, value in points.items():
+            if family == "combinations":
+                data[family][name]["points"] = value
+            else:
+                data[family][name] = value
+    return fan_table_from_mapping(data, "test")
+
+
+def _flat() -> FanTable:
+    data = tomllib.loads(resources.files("jantaku.jielu").joinpath("fans.toml").read_text(encoding="utf-8"))
+    change = {fam: dict.fromkeys(data[fam], 2) for fam in ("suits", "numbers", "honors", "shape", "incidental")}
+    change["combinations"] = dict.fromkeys(data["combinations"], 2)
+    return _table(change, full=16, cap=12)
+
+
+TABLES = {
+    "shipped": default_fan_table(),
+    "flat": _flat(),
+    "whole-hand decisive": _table(
+        {
+            "suits": {"五门齐": 12, "清二色": 6},
+            "numbers": {"九数齐": 12, "混三数": 12},
+            "honors": {"三风": 32},
+            "shape": {"对对和": 12, "平和": 3},
+        },
+        cap=30,
+    ),
+    "heavy combinations": _table(
+        {"combinations": {"逢顺": 3, "同顺": 6, "三步顺": 16, "逢刻": 8, "双逢顺": 16, "三连顺": 32}}, cap=40
+    ),
+}
+
+INCIDENTAL = ((), (("自摸和", 1),), (("海底和", 2),), (("自摸和", 1), ("杠上和", 2)), (("自摸和", 1), ("天和", 32)))
+
+
+def _fixed_melds(rng: random.Random, left: list[int], n: int) -> tuple[int, ...]:
+    codes: list[int] = []
+    while len(codes) < n:
+        roll = rng.random()
+        if roll < 0.45:
+            k = 9 * rng.randrange(3) + rng.randrange(7)
+            kinds, code = [k, k + 1, k + 2], k
+        elif roll < 0.85:
+            k = rng.randrange(34)
+            kinds, code = [k] * 3, PUNG + k
+        else:
+            k = rng.randrange(34)
+            kinds, code = [k] * 4, KONG + k
+        if all(left[x] >= kinds.count(x) for x in set(kinds)):
+            for x in kinds:
+                left[x] -= 1
+            codes.append(code)
+    return tuple(codes)
+
+
+def _closed(rng: random.Random, left: list[int], n: int, swaps: int) -> list[int]:
+    closed = [0] * 34
+    if swaps < 0:  # at random from what is left
+        wall = [x for x in range(34) for _ in range(left[x])]
+        for x in rng.sample(wall, n):
+            closed[x] += 1
+        return closed
+    while sum(closed) < n - 2:
+        k = 9 * rng.randrange(3) + rng.randrange(7)
+        meld = [k, k + 1, k + 2] if rng.random() < 0.6 else [rng.randrange(34)] * 3
+        if all(left[x] - closed[x] >= meld.count(x) for x in set(meld)):
+            for x in meld:
+                closed[x] += 1
+    pair = rng.randrange(34)
+    while left[pair] - closed[pair] < 2:
+        pair = rng.randrange(34)
+    closed[pair] += 2
+    for _ in range(swaps):
+        out = rng.choice([x for x in range(34) if closed[x]])
+        closed[out] -= 1
+        into = rng.choice([x for x in range(34) if left[x] - closed[x] > 0])
+        closed[into] += 1
+    return closed
+
+
+def _case(seed: int, n_fixed: int, swaps: int) -> tuple[list[int], tuple[int, ...]]:
+    rng = random.Random(seed)
+    left = [4] * 34
+    fixed = _fixed_melds(rng, left, n_fixed)
+    return _closed(rng, left, 14 - 3 * n_fixed, swaps), fixed
+
+
+@pytest.mark.parametrize("name", list(TABLES))
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_fixed=st.sampled_from((0, 0, 0, 1, 1, 2, 3, 4)),
+    swaps=st.sampled_from((-1, 1, 2, 2, 3, 3, 4, 5)),
+    incidental=st.sampled_from(INCIDENTAL),
+)
+def test_the_compiled_check_answers_as_the_optimiser(name, seed, n_fixed, swaps, incidental):
+    table = TABLES[name]
+    closed, fixed = _case(seed, n_fixed, swaps)
+    want = best_completion(closed, fixed, incidental=incidental, table=table, stop_at=1) is not None
+    assert win_check(table)(closed, fixed, incidental) == want, (name, closed, fixed, incidental)
+
+
+@pytest.mark.parametrize("name", list(TABLES))
+def test_both_answers_occur_under_every_table(name):
+    """The cases above are not all one answer: a check that always said no (or yes) would fail here."""
+    table = TABLES[name]
+    answers = [
+        win_check(table)(*_case(seed, n_fixed, swaps))
+        for seed in range(60)
+        for n_fixed, swaps in ((0, -1), (0, 3), (1, 2), (2, 4), (0, 5))
+    ]
+    assert 20 <= sum(answers) <= len(answers) - 20
+
+
+def test_known_hands():
+    check = win_check(default_fan_table())
+    from jantaku.tiles import counts34, parse_tiles
+
+    def counts(text: str) -> list[int]:
+        return counts34(parse_tiles(text))
+
+    assert check(counts("123m456p789s11z344z"), ())  # a wildcard for 2z or 4z: 五门齐 and more
+    assert not check(counts("19m19p19s11234567z"), ())  # thirteen orphans is no 洁律 shape
+    # a complete hand whose only fan is 自摸和 wins by tsumo, not by ron
+    plain = counts("234m567m345p678s55s")
+    assert check(plain, (), (("自摸和", 1),)) == (
+        best_completion(plain, (), incidental=(("自摸和", 1),), stop_at=1) is not None
+    )
+    # four called kongs and a pair: 四杠 alone is worth full
+    assert check(counts("55z"), (KONG + 0, KONG + 10, KONG + 20, KONG + 30))
+
+
+@pytest.mark.parametrize(
+    ("counts", "fixed", "message"),
+    [
+        ([1] * 14 + [0] * 20, (), None),
+        ([1] * 13 + [0] * 21, (), "14 tiles"),
+        ([5] + [1] * 9 + [0] * 24, (), "34 counts"),
+        ([0] + [1] * 12 + [0] * 21, (PUNG + 0,), "this one has 15"),
+        ([2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0] + [0] * 23, (PUNG + 0,), "more than four copies"),
+        ([1] * 14, (), "34 counts"),
+        ([-1] + [1] * 15 + [0] * 18, (), "34 counts"),
+    ],
+)
+def test_bad_hands_are_named(counts, fixed, message):
+    check = win_check(default_fan_table())
+    if message is None:
+        assert check(counts, fixed) in (True, False)
+        return
+    with pytest.raises(JieluError, match=message):
+        check(counts, fixed)
+
+
+def test_can_win_counts_is_the_public_form():
+    from jantaku.tiles import counts34, parse_tiles
+
+    c = counts34(parse_tiles("234m567m345p678s55s"))
+    assert can_win_counts(c, (), tsumo=True) == win_check(default_fan_table())(c, (), (("自摸和", 1),))
+    with pytest.raises(JieluError):
+        can_win_counts(c[:-1], ())
