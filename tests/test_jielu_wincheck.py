@@ -191,3 +191,25 @@ def test_can_win_counts_is_the_public_form():
     assert can_win_counts(c, (), tsumo=True) == win_check(default_fan_table())(c, (), (("自摸和", 1),))
     with pytest.raises(JieluError):
         can_win_counts(c[:-1], ())
+
+
+@pytest.mark.parametrize("name", list(TABLES))
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_fixed=st.sampled_from((0, 0, 1, 2, 4)),
+    swaps=st.sampled_from((0, 1, 2, 3)),
+    incidental=st.sampled_from(INCIDENTAL),
+    extra=st.sampled_from((0, 0, 1)),
+)
+def test_the_best_score_is_the_optimisers(name, seed, n_fixed, swaps, incidental, extra):
+    """``best_score`` (the same search, not stopping at 1) gives the optimiser's score S, with or without a
+    non-winner's extra wildcard."""
+    table = TABLES[name]
+    closed, fixed = _case(seed, n_fixed, swaps)
+    if extra:
+        closed[max(range(34), key=lambda k: closed[k])] -= 1
+        incidental = ()
+    found = best_completion(closed, fixed, extra=extra, incidental=incidental, table=table)
+    want = found.score if found else 0
+    assert win_check(table).best_score(closed, fixed, incidental, extra) == want, (name, closed, fixed, extra)

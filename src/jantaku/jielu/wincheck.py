@@ -5,27 +5,41 @@ not gated by waits), so it is the cost of a 洁律 game. :func:`jantaku.jielu.se
 too, and explains the best completion; this module only answers yes or no, with the same definitions, in code
 that numba compiles to machine code on first use.
 
-The check enumerates every *reading* of the hand: the closed melds still to form and the pair, as a multiset
-of groups in a fixed order. A reading that needs tiles the hand lacks uses that many wildcards, ``w`` (each
-stands for a missing tile, and as many of the hand's own tiles are treated as wildcards); it wins when its value
-halved ``w`` times is at least 1, that is ``value >= 2**w``, and when every group holds a real tile of its own
-(no pair or meld made only of wildcards). With ``w = 0`` the win's incidental fans count too. Values reach at
-most ``max(full, cap)`` (32), so no reading with more than 5 wildcards can win and none is visited.
+A *reading* of the hand is its closed melds still to form and its pair. A reading that needs tiles the hand
+lacks uses that many wildcards, ``w`` (each stands for a missing tile, and as many of the hand's own tiles are
+treated as wildcards); it wins when its value halved ``w`` times is at least 1, that is ``value >= 2**w``, and
+when every group holds a real tile of its own (no pair or meld made only of wildcards: Hall's condition over the
+groups). With ``w = 0`` the win's incidental fans count too. Values reach at most ``max(full, cap)`` (32), so no
+reading with more than 5 wildcards can win.
 
-A reading's value is computed from tables built once per fan table:
+The search visits the kinds in order, honors first, and at each kind chooses the chows that begin there, a pung
+and the pair (the groups' lowest kind), so each reading is reached once and the wildcards it needs are known kind
+by kind: the tiles of a kind the groups need beyond the hand's are misses, the hand's tiles beyond what they need
+are drops, and a complete reading has as many of each. A reading's value comes from tables built once per fan
+table (:class:`_Tables`):
 
-- the suit, number and honor fans depend only on the hand's content mask (:func:`jantaku.jielu.melds.tile_mask`),
-  in three independent parts (which suits and honor categories; which numbers and whether honors; which winds
-  and dragons), so three small tables hold each part's points and its largest fan;
-- the combination fans: the points of the best fan matched by each sorted tuple of two to four number melds, and
-  the best assignment is the best split of the four melds into such tuples (:mod:`jantaku.jielu.combos`);
-- the shape fans (平和, 对对和, the kong fans) from the melds' kinds.
+- the suit, number and honor fans depend only on the reading's content mask (:func:`jantaku.jielu.melds.
+  tile_mask`), in three independent parts (which suits and honor categories; which numbers and whether an honor;
+  which winds and dragons): three small tables hold each part's points and its largest fan;
+- the combination fans: the best points of each sorted tuple of two to four number melds, and the best
+  assignment of the four melds to them, enumerated and tie-broken as :func:`jantaku.jielu.combos.best_assignment`
+  does (:func:`_assignment`);
+- the shape fans (平和, 对对和, the kong fans) from the melds' kinds;
 
-Then the 32/24 rule: a fan worth ``full`` makes the value ``full``, else the sum capped at ``cap``.
+then the 32/24 rule: a fan worth ``full`` makes the value ``full``, else the sum capped at ``cap``.
 
-Pruning is exact: a branch stops when its wildcards exceed what the best value it could still reach allows
-(that bound reads the content mask's best superset, the combination fans' best extension of the number melds
-chosen so far and the shape fans' best).
+Every pruning rule is exact (none can lose a winning reading; the tests compare the check with the optimiser
+under four fan tables):
+
+- the wildcards so far plus a lower bound of those still to come (the regular distance of the tiles left, from
+  :func:`jantaku.shapes.tables.distance_table`, and the tiles left beyond what the groups to come can hold) must
+  be at most 5;
+- the value the reading can still reach must be at least ``2**w``: the content fans over every mask that the
+  groups still to come can make (in the number phase, only number groups; and a number or suit set that would
+  leave out more of the hand's later tiles than the wildcards allow is out of reach), plus the combination
+  fans' best over every way to complete the number melds chosen so far with melds at later kinds (a fan worth
+  ``full`` only when one of its instances fits in the wildcards), plus the shape fans still possible;
+- a reading whose groups are all chosen is scored at once (the tiles left are drops).
 
 >>> from jantaku.tiles import counts34, parse_tiles
 >>> from jantaku.jielu.fantable import default_fan_table
@@ -486,7 +500,7 @@ def _budget_bound(
 
 @njit(cache=True)
 def _may_reach(
-    mu: int,
+    need: int,
     groups_left: int,
     mask: int,
     k: int,
@@ -515,7 +529,9 @@ def _may_reach(
 ) -> bool:
     """Whether a reading holding the melds ``codes[:n_codes]`` and content ``mask`` once the groups at kind ``k``
     are chosen, with ``groups_left`` groups (melds and the pair) to come at later kinds, can still be worth
-    ``2**mu``: an upper bound of each family's points."""
+    ``need``: an upper bound of each family's points."""
+    if need > max(full, cap):
+        return False
     if k >= 27:  # the honor phase: any group may still come
         cu = content_ub[groups_left, mask]
         t = 0
@@ -564,7 +580,7 @@ def _may_reach(
         sh = shape[1]
     if sh >= full or kong_pts >= full:
         return True
-    return min(cu + ctot + sh + kong_pts, cap) >= 1 << mu
+    return min(cu + ctot + sh + kong_pts, cap) >= need
 
 
 @njit(cache=True)
@@ -591,48 +607,23 @@ def _search(
     inst_tiles: np.ndarray,
     inst_info: np.ndarray,
 ) -> bool:
-    """Whether a winning reading exists: a depth-first search over the search positions (honors first, then the
-    number kinds in order), choosing at each the chows that begin there, a pung and the pair.
+    """The best score of a reading (at most ``stop``: a legal-win check stops at 1) by a depth-first search over
+    the search positions (honors first, then the number kinds in order), choosing at each the chows that begin
+    there, a pung and the pair. ``extra``: wildcards the hand has on top of its tiles (a non-winner's at the end).
 
     Per position the state is: melds and pair still to choose, wildcards standing for missing tiles and the
     hand's tiles made wildcards so far, the tiles of this kind and the next that chows begun earlier need, the
     content mask, the chows, the meld codes chosen (after the fixed ones) and the pair."""
     full, cap, max_w, kong_pts, n_fixed, mask0, chows0 = ints[0], ints[1], ints[2], ints[3], ints[6], ints[7], ints[8]
+    extra, stop = ints[9], ints[10]
+    best = 0  # the best score found (a check stops at 1)
+    top_w = max_w  # the most wildcards a reading scoring more than ``best`` can use
     suffix = np.zeros(35, dtype=np.int64)
     for pos in range(33, -1, -1):
         suffix[pos] = suffix[pos + 1] + c[_ORDER[pos]]
-    # the regular distance of the tiles at later positions (a lower bound on the wildcards the groups still to
-    # come need): per kind, the base-5 index of the tiles of its block after it; per block, the distances of the
-    # blocks after it combined
-    after = np.zeros(34, dtype=np.int64)
-    for k in range(34):
-        start = 27 if k >= 27 else 9 * (k // 9)
-        end = 34 if k >= 27 else start + 9
-        for x in range(k + 1, end):
-            after[k] += c[x] * _POW5[x - start]
-    # each combination instance's wildcards at least (its tiles the hand and its fixed melds lack): per number of
-    # wildcards, whether a full combination fan fits and a bound on the combination fans' total
-    combo_full_fits = False
-    for i in range(inst_info.shape[0]):
-        lack = 0
-        for x in range(inst_info[i]):
-            kx = inst_tiles[i, x, 0]
-            lack += max(0, inst_tiles[i, x, 1] - c[kx] - fixed_cnt[kx])
-        if lack <= max_w:
-            combo_full_fits = True
-            break
-    hist_n = np.zeros((27, 10), dtype=np.int64)  # the hand's number tiles after each kind: by number, in all
-    hist_s = np.zeros((27, 4), dtype=np.int64)  # and by suit, in all
-    for k in range(25, -1, -1):
-        for n in range(10):
-            hist_n[k, n] = hist_n[k + 1, n]
-        for x in range(4):
-            hist_s[k, x] = hist_s[k + 1, x]
-        hist_n[k, (k + 1) % 9] += c[k + 1]
-        hist_s[k, (k + 1) // 9] += c[k + 1]
-        hist_n[k, 9] += c[k + 1]
-        hist_s[k, 3] += c[k + 1]
-    comb = np.full((5, 10), 99, dtype=np.int64)  # comb[b]: blocks b.. combined (0 honors, 1-3 the suits)
+    # regular distances (:func:`jantaku.shapes.tables.distance_table`), a lower bound on the wildcards groups
+    # need: comb[b] for the blocks b.. together (0 the honors, 1-3 the suits), as (pairs * 5 + melds) rows
+    comb = np.full((5, 10), 99, dtype=np.int64)
     comb[4, 0] = 0
     own = np.zeros(10, dtype=np.int64)
     for b in range(3, -1, -1):
@@ -648,6 +639,37 @@ def _search(
             for j in range(10):
                 own[j] = dist9[idx, j]
         _min_plus(own, comb[b + 1], comb[b])
+    if comb[0, 5 + 4 - n_fixed] > max_w:  # the hand's regular distance: more wildcards than can ever pay
+        return 0
+    # per kind, the base-5 index of its block's tiles after it (for the distance of what is left at each node)
+    after = np.zeros(34, dtype=np.int64)
+    for k in range(34):
+        start = 27 if k >= 27 else 9 * (k // 9)
+        end = 34 if k >= 27 else start + 9
+        for x in range(k + 1, end):
+            after[k] += c[x] * _POW5[x - start]
+    # whether some combination fan worth ``full`` fits in the wildcards: an instance's tiles that the hand and its
+    # fixed melds lack are wildcards at least
+    combo_full_fits = False
+    for i in range(inst_info.shape[0]):
+        lack = 0
+        for x in range(inst_info[i]):
+            kx = inst_tiles[i, x, 0]
+            lack += max(0, inst_tiles[i, x, 1] - c[kx] - fixed_cnt[kx])
+        if lack <= max_w:  # (a bound for any ``best``: fewer wildcards are allowed as it grows)
+            combo_full_fits = True
+            break
+    hist_n = np.zeros((27, 10), dtype=np.int64)  # the hand's number tiles after each kind: by number, in all
+    hist_s = np.zeros((27, 4), dtype=np.int64)  # and by suit, in all
+    for k in range(25, -1, -1):
+        for n in range(10):
+            hist_n[k, n] = hist_n[k + 1, n]
+        for x in range(4):
+            hist_s[k, x] = hist_s[k + 1, x]
+        hist_n[k, (k + 1) % 9] += c[k + 1]
+        hist_s[k, (k + 1) // 9] += c[k + 1]
+        hist_n[k, 9] += c[k + 1]
+        hist_s[k, 3] += c[k + 1]
     ml = np.zeros(35, dtype=np.int64)
     pl = np.zeros(35, dtype=np.int64)
     miss = np.zeros(35, dtype=np.int64)
@@ -703,11 +725,11 @@ def _search(
             pl2 = p0 - pr
             later = 3 * ml2 + 2 * pl2 + pb[pos] + 2 * ch  # tiles the groups still to come hold
             have = suffix[pos + 1]
-            w = max(miss2 + max(0, later - have), drop2 + max(0, have - later))
-            if w > max_w:
+            w = max(miss2 + max(0, later - have), drop2 + extra + max(0, have - later))
+            if w > top_w:
                 continue
             w = max(w, miss2 + _future_misses(k, pb[pos] + ch, ch, ml2, pl2, c, after, comb, dist9, dist7))
-            if w > max_w:
+            if w > top_w:
                 continue
             mask2 = mask[pos]
             n2 = n_codes[pos]
@@ -732,28 +754,33 @@ def _search(
                 if ch:
                     m_end += max(0, ch - c[k + 2])
                     d_end -= min(ch, c[k + 2])
-                if m_end == d_end <= max_w and _leaf(
-                    mask2,
-                    chows[pos] + ch,
-                    codes,
-                    k if pr else pair[pos],
-                    m_end,
-                    c,
-                    ints,
-                    suits,
-                    numbers,
-                    honors,
-                    shape,
-                    combo2,
-                    combo3,
-                    c4k,
-                    c4p,
-                    keys,
-                ):
-                    return True
+                if m_end == d_end + extra and m_end <= top_w:
+                    v = _leaf_value(
+                        mask2,
+                        chows[pos] + ch,
+                        codes,
+                        m_end,
+                        ints,
+                        suits,
+                        numbers,
+                        honors,
+                        shape,
+                        combo2,
+                        combo3,
+                        c4k,
+                        c4p,
+                        keys,
+                    )
+                    score = v >> m_end
+                    if score > best and (m_end == 0 or _real_tiles(c, codes, n_fixed, k if pr else pair[pos])):
+                        best = score
+                        if best >= stop:
+                            return best
+                        while top_w >= 0 and (best + 1) << top_w > full and (best + 1) << top_w > cap:
+                            top_w -= 1
                 continue
             if w > 0 and not _may_reach(
-                w,
+                (best + 1) << w,
                 ml2 + pl2,
                 mask2,
                 k,
@@ -769,7 +796,7 @@ def _search(
                 shape,
                 full,
                 cap,
-                max_w - drop2,
+                top_w - extra - drop2,
                 hist_n,
                 hist_s,
                 nlist,
@@ -800,7 +827,7 @@ def _search(
             pos += 1
         else:
             pos -= 1
-    return False
+    return best
 
 
 @njit(cache=True)
@@ -911,32 +938,6 @@ def _leaf_value(
 
 
 @njit(cache=True)
-def _leaf(
-    mask: int,
-    chows: int,
-    codes: np.ndarray,
-    pair: int,
-    w: int,
-    c: np.ndarray,
-    ints: np.ndarray,
-    suits: np.ndarray,
-    numbers: np.ndarray,
-    honors: np.ndarray,
-    shape: np.ndarray,
-    combo2: np.ndarray,
-    combo3: np.ndarray,
-    c4k: np.ndarray,
-    c4p: np.ndarray,
-    keys: np.ndarray,
-) -> bool:
-    """Whether the reading with these four melds and pair, using ``w`` wildcards, wins."""
-    v = _leaf_value(mask, chows, codes, w, ints, suits, numbers, honors, shape, combo2, combo3, c4k, c4p, keys)
-    if v < (1 << w):
-        return False
-    return w == 0 or _real_tiles(c, codes, ints[6], pair)
-
-
-@njit(cache=True)
 def _real_tiles(c: np.ndarray, codes: np.ndarray, n_fixed: int, pair: int) -> bool:
     """No pair or meld made only of wildcards: each closed group can be given a real tile of its own (Hall's
     condition over every set of groups)."""
@@ -1002,16 +1003,48 @@ class WinCheck:
         if prep is None:
             prep = self._per_melds[key] = self._prepare(*key)
         fixed_cnt, codes, ints = prep
+        c = self._counts(counts, fixed_cnt, ints, 0)
+        return bool(_search(c, fixed_cnt, codes.copy(), ints, *self._t.tabs))
+
+    def best_score(
+        self, counts: Sequence[int], fixed: Sequence[int], incidental: Sequence[tuple[str, int]] = (), extra: int = 0
+    ) -> int:
+        """The best score S of the hand (0 when no completion is worth 1 point), as the optimiser's
+        ``best_completion(counts, fixed, extra=extra, incidental=incidental, table=table).score``; ``extra``:
+        wildcards on top of the hand's tiles (a non-winner's one at the end).
+
+        >>> from jantaku.tiles import counts34, parse_tiles
+        >>> from jantaku.jielu.fantable import default_fan_table
+        >>> WinCheck(default_fan_table()).best_score(counts34(parse_tiles("123m123m456m789m1z")), (), extra=1)
+        9
+        """
+        key = (tuple(fixed), tuple(incidental))
+        prep = self._per_melds.get(key)
+        if prep is None:
+            prep = self._per_melds[key] = self._prepare(*key)
+        fixed_cnt, codes, ints = prep
+        c = self._counts(counts, fixed_cnt, ints, extra)
+        ints = ints.copy()
+        ints[9] = extra
+        ints[10] = max(self.table.full, self.table.cap)
+        return int(_search(c, fixed_cnt, codes.copy(), ints, *self._t.tabs))
+
+    @staticmethod
+    def _counts(counts: Sequence[int], fixed_cnt: np.ndarray, ints: np.ndarray, extra: int) -> np.ndarray:
         try:
             c = np.array(counts, dtype=np.int64)
         except (TypeError, ValueError, OverflowError):
             raise JieluError(f"34 counts (0-4) are expected, got {counts!r}") from None
         if c.shape != (34,):
             raise JieluError(f"34 counts (0-4) are expected, got {list(counts)}")
-        problem = _count_problem(c, fixed_cnt, ints[6])
+        if isinstance(extra, bool) or not isinstance(extra, int) or extra < 0:
+            raise JieluError(f"extra wildcards must be a whole number >= 0, got {extra!r}")
+        problem = _count_problem(c, fixed_cnt, int(ints[6]), extra)
         if problem:
-            raise JieluError(_PROBLEMS[problem].format(tiles=int(c.sum()) + 3 * int(ints[6]), counts=list(counts)))
-        return bool(_search(c, fixed_cnt, codes.copy(), ints, *self._t.tabs))
+            raise JieluError(
+                _PROBLEMS[problem].format(tiles=int(c.sum()) + 3 * int(ints[6]) + extra, counts=list(counts))
+            )
+        return c
 
     def _prepare(
         self, fixed: tuple[int, ...], incidental: tuple[tuple[str, int], ...]
@@ -1042,6 +1075,8 @@ class WinCheck:
                 len(fixed),
                 fixed_mask,
                 fixed_chows,
+                0,  # extra wildcards (set by best_score)
+                1,  # stop at a score of 1: the legal-win check
             ],
             dtype=np.int64,
         )
@@ -1052,15 +1087,15 @@ class WinCheck:
 
 _PROBLEMS = {
     1: "34 counts (0-4) are expected, got {counts}",
-    2: "a hand to check has 14 tiles (each meld counting as 3); this one has {tiles}",
+    2: "a hand to check has 14 tiles (each meld counting as 3, extra wildcards included); this one has {tiles}",
     3: "a kind has more than four copies in the hand and its melds",
 }
 
 
 @njit(cache=True)
-def _count_problem(c: np.ndarray, fixed_cnt: np.ndarray, n_fixed: int) -> int:
-    """0 when ``c`` is a closed hand that completes 14 tiles with ``n_fixed`` melds, else a key of
-    :data:`_PROBLEMS`."""
+def _count_problem(c: np.ndarray, fixed_cnt: np.ndarray, n_fixed: int, extra: int) -> int:
+    """0 when ``c`` is a closed hand that completes 14 tiles with ``n_fixed`` melds and ``extra`` wildcards, else a
+    key of :data:`_PROBLEMS`."""
     total = 0
     for k in range(34):
         if c[k] < 0 or c[k] > 4:
@@ -1068,7 +1103,7 @@ def _count_problem(c: np.ndarray, fixed_cnt: np.ndarray, n_fixed: int) -> int:
         if c[k] + fixed_cnt[k] > 4:
             return 3
         total += c[k]
-    return 0 if total == 3 * (4 - n_fixed) + 2 else 2
+    return 0 if total + extra == 3 * (4 - n_fixed) + 2 else 2
 
 
 @cache
