@@ -20,7 +20,8 @@ The hand sets (built before any timing, as ``Hand`` objects):
 
 Each set is scored by ``jantaku.jielu.score_hand`` twice: "without wildcards" (``max_wildcards=0``: only the
 plain decompositions; a hand that is not complete scores 0) and "with wildcards" (the full optimiser: every choice
-of wildcards); ``end`` only with (its extra wildcard is always one). ``draw`` runs ``can_win``.
+of wildcards); ``end`` only with (its extra wildcard is always one). "best score only" is the compiled search's
+``WinCheck.best_score`` (the score S, no explanation). ``draw`` runs ``can_win``.
 
 Timing: one untimed warm-up pass (it builds the tables: the shanten tables, the fan instances, the bound tables),
 then ``--repeat`` timed passes; the best pass gives the rate (by the wall clock, and by CPU time in the ``CPU h/s``
@@ -53,7 +54,9 @@ from jantaku import Hand
 from jantaku.jielu import can_win, score_hand
 from jantaku.jielu.fantable import default_fan_table
 from jantaku.jielu.melds import code_of_meld
+from jantaku.jielu.scoring import _incidental
 from jantaku.jielu.search import SearchStats, _best_completion
+from jantaku.jielu.wincheck import win_check
 from jantaku.tiles import KIND_NAMES, counts34
 
 SUITED_CHOWS = [9 * s + n for s in range(3) for n in range(7)]
@@ -241,11 +244,20 @@ def main(argv: list[str] | None = None) -> int:
             tuple(counts34(case.hand.closed)), fixed, 0, (), default_fan_table(), None, None, 1, True
         )
 
+    def best(case: Case) -> object:
+        kw = case.kwargs
+        extra = int(kw.get("extra_wildcards", 0))  # type: ignore[call-overload]
+        flags = [bool(kw.get(f, False)) for f in ("tsumo", "last_tile", "kong")]
+        incidental = () if extra else _incidental(*flags, False, default_fan_table())
+        fixed = tuple(code_of_meld(m) for m in case.hand.melds)
+        return win_check(default_fan_table()).best_score(counts34(case.hand.closed), fixed, incidental, extra) > 0
+
     plan: list[tuple[str, str, Callable[[Case], object]]] = []
     for name in ("win", "win-1", "win-2", "end"):
         if name != "end":  # a non-winner's hand always holds its extra wildcard
             plan.append((name, "without wildcards", plain))
         plan.append((name, "with wildcards", full))
+        plan.append((name, "best score only", best))
     plan.append(("draw", "can_win", legal))
     plan.append(("draw", "optimiser, stop at 1", legal_optimiser))
 
