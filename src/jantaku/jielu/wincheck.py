@@ -532,19 +532,9 @@ def _may_reach(
     ``need``: an upper bound of each family's points."""
     if need > max(full, cap):
         return False
-    if k >= 27:  # the honor phase: any group may still come
-        cu = content_ub[groups_left, mask]
-        t = 0
-    else:
-        hi = mask >> 12 & 127
-        if honors[hi, 1] >= full:
-            return True
-        x = (mask & 7) | (mask >> 3 & 511) << 3 | (1 << 12 if mask >> 12 & 15 else 0) | (1 << 13 if hi >> 4 else 0)
-        nb = min(number_ub[k // 9, groups_left, x], _budget_bound(mask, k, allow, hist_n, hist_s, nlist, slist))
-        cu = _FULL_MARK if nb >= _FULL_MARK else nb + honors[hi, 0]
-        t = k + 1
-    if cu >= _FULL_MARK:
-        return True
+    t = 0 if k >= 27 else k + 1  # the first kind a meld still to come may begin at (in the honor phase: any)
+    # the melds' fans first (table look-ups), then the content fans (in the number phase a look-up, and the
+    # budget bound only when the look-up alone does not settle it)
     u = 0
     for i in range(n_codes):
         key = _KEY_OF_CODE[codes[i]]
@@ -580,7 +570,19 @@ def _may_reach(
         sh = shape[1]
     if sh >= full or kong_pts >= full:
         return True
-    return min(cu + ctot + sh + kong_pts, cap) >= need
+    rest = ctot + sh + kong_pts
+    if k >= 27:  # the honor phase: any group may still come
+        cu = content_ub[groups_left, mask]
+        return cu >= _FULL_MARK or min(cu + rest, cap) >= need
+    hi = mask >> 12 & 127
+    if honors[hi, 1] >= full:
+        return True
+    x = (mask & 7) | (mask >> 3 & 511) << 3 | (1 << 12 if mask >> 12 & 15 else 0) | (1 << 13 if hi >> 4 else 0)
+    nb = number_ub[k // 9, groups_left, x]
+    if nb < _FULL_MARK and min(nb + honors[hi, 0] + rest, cap) < need:
+        return False
+    nb = min(nb, _budget_bound(mask, k, allow, hist_n, hist_s, nlist, slist))
+    return nb >= _FULL_MARK or min(nb + honors[hi, 0] + rest, cap) >= need
 
 
 @njit(cache=True)
@@ -670,17 +672,9 @@ def _search(
         hist_s[k, (k + 1) // 9] += c[k + 1]
         hist_n[k, 9] += c[k + 1]
         hist_s[k, 3] += c[k + 1]
-    ml = np.zeros(35, dtype=np.int64)
-    pl = np.zeros(35, dtype=np.int64)
-    miss = np.zeros(35, dtype=np.int64)
-    drop = np.zeros(35, dtype=np.int64)
-    pa = np.zeros(35, dtype=np.int64)
-    pb = np.zeros(35, dtype=np.int64)
-    mask = np.zeros(35, dtype=np.int64)
-    chows = np.zeros(35, dtype=np.int64)
-    n_codes = np.zeros(35, dtype=np.int64)
-    pair = np.zeros(35, dtype=np.int64)
-    opt = np.zeros(35, dtype=np.int64)
+    state = np.zeros((12, 35), dtype=np.int64)  # the state per search position, one row per field
+    ml, pl, miss, drop, pa, pb = state[0], state[1], state[2], state[3], state[4], state[5]
+    mask, chows, n_codes, pair, opt, wlb = state[6], state[7], state[8], state[9], state[10], state[11]
     keys = np.zeros(4, dtype=np.int64)
     ml[0] = 4 - n_fixed
     pl[0] = 1
@@ -697,6 +691,7 @@ def _search(
         k = _ORDER[pos]
         ck = c[k]
         room = 4 - fixed_cnt[k]
+        w_in = wlb[pos]
         m0 = ml[pos]
         p0 = pl[pos]
         top_ch = min(m0, 4) if k < 27 and k % 9 <= 6 else 0
@@ -779,33 +774,37 @@ def _search(
                         while top_w >= 0 and (best + 1) << top_w > full and (best + 1) << top_w > cap:
                             top_w -= 1
                 continue
-            if w > 0 and not _may_reach(
-                (best + 1) << w,
-                ml2 + pl2,
-                mask2,
-                k,
-                codes,
-                n2,
-                chows[pos] + ch,
-                kong_pts,
-                content_ub,
-                number_ub,
-                honors,
-                combo_ub,
-                keys,
-                shape,
-                full,
-                cap,
-                top_w - extra - drop2,
-                hist_n,
-                hist_s,
-                nlist,
-                slist,
-                combo_full_fits,
-                combo2,
-                combo3,
-                c4k,
-                c4p,
+            if (
+                w > 0
+                and (ch + pung + pr or w > w_in)
+                and not _may_reach(
+                    (best + 1) << w,
+                    ml2 + pl2,
+                    mask2,
+                    k,
+                    codes,
+                    n2,
+                    chows[pos] + ch,
+                    kong_pts,
+                    content_ub,
+                    number_ub,
+                    honors,
+                    combo_ub,
+                    keys,
+                    shape,
+                    full,
+                    cap,
+                    top_w - extra - drop2,
+                    hist_n,
+                    hist_s,
+                    nlist,
+                    slist,
+                    combo_full_fits,
+                    combo2,
+                    combo3,
+                    c4k,
+                    c4p,
+                )
             ):
                 continue
             q = pos + 1
@@ -820,6 +819,7 @@ def _search(
             n_codes[q] = n2
             pair[q] = k if pr else pair[pos]
             opt[q] = -1
+            wlb[q] = w
             found = True
             break
         opt[pos] = o - 1
