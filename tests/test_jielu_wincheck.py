@@ -213,3 +213,26 @@ def test_the_best_score_is_the_optimisers(name, seed, n_fixed, swaps, incidental
     found = best_completion(closed, fixed, extra=extra, incidental=incidental, table=table)
     want = found.score if found else 0
     assert win_check(table).best_score(closed, fixed, incidental, extra) == want, (name, closed, fixed, extra)
+
+
+@pytest.mark.parametrize("name", list(TABLES))
+@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_fixed=st.sampled_from((0, 0, 1, 2)),
+    swaps=st.sampled_from((0, 1, 2, 3)),
+    incidental=st.sampled_from(INCIDENTAL),
+    extra=st.sampled_from((0, 0, 1)),
+)
+def test_score_hand_finds_the_optimisers_own_completion(name, seed, n_fixed, swaps, incidental, extra):
+    """``score_hand`` asks the compiled search for the best score S, then the optimiser for its first completion
+    of score S: the very completion (melds, pair, wildcards, fans) that the optimiser's whole search returns."""
+    from jantaku.jielu.scoring import _best_found
+
+    table = TABLES[name]
+    closed, fixed = _case(seed, n_fixed, swaps)
+    if extra:
+        closed[max(range(34), key=lambda k: closed[k])] -= 1
+        incidental = ()
+    whole = best_completion(closed, fixed, extra=extra, incidental=incidental, table=table)
+    assert _best_found(closed, fixed, extra, incidental, table) == whole, (name, closed, fixed, extra)

@@ -223,16 +223,44 @@ def score_hand(
     replaced = _replaced_kinds(hand, wildcards) if wildcards is not None else None
     fixed = tuple(code_of_meld(m) for m in hand.melds)
     incidental = _incidental(tsumo, last_tile, kong, first_draw, t)
-    found = best_completion(
-        _closed_counts(hand),
-        fixed,
-        extra=extra_wildcards,
-        incidental=incidental,
-        table=t,
-        max_wildcards=max_wildcards,
-        replaced=replaced,
-    )
+    closed = _closed_counts(hand)
+    if max_wildcards is None and replaced is None:
+        found = _best_found(closed, fixed, extra_wildcards, incidental, t)
+    else:
+        found = best_completion(
+            closed,
+            fixed,
+            extra=extra_wildcards,
+            incidental=incidental,
+            table=t,
+            max_wildcards=max_wildcards,
+            replaced=replaced,
+        )
     return _result(hand, found, extra_wildcards)
+
+
+def _best_found(
+    closed: list[int],
+    fixed: tuple[int, ...],
+    extra: int,
+    incidental: tuple[tuple[str, int], ...],
+    table: FanTable,
+) -> Completion | None:
+    """The optimiser's best completion, found sooner: the compiled search gives the best score S
+    (:meth:`~jantaku.jielu.wincheck.WinCheck.best_score`), and the optimiser, told S, stops at the first completion
+    of that score, which is the one its whole search returns (``floor`` in
+    :func:`~jantaku.jielu.search.best_completion`); the optimiser alone explains it (fans, melds, wildcards)."""
+    from .wincheck import win_check  # compiled on first use
+
+    score = win_check(table).best_score(closed, fixed, incidental, extra)
+    if score == 0:
+        return None
+    found = best_completion(
+        closed, fixed, extra=extra, incidental=incidental, table=table, stop_at=score, floor=score - 1
+    )
+    if found is None or found.score != score:  # never seen (the tests compare both ways); the whole search decides
+        found = best_completion(closed, fixed, extra=extra, incidental=incidental, table=table)
+    return found
 
 
 def _result(hand: Hand, found: Completion | None, extra: int) -> JieluResult:

@@ -124,6 +124,7 @@ def best_completion(
     replaced: Sequence[int] | None = None,
     stop_at: int | None = None,
     prune: bool = True,
+    floor: int = 0,
 ) -> Completion | None:
     """The best completion of a hand with closed tiles ``counts`` (34 counts) and fixed melds ``fixed`` (codes).
 
@@ -138,6 +139,11 @@ def best_completion(
         stop_at: stop at the first completion scoring at least this much (for a yes/no question such as
             "may this hand win?"); it is then not necessarily the best.
         prune: ``False`` turns every pruning rule off (for testing them); the result is the same.
+        floor: search as if a completion scoring ``floor`` had been found: the bounds prune from there, and only a
+            completion scoring more is returned. With the best score S known (:meth:`jantaku.jielu.wincheck.
+            WinCheck.best_score`), ``floor=S - 1, stop_at=S`` returns the very completion the whole search returns
+            (the first of score S it meets: no branch holding one is pruned either way), without proving that
+            none scores more.
 
     Returns ``None`` when no completion is worth at least 1 point. Raises :class:`JieluError` for counts that
     are not a hand of 14 tiles (melds counting 3, extra wildcards included) or hold a fifth copy of a kind.
@@ -156,6 +162,7 @@ def best_completion(
         tuple(sorted(replaced)) if replaced is not None else None,
         stop_at,
         prune,
+        floor,
     )
     return _best_completion(*key)
 
@@ -171,6 +178,7 @@ def _best_completion(
     forced: tuple[int, ...] | None,
     stop_at: int | None,
     prune: bool,
+    floor: int = 0,
 ) -> Completion | None:
     n_closed = sum(cnt)
     melds_needed = 4 - len(fixed)
@@ -186,7 +194,7 @@ def _best_completion(
     if max(a + b for a, b in zip(cnt, fixed_tiles, strict=True)) > 4:
         raise JieluError("a kind has more than four copies in the hand and its melds")
     limit = min(_NO_LIMIT if max_wildcards is None else max_wildcards, _max_useful_w(t))
-    best = _Best(stop_at)
+    best = _Best(stop_at, floor)
     closed = list(cnt)
     try:
         if forced is not None:
@@ -250,8 +258,8 @@ class _Best:
 
     __slots__ = ("result", "score", "stop_at")
 
-    def __init__(self, stop_at: int | None) -> None:
-        self.score = 0
+    def __init__(self, stop_at: int | None, floor: int = 0) -> None:
+        self.score = floor
         self.result: Completion | None = None
         self.stop_at = stop_at
 
