@@ -35,6 +35,7 @@ import copy
 from bisect import bisect_left, insort
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from jantaku.errors import JantakuError
@@ -76,12 +77,21 @@ def jielu_can_win_counts(counts: list[int], melds: Sequence[Meld], flags: dict[s
     """:func:`jantaku.jielu.can_win_counts` for closed counts, declared melds and the moment's
     :func:`~jantaku.table.circumstances.win_flags`, imported on first use (riichi games never load the 洁律
     scorer)."""
+    return _jielu_check()(counts, melds, flags, table)
+
+
+@cache
+def _jielu_check() -> Any:
+    """The body of :func:`jielu_can_win_counts`, built once: the imports happen on the first 洁律 check only."""
     from jantaku.jielu import can_win_counts
     from jantaku.jielu.conditions import moment_flags
     from jantaku.jielu.melds import code_of_meld
 
-    fixed = tuple(code_of_meld(m) for m in melds)
-    return can_win_counts(counts, fixed, **moment_flags(**flags), table=table)
+    def check(counts: list[int], melds: Sequence[Meld], flags: dict[str, bool], table: Any) -> bool:
+        fixed = tuple(code_of_meld(m) for m in melds)
+        return can_win_counts(counts, fixed, **moment_flags(**flags), table=table)
+
+    return check
 
 
 def jielu_table_for(rules: Ruleset) -> Any:
