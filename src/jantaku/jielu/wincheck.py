@@ -115,6 +115,12 @@ _MELD_KEY = np.array([_compact(int(c)) for c in _MELD_CODE], dtype=np.int64)
 _MELD_IS_CHOW = np.array([is_chow(int(c)) for c in _MELD_CODE], dtype=np.bool_)
 
 
+@cache
+def _distance_tables() -> tuple[np.ndarray, np.ndarray]:
+    """The regular distance tables of a suit and of the honors (the same for every fan table: built once)."""
+    return distance_table(9, True), distance_table(7, False)
+
+
 def _scoring_sets(part: np.ndarray, bits: int, full: int) -> np.ndarray:
     """``out[flags]``: the sets (of ``bits`` bits) whose part of the content fans scores, with the other flag bits
     ``flags``, as (value, set) rows best first (:data:`_FULL_MARK` for a fan worth ``full``), padded with
@@ -201,8 +207,7 @@ class _Tables:
             self.inst_info[n] = len(need)
         self.nlist = _scoring_sets(self.numbers, 9, self.full)
         self.slist = _scoring_sets(self.suits, 3, self.full)
-        self.dist9 = distance_table(9, True)
-        self.dist7 = distance_table(7, False)
+        self.dist9, self.dist7 = _distance_tables()
         self.tabs = (
             self.suits,
             self.numbers,
