@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from jantaku.jielu.wincheck import warm_up
 from jantaku.web.app import create_app
 from jantaku.web.background import BackgroundServer
 from jantaku.web.storage import SqliteStore
@@ -33,6 +34,7 @@ def chromium_path() -> str:
 
 @pytest.fixture(scope="package")
 def server(tmp_path_factory) -> Iterator[BackgroundServer]:
+    warm_up()  # as `jantaku serve` does at start: no page waits for the 洁律 check's compiler
     seeds = itertools.count()
     store = SqliteStore(tmp_path_factory.mktemp("e2e") / "games.sqlite3")
     app = create_app(store, seed_source=lambda: f"e2e-{next(seeds)}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import threading
 from pathlib import Path
 
 from jantaku.errors import JantakuError
@@ -142,6 +143,8 @@ def run(args: argparse.Namespace) -> int:
         league_db=args.league_db,
     )
     print(f"jantaku web table: open {url_for(args.host, args.port)}  (games in {db})", flush=True)
+    # the 洁律 legal-win check is compiled on first use: do it now, beside the server, not in the first 洁律 game
+    threading.Thread(target=_warm_jielu, name="jielu-warm-up", daemon=True).start()
     uvicorn.run(
         app,
         host=args.host,
@@ -151,3 +154,9 @@ def run(args: argparse.Namespace) -> int:
         ws_max_size=MAX_JSON_BYTES,
     )
     return 0
+
+
+def _warm_jielu() -> None:
+    from jantaku.jielu.wincheck import warm_up
+
+    warm_up()

@@ -64,7 +64,7 @@ from .fantable import FanTable
 from .melds import KONG, PUNG, is_chow, meld_tiles, tile_mask
 from .wholehand import _content_names
 
-__all__ = ["WinCheck", "win_check"]
+__all__ = ["WinCheck", "warm_up", "win_check"]
 
 # Readings are built from 55 meld types (34 pungs, then the 21 chows) and a pair; honors first, so that the
 # honor fans settle early.
@@ -1109,6 +1109,19 @@ def _count_problem(c: np.ndarray, fixed_cnt: np.ndarray, n_fixed: int, extra: in
             return 3
         total += c[k]
     return 0 if total + extra == 3 * (4 - n_fixed) + 2 else 2
+
+
+def warm_up() -> None:
+    """Compile the check for the shipped fan table now (or load it from numba's cache): a server calls it at start,
+    in a thread, so that the first 洁律 game does not wait for the compiler."""
+    from .fantable import default_fan_table
+
+    check = win_check(default_fan_table())
+    hand = [0] * 34
+    for k in (0, 1, 2, 9, 10, 11, 18, 19, 20, 27, 27, 27, 31, 31):
+        hand[k] += 1
+    check(hand, ())
+    check.best_score(hand, ())
 
 
 @cache
