@@ -118,6 +118,17 @@ def _case(seed: int, n_fixed: int, swaps: int) -> tuple[list[int], tuple[int, ..
     return _closed(rng, left, 14 - 3 * n_fixed, swaps), fixed
 
 
+def _scored_case(
+    seed: int, n_fixed: int, swaps: int, incidental: tuple[tuple[str, int], ...], extra: int
+) -> tuple[list[int], tuple[int, ...], tuple[tuple[str, int], ...]]:
+    """A case to score: with a non-winner's ``extra`` wildcard, one tile fewer and no incidental fans."""
+    closed, fixed = _case(seed, n_fixed, swaps)
+    if extra:
+        closed[max(range(34), key=lambda k: closed[k])] -= 1
+        incidental = ()
+    return closed, fixed, incidental
+
+
 @pytest.mark.parametrize("name", list(TABLES))
 @settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(
@@ -206,10 +217,7 @@ def test_the_best_score_is_the_optimisers(name, seed, n_fixed, swaps, incidental
     """``best_score`` (the same search, not stopping at 1) gives the optimiser's score S, with or without a
     non-winner's extra wildcard."""
     table = TABLES[name]
-    closed, fixed = _case(seed, n_fixed, swaps)
-    if extra:
-        closed[max(range(34), key=lambda k: closed[k])] -= 1
-        incidental = ()
+    closed, fixed, incidental = _scored_case(seed, n_fixed, swaps, incidental, extra)
     found = best_completion(closed, fixed, extra=extra, incidental=incidental, table=table)
     want = found.score if found else 0
     assert win_check(table).best_score(closed, fixed, incidental, extra) == want, (name, closed, fixed, extra)
@@ -230,9 +238,6 @@ def test_score_hand_finds_the_optimisers_own_completion(name, seed, n_fixed, swa
     from jantaku.jielu.scoring import _best_found
 
     table = TABLES[name]
-    closed, fixed = _case(seed, n_fixed, swaps)
-    if extra:
-        closed[max(range(34), key=lambda k: closed[k])] -= 1
-        incidental = ()
+    closed, fixed, incidental = _scored_case(seed, n_fixed, swaps, incidental, extra)
     whole = best_completion(closed, fixed, extra=extra, incidental=incidental, table=table)
     assert _best_found(closed, fixed, extra, incidental, table) == whole, (name, closed, fixed, extra)

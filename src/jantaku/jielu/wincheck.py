@@ -548,20 +548,9 @@ def _may_reach(
             u += 1
     ctot = 0
     if n_codes == 4:  # every meld chosen (the pair still to come): the combination fans are known
-        if u >= 2:
-            srt = np.empty(4, dtype=np.int64)
-            for i in range(4):
-                srt[i] = codes[i]
-            _sort_small(srt, 4)
-            u = 0
-            for i in range(4):
-                key = _KEY_OF_CODE[srt[i]]
-                if key >= 0:
-                    keys[u] = key
-                    u += 1
-            ctot, f = _assignment(keys, u, full, combo2, combo3, c4k, c4p)
-            if f:
-                return True
+        ctot, f = _melds_combinations(codes, keys, full, combo2, combo3, c4k, c4p)
+        if f:
+            return True
     else:
         _sort_small(keys, u)
         row = _OFFSETS[u] + _tuple_index(keys, u)
@@ -924,6 +913,26 @@ def _leaf_value(
     if w == 0:
         tot += inc_total
         top = max(top, inc_max)
+    p, f = _melds_combinations(codes, keys, full, combo2, combo3, c4k, c4p)
+    tot += p
+    if f:
+        top = full
+    return full if top >= full else min(tot, cap)
+
+
+@njit(cache=True)
+def _melds_combinations(
+    codes: np.ndarray,
+    keys: np.ndarray,
+    full: int,
+    combo2: np.ndarray,
+    combo3: np.ndarray,
+    c4k: np.ndarray,
+    c4p: np.ndarray,
+) -> tuple[int, bool]:
+    """The combination fans of the four melds ``codes[:4]`` (``keys``: scratch): the best assignment's points, and
+    whether it holds a fan worth ``full`` (the melds taken in the order of their codes, as the optimiser takes
+    them)."""
     srt = np.empty(4, dtype=np.int64)
     for i in range(4):
         srt[i] = codes[i]
@@ -934,12 +943,9 @@ def _leaf_value(
         if key >= 0:
             keys[u] = key
             u += 1
-    if u >= 2:
-        p, f = _assignment(keys, u, full, combo2, combo3, c4k, c4p)
-        tot += p
-        if f:
-            top = full
-    return full if top >= full else min(tot, cap)
+    if u < 2:
+        return 0, False
+    return _assignment(keys, u, full, combo2, combo3, c4k, c4p)
 
 
 @njit(cache=True)
