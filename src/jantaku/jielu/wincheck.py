@@ -66,16 +66,12 @@ from .wholehand import _content_names
 
 __all__ = ["WinCheck", "warm_up", "win_check"]
 
-# Readings are built from 55 meld types (34 pungs, then the 21 chows) and a pair; honors first, so that the
-# honor fans settle early.
+# The 55 melds (34 pungs, honors first, then the 21 chows): their tiles, for their content masks.
 _MELD_TILES = np.zeros((55, 3), dtype=np.int64)
-_MELD_CODE = np.zeros(55, dtype=np.int64)
 for _i, _k in enumerate((*range(27, 34), *range(27))):
     _MELD_TILES[_i] = (_k, _k, _k)
-    _MELD_CODE[_i] = PUNG + _k
 for _j, _k in enumerate(k for k in range(27) if k % 9 <= 6):
     _MELD_TILES[34 + _j] = (_k, _k + 1, _k + 2)
-    _MELD_CODE[34 + _j] = _k
 _TILE_MASK = np.array([tile_mask(k) for k in range(34)], dtype=np.int64)
 _MELD_MASK = np.array([_TILE_MASK[a] | _TILE_MASK[b] | _TILE_MASK[c] for a, b, c in _MELD_TILES], dtype=np.int64)
 _N_KEYS = 48
@@ -102,17 +98,8 @@ _BIT_INDEX = np.zeros(521, dtype=np.int64)
 for _b in range(9):
     _BIT_INDEX[(1 << _b) % 521] = _b
 _POW5 = np.array([5**i for i in range(9)], dtype=np.int64)
-_KINDS_OF = np.array([(1 << int(a)) | (1 << int(b)) | (1 << int(c)) for a, b, c in _MELD_TILES], dtype=np.int64)
-"""Per meld type: its kinds (a bit per kind)."""
-_COVER_FROM = np.zeros(56, dtype=np.int64)
-"""Per meld type j: the kinds that melds of type j or later can hold (a bit per kind)."""
-for _j in range(54, -1, -1):
-    _COVER_FROM[_j] = _COVER_FROM[_j + 1] | (1 << int(_MELD_TILES[_j, 0])) | (1 << int(_MELD_TILES[_j, 2]))
-    _COVER_FROM[_j] |= 1 << int(_MELD_TILES[_j, 1])
 _KEY_OF_CODE = np.array([_compact(c) if c < 27 or c >= PUNG else -1 for c in range(KONG + 34)], dtype=np.int64)
 """Meld code -> combination key (-1: an honor meld, or no meld)."""
-_MELD_KEY = np.array([_compact(int(c)) for c in _MELD_CODE], dtype=np.int64)
-_MELD_IS_CHOW = np.array([is_chow(int(c)) for c in _MELD_CODE], dtype=np.bool_)
 
 
 @cache
