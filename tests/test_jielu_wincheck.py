@@ -241,3 +241,25 @@ def test_score_hand_finds_the_optimisers_own_completion(name, seed, n_fixed, swa
     closed, fixed, incidental = _scored_case(seed, n_fixed, swaps, incidental, extra)
     whole = best_completion(closed, fixed, extra=extra, incidental=incidental, table=table)
     assert _best_found(closed, fixed, extra, incidental, table) == whole, (name, closed, fixed, extra)
+
+
+@pytest.mark.parametrize("name", list(TABLES))
+@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_fixed=st.sampled_from((0, 0, 1, 2)),
+    swaps=st.sampled_from((1, 2, 3)),
+    extra=st.sampled_from((0, 0, 1)),
+)
+def test_the_first_reading_is_the_one_the_optimiser_returns(name, seed, n_fixed, swaps, extra):
+    """``first_reading``, told the best score, follows the optimiser's own order to the completion it returns: the
+    same wildcards, closed melds and pair (whenever that completion uses a wildcard)."""
+    table = TABLES[name]
+    closed, fixed, _ = _scored_case(seed, n_fixed, swaps, (), extra)
+    whole = best_completion(closed, fixed, extra=extra, table=table)
+    if whole is None or whole.wildcards == 0:
+        return
+    got = win_check(table).first_reading(closed, fixed, whole.score, extra)
+    assert got is not None, (name, closed, fixed, extra)
+    w, groups, pair = got
+    assert (w, tuple(sorted(groups)), pair) == (whole.wildcards, whole.closed_melds, whole.pair)

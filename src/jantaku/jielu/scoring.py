@@ -30,13 +30,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from jantaku.hand import Hand
+from jantaku.shapes.tables import tables
 from jantaku.tiles import KIND_NAMES, Tile, counts34
 
 from .conditions import WinConditions, check_conditions, incidental_flags
 from .errors import JieluError, WildcardError
-from .evaluate import FanHit
+from .evaluate import FanHit, evaluate
 from .fantable import FanTable, default_fan_table
-from .melds import code_of_meld, meld_name, pair_name
+from .melds import code_of_meld, meld_name, meld_tiles, pair_name
 from .search import Completion, best_completion
 from .wholehand import incidental_fans
 
@@ -252,15 +253,40 @@ def _best_found(
     :func:`~jantaku.jielu.search.best_completion`); the optimiser alone explains it (fans, melds, wildcards)."""
     from .wincheck import win_check  # compiled on first use
 
-    score = win_check(table).best_score(closed, fixed, incidental, extra)
+    check = win_check(table)
+    score = check.best_score(closed, fixed, incidental, extra)
     if score == 0:
         return None
-    found = best_completion(
-        closed, fixed, extra=extra, incidental=incidental, table=table, stop_at=score, floor=score - 1
-    )
+    found = None
+    if extra == 0 and tables().distances(bytes(closed))[4 - len(fixed)] == 0:  # plain readings come first
+        found = best_completion(
+            closed, fixed, incidental=incidental, table=table, max_wildcards=0, stop_at=score, floor=score - 1
+        )
+    if found is None:
+        reading = check.first_reading(closed, fixed, score, extra)
+        if reading is not None:
+            found = _completion(closed, fixed, *reading, table)
     if found is None or found.score != score:  # never seen (the tests compare both ways); the whole search decides
         found = best_completion(closed, fixed, extra=extra, incidental=incidental, table=table)
     return found
+
+
+def _completion(
+    closed: list[int], fixed: tuple[int, ...], w: int, groups: tuple[int, ...], pair: int, table: FanTable
+) -> Completion:
+    """The optimiser's :class:`~jantaku.jielu.search.Completion` of a reading with ``w`` wildcards: its closed
+    melds ``groups`` and its ``pair``."""
+    need = [0] * 34
+    need[pair] += 2
+    for code in groups:
+        for k in meld_tiles(code):
+            need[k] += 1
+    replaced = tuple(k for k in range(34) for _ in range(closed[k] - need[k]))
+    stands_for = tuple(k for k in range(34) for _ in range(need[k] - closed[k]))
+    closed_melds = tuple(sorted(groups))
+    melds = tuple(sorted(fixed + closed_melds))
+    ev = evaluate(melds, pair, table)
+    return Completion(ev.value >> w, w, ev, melds, closed_melds, pair, replaced, stands_for)
 
 
 def _result(hand: Hand, found: Completion | None, extra: int) -> JieluResult:

@@ -567,6 +567,72 @@ def _may_reach(
 
 
 @njit(cache=True)
+def _setup(
+    c: np.ndarray,
+    fixed_cnt: np.ndarray,
+    max_w: int,
+    dist7: np.ndarray,
+    dist9: np.ndarray,
+    inst_tiles: np.ndarray,
+    inst_info: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool, np.ndarray, np.ndarray]:
+    """What the searches read about the hand: the tiles at each search position and later, the regular distances
+    of the blocks, each kind's base-5 index of its block's later tiles, whether a combination fan worth ``full``
+    fits in the wildcards, and the number tiles after each kind by number and by suit."""
+    suffix = np.zeros(35, dtype=np.int64)
+    for pos in range(33, -1, -1):
+        suffix[pos] = suffix[pos + 1] + c[_ORDER[pos]]
+    # regular distances (:func:`jantaku.shapes.tables.distance_table`), a lower bound on the wildcards groups
+    # need: comb[b] for the blocks b.. together (0 the honors, 1-3 the suits), as (pairs * 5 + melds) rows
+    comb = np.full((5, 10), 99, dtype=np.int64)
+    comb[4, 0] = 0
+    own = np.zeros(10, dtype=np.int64)
+    for b in range(3, -1, -1):
+        idx = 0
+        if b == 0:
+            for x in range(7):
+                idx += c[27 + x] * _POW5[x]
+            for j in range(10):
+                own[j] = dist7[idx, j]
+        else:
+            for x in range(9):
+                idx += c[9 * (b - 1) + x] * _POW5[x]
+            for j in range(10):
+                own[j] = dist9[idx, j]
+        _min_plus(own, comb[b + 1], comb[b])
+    # per kind, the base-5 index of its block's tiles after it (for the distance of what is left at each node)
+    after = np.zeros(34, dtype=np.int64)
+    for k in range(34):
+        start = 27 if k >= 27 else 9 * (k // 9)
+        end = 34 if k >= 27 else start + 9
+        for x in range(k + 1, end):
+            after[k] += c[x] * _POW5[x - start]
+    # whether some combination fan worth ``full`` fits in the wildcards: an instance's tiles that the hand and its
+    # fixed melds lack are wildcards at least
+    combo_full_fits = False
+    for i in range(inst_info.shape[0]):
+        lack = 0
+        for x in range(inst_info[i]):
+            kx = inst_tiles[i, x, 0]
+            lack += max(0, inst_tiles[i, x, 1] - c[kx] - fixed_cnt[kx])
+        if lack <= max_w:  # (a bound for any ``best``: fewer wildcards are allowed as it grows)
+            combo_full_fits = True
+            break
+    hist_n = np.zeros((27, 10), dtype=np.int64)  # the hand's number tiles after each kind: by number, in all
+    hist_s = np.zeros((27, 4), dtype=np.int64)  # and by suit, in all
+    for k in range(25, -1, -1):
+        for n in range(10):
+            hist_n[k, n] = hist_n[k + 1, n]
+        for x in range(4):
+            hist_s[k, x] = hist_s[k + 1, x]
+        hist_n[k, (k + 1) % 9] += c[k + 1]
+        hist_s[k, (k + 1) // 9] += c[k + 1]
+        hist_n[k, 9] += c[k + 1]
+        hist_s[k, 3] += c[k + 1]
+    return suffix, comb, after, combo_full_fits, hist_n, hist_s
+
+
+@njit(cache=True)
 def _search(
     c: np.ndarray,
     fixed_cnt: np.ndarray,
@@ -601,58 +667,11 @@ def _search(
     extra, stop = ints[9], ints[10]
     best = 0  # the best score found (a check stops at 1)
     top_w = max_w  # the most wildcards a reading scoring more than ``best`` can use
-    suffix = np.zeros(35, dtype=np.int64)
-    for pos in range(33, -1, -1):
-        suffix[pos] = suffix[pos + 1] + c[_ORDER[pos]]
-    # regular distances (:func:`jantaku.shapes.tables.distance_table`), a lower bound on the wildcards groups
-    # need: comb[b] for the blocks b.. together (0 the honors, 1-3 the suits), as (pairs * 5 + melds) rows
-    comb = np.full((5, 10), 99, dtype=np.int64)
-    comb[4, 0] = 0
-    own = np.zeros(10, dtype=np.int64)
-    for b in range(3, -1, -1):
-        idx = 0
-        if b == 0:
-            for x in range(7):
-                idx += c[27 + x] * _POW5[x]
-            for j in range(10):
-                own[j] = dist7[idx, j]
-        else:
-            for x in range(9):
-                idx += c[9 * (b - 1) + x] * _POW5[x]
-            for j in range(10):
-                own[j] = dist9[idx, j]
-        _min_plus(own, comb[b + 1], comb[b])
+    suffix, comb, after, combo_full_fits, hist_n, hist_s = _setup(
+        c, fixed_cnt, max_w, dist7, dist9, inst_tiles, inst_info
+    )
     if comb[0, 5 + 4 - n_fixed] > max_w:  # the hand's regular distance: more wildcards than can ever pay
         return 0
-    # per kind, the base-5 index of its block's tiles after it (for the distance of what is left at each node)
-    after = np.zeros(34, dtype=np.int64)
-    for k in range(34):
-        start = 27 if k >= 27 else 9 * (k // 9)
-        end = 34 if k >= 27 else start + 9
-        for x in range(k + 1, end):
-            after[k] += c[x] * _POW5[x - start]
-    # whether some combination fan worth ``full`` fits in the wildcards: an instance's tiles that the hand and its
-    # fixed melds lack are wildcards at least
-    combo_full_fits = False
-    for i in range(inst_info.shape[0]):
-        lack = 0
-        for x in range(inst_info[i]):
-            kx = inst_tiles[i, x, 0]
-            lack += max(0, inst_tiles[i, x, 1] - c[kx] - fixed_cnt[kx])
-        if lack <= max_w:  # (a bound for any ``best``: fewer wildcards are allowed as it grows)
-            combo_full_fits = True
-            break
-    hist_n = np.zeros((27, 10), dtype=np.int64)  # the hand's number tiles after each kind: by number, in all
-    hist_s = np.zeros((27, 4), dtype=np.int64)  # and by suit, in all
-    for k in range(25, -1, -1):
-        for n in range(10):
-            hist_n[k, n] = hist_n[k + 1, n]
-        for x in range(4):
-            hist_s[k, x] = hist_s[k + 1, x]
-        hist_n[k, (k + 1) % 9] += c[k + 1]
-        hist_s[k, (k + 1) // 9] += c[k + 1]
-        hist_n[k, 9] += c[k + 1]
-        hist_s[k, 3] += c[k + 1]
     state = np.zeros((12, 35), dtype=np.int64)  # the state per search position, one row per field
     ml, pl, miss, drop, pa, pb = state[0], state[1], state[2], state[3], state[4], state[5]
     mask, chows, n_codes, pair, opt, wlb = state[6], state[7], state[8], state[9], state[10], state[11]
@@ -809,6 +828,216 @@ def _search(
         else:
             pos -= 1
     return best
+
+
+@njit(cache=True)
+def _find(
+    c: np.ndarray,
+    fixed_cnt: np.ndarray,
+    codes: np.ndarray,
+    ints: np.ndarray,
+    target: int,
+    suits: np.ndarray,
+    numbers: np.ndarray,
+    honors: np.ndarray,
+    shape: np.ndarray,
+    combo2: np.ndarray,
+    combo3: np.ndarray,
+    c4k: np.ndarray,
+    c4p: np.ndarray,
+    content_ub: np.ndarray,
+    number_ub: np.ndarray,
+    combo_ub: np.ndarray,
+    dist9: np.ndarray,
+    dist7: np.ndarray,
+    nlist: np.ndarray,
+    slist: np.ndarray,
+    inst_tiles: np.ndarray,
+    inst_info: np.ndarray,
+) -> int:
+    """The optimiser's first reading with at least one wildcard scoring ``target`` or more, found in its own order:
+    wildcard counts ascending, and at each count its depth-first search (:class:`jantaku.jielu.search._Search`):
+    the search positions in order, and at each the pair (without, then with), a pung (without, then with) and
+    then 0, 1, ... chows. Returns its wildcard count, with its closed melds written to ``codes`` after the fixed
+    ones and its pair to ``codes[4]``; 0 when there is none (never, for the best score S as ``target``)."""
+    full, cap, max_w, kong_pts, n_fixed, mask0, chows0 = ints[0], ints[1], ints[2], ints[3], ints[6], ints[7], ints[8]
+    extra = ints[9]
+    suffix, comb, after, combo_full_fits, hist_n, hist_s = _setup(
+        c, fixed_cnt, max_w, dist7, dist9, inst_tiles, inst_info
+    )
+    state = np.zeros((13, 35), dtype=np.int64)
+    ml, pl, miss, drop, pa, pb = state[0], state[1], state[2], state[3], state[4], state[5]
+    mask, chows, n_codes, pair, o_pr, o_pung, o_ch = (
+        state[6],
+        state[7],
+        state[8],
+        state[9],
+        state[10],
+        state[11],
+        state[12],
+    )
+    keys = np.zeros(4, dtype=np.int64)
+    for w in range(max(1, extra), max_w + 1):
+        if max(full, cap) >> w < target:
+            break
+        d = w - extra
+        ml[0] = 4 - n_fixed
+        pl[0] = 1
+        miss[0] = 0
+        drop[0] = 0
+        pa[0] = 0
+        pb[0] = 0
+        mask[0] = mask0
+        chows[0] = chows0
+        n_codes[0] = n_fixed
+        pair[0] = -1
+        o_pr[0] = 0
+        o_pung[0] = 0
+        o_ch[0] = -1
+        pos = 0
+        while pos >= 0:
+            if pos == 34:
+                pos -= 1
+                continue
+            k = _ORDER[pos]
+            ck = c[k]
+            room = 4 - fixed_cnt[k]
+            m0 = ml[pos]
+            p0 = pl[pos]
+            chow_ok = k < 27 and k % 9 <= 6 and ck + c[k + 1] + c[k + 2] > 0
+            pr, pung, ch = o_pr[pos], o_pung[pos], o_ch[pos] + 1
+            found = False
+            while pr <= (1 if p0 and ck else 0):
+                if pung > (1 if m0 and ck else 0):
+                    pr += 1
+                    pung = 0
+                    ch = 0
+                    continue
+                top = m0 - pung if chow_ok else 0
+                stop_c = ch > top
+                if not stop_c:
+                    nk = pa[pos] + 2 * pr + 3 * pung + ch
+                    if nk > room or (ch and (pb[pos] + ch + fixed_cnt[k + 1] > 4 or ch + fixed_cnt[k + 2] > 4)):
+                        stop_c = True
+                if not stop_c:
+                    delta = ck - nk
+                    d2 = drop[pos] + (delta if delta > 0 else 0)
+                    m2 = miss[pos] + (-delta if delta < 0 else 0)
+                    p1 = pb[pos] + ch - c[k + 1] if k < 33 else 0
+                    p2 = ch - c[k + 2] if ch else 0
+                    if m2 + (p1 if p1 > 0 else 0) + (p2 if p2 > 0 else 0) > w:
+                        stop_c = True
+                if stop_c:
+                    pung += 1
+                    ch = 0
+                    continue
+                cur = ch
+                ch += 1
+                if d2 > d:
+                    continue
+                ml2 = m0 - pung - cur
+                pl2 = p0 - pr
+                n2 = n_codes[pos]
+                mask2 = mask[pos]
+                if pr:
+                    mask2 |= _TILE_MASK[k]
+                if pung:
+                    mask2 |= _TILE_MASK[k]
+                    codes[n2] = PUNG + k
+                    n2 += 1
+                if cur:
+                    mask2 |= _CHOW_MASK[k]
+                    for _ in range(cur):
+                        codes[n2] = k
+                        n2 += 1
+                pair2 = k if pr else pair[pos]
+                if ml2 + pl2 == 0:  # every group chosen: the tiles left are dropped, the chows begun take theirs
+                    m_end = m2
+                    d_end = d2 + suffix[pos + 1]
+                    n1 = pb[pos] + cur
+                    if n1:
+                        m_end += max(0, n1 - c[k + 1])
+                        d_end -= min(n1, c[k + 1])
+                    if cur:
+                        m_end += max(0, cur - c[k + 2])
+                        d_end -= min(cur, c[k + 2])
+                    if m_end == w and d_end == d:
+                        v = _leaf_value(
+                            mask2,
+                            chows[pos] + cur,
+                            codes,
+                            w,
+                            ints,
+                            suits,
+                            numbers,
+                            honors,
+                            shape,
+                            combo2,
+                            combo3,
+                            c4k,
+                            c4p,
+                            keys,
+                        )
+                        if v >> w >= target and _real_tiles(c, codes, n_fixed, pair2):
+                            codes[4] = pair2
+                            return w
+                    continue
+                # exact bounds: they skip only branches holding no reading of w wildcards scoring ``target``
+                if m2 + _future_misses(k, pb[pos] + cur, cur, ml2, pl2, c, after, comb, dist9, dist7) > w:
+                    continue
+                if not _may_reach(
+                    target << w,
+                    ml2 + pl2,
+                    mask2,
+                    k,
+                    codes,
+                    n2,
+                    chows[pos] + cur,
+                    kong_pts,
+                    content_ub,
+                    number_ub,
+                    honors,
+                    combo_ub,
+                    keys,
+                    shape,
+                    full,
+                    cap,
+                    d - d2,
+                    hist_n,
+                    hist_s,
+                    nlist,
+                    slist,
+                    combo_full_fits,
+                    combo2,
+                    combo3,
+                    c4k,
+                    c4p,
+                ):
+                    continue
+                q = pos + 1
+                ml[q] = ml2
+                pl[q] = pl2
+                miss[q] = m2
+                drop[q] = d2
+                pa[q] = pb[pos] + cur
+                pb[q] = cur
+                mask[q] = mask2
+                chows[q] = chows[pos] + cur
+                n_codes[q] = n2
+                pair[q] = pair2
+                o_pr[q] = 0
+                o_pung[q] = 0
+                o_ch[q] = -1
+                found = True
+                break
+            o_pr[pos] = pr
+            o_pung[pos] = pung
+            o_ch[pos] = ch - 1
+            if found:
+                pos += 1
+            else:
+                pos -= 1
+    return 0
 
 
 @njit(cache=True)
@@ -1026,6 +1255,28 @@ class WinCheck:
         ints[9] = extra
         ints[10] = max(self.table.full, self.table.cap)
         return int(_search(c, fixed_cnt, codes.copy(), ints, *self._t.tabs))
+
+    def first_reading(
+        self, counts: Sequence[int], fixed: Sequence[int], target: int, extra: int = 0
+    ) -> tuple[int, tuple[int, ...], int] | None:
+        """The optimiser's first reading with at least one wildcard scoring ``target`` or more, in its own search
+        order (:func:`_find`): ``(wildcards, closed meld codes in the order chosen, pair)``, or ``None``. Told the
+        best score S, this is the completion :func:`jantaku.jielu.search.best_completion` returns when it has no
+        plain reading of score S."""
+        key = ((*fixed,), ())
+        prep = self._per_melds.get(key)
+        if prep is None:
+            prep = self._per_melds[key] = self._prepare(*key)
+        fixed_cnt, _, ints = prep
+        c = self._counts(counts, fixed_cnt, ints, extra)
+        ints = ints.copy()
+        ints[9] = extra
+        out = np.zeros(5, dtype=np.int64)
+        out[: len(fixed)] = fixed
+        w = int(_find(c, fixed_cnt, out, ints, target, *self._t.tabs))
+        if w == 0:
+            return None
+        return w, tuple(int(x) for x in out[len(fixed) : 4]), int(out[4])
 
     @staticmethod
     def _counts(counts: Sequence[int], fixed_cnt: np.ndarray, ints: np.ndarray, extra: int) -> np.ndarray:
