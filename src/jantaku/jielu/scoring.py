@@ -247,10 +247,15 @@ def _best_found(
     incidental: tuple[tuple[str, int], ...],
     table: FanTable,
 ) -> Completion | None:
-    """The optimiser's best completion, found sooner: the compiled search gives the best score S
-    (:meth:`~jantaku.jielu.wincheck.WinCheck.best_score`), and the optimiser, told S, stops at the first completion
-    of that score, which is the one its whole search returns (``floor`` in
-    :func:`~jantaku.jielu.search.best_completion`); the optimiser alone explains it (fans, melds, wildcards)."""
+    """The optimiser's best completion (:func:`~jantaku.jielu.search.best_completion`), found sooner.
+
+    The compiled search gives the best score S (:meth:`~jantaku.jielu.wincheck.WinCheck.best_score`). The whole
+    search returns the first completion of score S it meets: its plain readings first, then the wildcard levels in
+    its own order. So the plain readings are asked of the optimiser told S (``floor=S - 1, stop_at=S``), and the
+    wildcard levels of the compiled search walking that same order
+    (:meth:`~jantaku.jielu.wincheck.WinCheck.first_reading`); the reading found is then explained (its fans by
+    :func:`~jantaku.jielu.evaluate.evaluate`, what each wildcard stands for). The tests hold the result equal to
+    the whole search's."""
     from .wincheck import win_check  # compiled on first use
 
     check = win_check(table)
