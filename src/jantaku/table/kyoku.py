@@ -655,23 +655,25 @@ class Kyoku:
 
     # -- scoring a win -------------------------------------------------------------------------------------
 
-    def _win_conditions(self, seat: int, tile: int, tsumo: bool, chankan: bool = False, **extra: Any) -> WinConditions:
-        st = self.seats[seat]
-        first = self.first_go_around and not self.has_discarded[seat]
-        is_dealer = seat == self.dealer
-        last = self.tiles_left == 0
-        ura: list[Tile] = []
-        if st.riichi and self.rules.ura_dora:
-            ura = [self._tiles[i] for i in self.ura_indicators()]
-        flags = win_flags(
+    def _win_moment(self, seat: int, tsumo: bool, chankan: bool) -> dict[str, bool]:
+        """The flags the moment of a win sets (:func:`~jantaku.table.circumstances.win_flags`), for the win's
+        conditions and for the 洁律 legal-win check alike."""
+        return win_flags(
             tsumo=tsumo,
-            first_turn=first,
-            dealer=is_dealer,
-            last_tile=last,
+            first_turn=self.first_go_around and not self.has_discarded[seat],
+            dealer=seat == self.dealer,
+            last_tile=self.tiles_left == 0,
             rinshan=self.drawn_rinshan,
             chankan=chankan,
             renhou=self.rules.renhou != "none",
         )
+
+    def _win_conditions(self, seat: int, tile: int, tsumo: bool, chankan: bool = False, **extra: Any) -> WinConditions:
+        st = self.seats[seat]
+        ura: list[Tile] = []
+        if st.riichi and self.rules.ura_dora:
+            ura = [self._tiles[i] for i in self.ura_indicators()]
+        flags = self._win_moment(seat, tsumo, chankan)
         return WinConditions(
             win=self._tiles[tile],
             riichi=st.riichi,
@@ -1336,16 +1338,8 @@ class Kyoku:
             counts[self._tiles[i].kind] += 1
         if not tsumo:
             counts[self._tiles[tile].kind] += 1
-        flags = win_flags(
-            tsumo=tsumo,
-            first_turn=self.first_go_around and not self.has_discarded[seat],
-            dealer=seat == self.dealer,
-            last_tile=self.tiles_left == 0,
-            rinshan=self.drawn_rinshan,
-            chankan=chankan,
-        )
         try:
-            return jielu_can_win_counts(counts, st.melds, flags, self._fan_table)
+            return jielu_can_win_counts(counts, st.melds, self._win_moment(seat, tsumo, chankan), self._fan_table)
         except JantakuError:
             return False
 
