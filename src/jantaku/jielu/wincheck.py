@@ -128,6 +128,48 @@ def _scoring_sets(part: np.ndarray, bits: int, full: int) -> np.ndarray:
     return out
 
 
+def _instance_tiles(found: list[tuple[int, int, tuple[int, ...]]]) -> tuple[np.ndarray, np.ndarray]:
+    """Combination instances, given as (points, melds, codes), best first: each one's tiles as (kind, count) rows,
+    and (kinds, points, melds, tiles of each suit) per instance."""
+    found = sorted(found, key=lambda f: -f[0])
+    tiles = np.zeros((max(1, len(found)), 12, 2), dtype=np.int64)
+    info = np.zeros((len(found), 6), dtype=np.int64)
+    for n, (points, melds, codes) in enumerate(found):
+        need: dict[int, int] = {}
+        for code in codes:
+            for k in meld_tiles(code):
+                need[k] = need.get(k, 0) + 1
+        for x, (k, cnt) in enumerate(sorted(need.items())):
+            tiles[n, x] = (k, cnt)
+        per_suit = [sum(cnt for k, cnt in need.items() if k // 9 == suit) for suit in range(3)]
+        info[n] = (len(need), points, melds, *per_suit)
+    return tiles, info
+
+
+def _full_content_options(t: _Tables) -> tuple[np.ndarray, np.ndarray]:
+    """Every way a content fan worth ``full`` can come (a row per exact set of its part of the content mask):
+    ``allowed[i, k]`` 1 for the kinds such a reading may hold (the hand's other tiles must be made wildcards), and
+    ``required[i, k]`` 1 for the honor kinds it must hold a group of (an honor group holds a real tile of its own
+    kind). The suit and number parts say which categories and numbers are present; they require no kind, as
+    wildcards may stand for a number in a chow."""
+    allowed: list[list[int]] = []
+    required: list[list[int]] = []
+    for x in range(32):  # suits: three suit bits, a wind present, a dragon present
+        if t.suits[x, 1] >= t.full:
+            ok = [x >> (k // 9) & 1 if k < 27 else x >> (3 if k < 31 else 4) & 1 for k in range(34)]
+            allowed.append(ok)
+            required.append([0] * 34)
+    for x in range(1024):  # numbers: nine number bits, an honor present
+        if t.numbers[x, 1] >= t.full:
+            allowed.append([x >> (k % 9) & 1 if k < 27 else x >> 9 & 1 for k in range(34)])
+            required.append([0] * 34)
+    for x in range(128):  # honors: the exact set of honor kinds present
+        if t.honors[x, 1] >= t.full:
+            allowed.append([1 if k < 27 else x >> (k - 27) & 1 for k in range(34)])
+            required.append([0 if k < 27 else x >> (k - 27) & 1 for k in range(34)])
+    return np.array(allowed, dtype=np.int64).reshape(-1, 34), np.array(required, dtype=np.int64).reshape(-1, 34)
+
+
 class _Tables:
     """The per-fan-table arrays the compiled check reads."""
 
@@ -192,6 +234,9 @@ class _Tables:
             for x, (k, cnt) in enumerate(sorted(need.items())):
                 self.inst_tiles[n, x] = (k, cnt)
             self.inst_info[n] = len(need)
+        self.full_allowed, self.full_required = _full_content_options(self)
+        every = [(spec.points, len(inst), inst) for spec in t.combinations for inst in instances(spec)]
+        self.all_tiles, self.all_info = _instance_tiles(every)
         self.nlist = _scoring_sets(self.numbers, 9, self.full)
         self.slist = _scoring_sets(self.suits, 3, self.full)
         self.dist9, self.dist7 = _distance_tables()
@@ -213,6 +258,10 @@ class _Tables:
             self.slist,
             self.inst_tiles,
             self.inst_info,
+            self.full_allowed,
+            self.full_required,
+            self.all_tiles,
+            self.all_info,
         )
 
 
@@ -518,6 +567,7 @@ def _may_reach(
     combo3: np.ndarray,
     c4k: np.ndarray,
     c4p: np.ndarray,
+    combo_cap: int,
 ) -> bool:
     """Whether a reading holding the melds ``codes[:n_codes]`` and content ``mask`` once the groups at kind ``k``
     are chosen, with ``groups_left`` groups (melds and the pair) to come at later kinds, can still be worth
@@ -543,7 +593,7 @@ def _may_reach(
         row = _OFFSETS[u] + _tuple_index(keys, u)
         if combo_ub[row, min(t, 27), 1] >= full and combo_full_fits:
             return True
-        ctot = combo_ub[row, min(t, 27), 0]
+        ctot = min(combo_ub[row, min(t, 27), 0], combo_cap)
     sh = 0
     if chows == n_codes and shape[0] > sh:
         sh = shape[0]
@@ -564,6 +614,72 @@ def _may_reach(
         return False
     nb = min(nb, _budget_bound(mask, k, allow, hist_n, hist_s, nlist, slist))
     return nb >= _FULL_MARK or min(nb + honors[hi, 0] + rest, cap) >= need
+
+
+@njit(cache=True)
+def _combo_cap(
+    c: np.ndarray,
+    fixed_cnt: np.ndarray,
+    n_fixed: int,
+    w: int,
+    tiles: np.ndarray,
+    info: np.ndarray,
+    dist9: np.ndarray,
+    dist7: np.ndarray,
+) -> int:
+    """The most the combination fans of a reading with at most ``w`` wildcards can be worth: each meld counts in
+    at most one fan, so four melds score at most one fan of four, one of three, or two of two; and a fan counts
+    only if one of its instances fits (``tiles``, ``info``: every instance, best first). An instance fits when
+    the tiles it lacks (beyond the hand's and the fixed melds') plus, without fixed melds, the regular distance of
+    the hand's other tiles to the groups left (its melds taken) are at most ``w``: exactly the fewest wildcards of
+    a reading that holds it."""
+    base = np.zeros(4, dtype=np.int64)  # each block's base-5 index: honors, then the three suits
+    held = np.zeros(3, dtype=np.int64)  # each suit's tiles in the hand and its fixed melds
+    for k in range(34):
+        if k < 27:
+            base[1 + k // 9] += c[k] * _POW5[k % 9]
+            held[k // 9] += c[k] + fixed_cnt[k]
+        else:
+            base[0] += c[k] * _POW5[k - 27]
+    idx = np.zeros(4, dtype=np.int64)
+    acc = np.zeros(10, dtype=np.int64)
+    nxt = np.zeros(10, dtype=np.int64)
+    best = np.zeros(5, dtype=np.int64)  # per number of melds, the best instance that fits
+    cap = 0
+    for i in range(info.shape[0]):
+        points, size = info[i, 1], info[i, 2]
+        if 2 * points <= cap:
+            break
+        if best[size]:
+            continue
+        lack = max(0, info[i, 3] - held[0]) + max(0, info[i, 4] - held[1]) + max(0, info[i, 5] - held[2])
+        if lack > w:  # the suits alone lack too many
+            continue
+        lack = 0
+        for x in range(info[i, 0]):
+            kx = tiles[i, x, 0]
+            lack += max(0, tiles[i, x, 1] - c[kx] - fixed_cnt[kx])
+            if lack > w:
+                break
+        if lack > w:
+            continue
+        if n_fixed == 0:  # the other tiles must still make the pair and the other melds
+            for b in range(4):
+                idx[b] = base[b]
+            for x in range(info[i, 0]):
+                kx = tiles[i, x, 0]
+                idx[1 + kx // 9] -= min(c[kx], tiles[i, x, 1]) * _POW5[kx % 9]
+            for j in range(10):
+                acc[j] = dist7[idx[0], j]
+            for b in range(1, 4):
+                _min_plus(acc, dist9[idx[b]], nxt)
+                for j in range(10):
+                    acc[j] = nxt[j]
+            if lack + acc[5 + 4 - size] > w:
+                continue
+        best[size] = points
+        cap = max(best[4], best[3], 2 * best[2])
+    return cap
 
 
 @njit(cache=True)
@@ -609,15 +725,14 @@ def _setup(
             after[k] += c[x] * _POW5[x - start]
     # whether some combination fan worth ``full`` fits in the wildcards: an instance's tiles that the hand and its
     # fixed melds lack are wildcards at least
-    combo_full_fits = False
+    combo_lack = 99  # the fewest wildcards an instance needs
     for i in range(inst_info.shape[0]):
         lack = 0
         for x in range(inst_info[i]):
             kx = inst_tiles[i, x, 0]
             lack += max(0, inst_tiles[i, x, 1] - c[kx] - fixed_cnt[kx])
-        if lack <= max_w:  # (a bound for any ``best``: fewer wildcards are allowed as it grows)
-            combo_full_fits = True
-            break
+        combo_lack = min(combo_lack, lack)
+    combo_full_fits = combo_lack <= max_w  # (a bound for any ``best``: fewer wildcards are allowed as it grows)
     hist_n = np.zeros((27, 10), dtype=np.int64)  # the hand's number tiles after each kind: by number, in all
     hist_s = np.zeros((27, 4), dtype=np.int64)  # and by suit, in all
     for k in range(25, -1, -1):
@@ -629,7 +744,48 @@ def _setup(
         hist_s[k, (k + 1) // 9] += c[k + 1]
         hist_n[k, 9] += c[k + 1]
         hist_s[k, 3] += c[k + 1]
-    return suffix, comb, after, combo_full_fits, hist_n, hist_s
+    return suffix, comb, after, combo_full_fits, hist_n, hist_s, combo_lack
+
+
+@njit(cache=True)
+def _full_fits(
+    c: np.ndarray,
+    fixed_cnt: np.ndarray,
+    w: int,
+    extra: int,
+    combo_lack: int,
+    full_fan_shape: bool,
+    allowed: np.ndarray,
+    required: np.ndarray,
+) -> bool:
+    """Whether a reading with ``w`` wildcards (``extra`` of them on top of the hand's tiles) may hold a fan worth
+    ``full``: a combination instance whose missing tiles are at most ``w`` (``combo_lack``), a shape fan worth it,
+    or a content option (:func:`_full_content_options`) whose forbidden kinds hold at most ``w - extra`` of the
+    hand's tiles and none of its fixed melds' tiles, and whose required honor kinds the hand holds, each short of
+    a pung by at most ``w`` in all (one of them may be the pair)."""
+    if full_fan_shape or combo_lack <= w:
+        return True
+    for i in range(allowed.shape[0]):
+        drops = extra
+        short = 0
+        n_required = 0
+        ok = True
+        for k in range(34):
+            if allowed[i, k] == 0:
+                if fixed_cnt[k]:
+                    ok = False
+                    break
+                drops += c[k]
+            elif required[i, k]:
+                held = c[k] + fixed_cnt[k]
+                if held == 0:
+                    ok = False
+                    break
+                short += max(0, 3 - held)
+                n_required += 1
+        if ok and drops <= w and short - (1 if n_required else 0) <= w:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -655,6 +811,10 @@ def _search(
     slist: np.ndarray,
     inst_tiles: np.ndarray,
     inst_info: np.ndarray,
+    full_allowed: np.ndarray,
+    full_required: np.ndarray,
+    all_tiles: np.ndarray,
+    all_info: np.ndarray,
 ) -> bool:
     """The best score of a reading (at most ``stop``: a legal-win check stops at 1) by a depth-first search over
     the search positions (honors first, then the number kinds in order), choosing at each the chows that begin
@@ -665,13 +825,23 @@ def _search(
     content mask, the chows, the meld codes chosen (after the fixed ones) and the pair."""
     full, cap, max_w, kong_pts, n_fixed, mask0, chows0 = ints[0], ints[1], ints[2], ints[3], ints[6], ints[7], ints[8]
     extra, stop = ints[9], ints[10]
+    codes = codes.copy()  # the fixed melds' codes, then the melds chosen
     best = 0  # the best score found (a check stops at 1)
-    top_w = max_w  # the most wildcards a reading scoring more than ``best`` can use
-    suffix, comb, after, combo_full_fits, hist_n, hist_s = _setup(
+    suffix, comb, after, combo_full_fits, hist_n, hist_s, combo_lack = _setup(
         c, fixed_cnt, max_w, dist7, dist9, inst_tiles, inst_info
     )
-    if comb[0, 5 + 4 - n_fixed] > max_w:  # the hand's regular distance: more wildcards than can ever pay
+    top_w = max_w  # the most wildcards a reading scoring more than ``best`` can use
+    # a reading whose 2**w exceeds the cap pays only with a fan worth ``full``: none within reach, one fewer
+    full_fan_shape = kong_pts >= full or shape[0] >= full or shape[1] >= full
+    while (
+        top_w > 0
+        and 1 << top_w > cap
+        and not _full_fits(c, fixed_cnt, top_w, extra, combo_lack, full_fan_shape, full_allowed, full_required)
+    ):
+        top_w -= 1
+    if comb[0, 5 + 4 - n_fixed] > top_w:  # the hand's regular distance: more wildcards than can ever pay
         return 0
+    combo_cap = _combo_cap(c, fixed_cnt, n_fixed, top_w, all_tiles, all_info, dist9, dist7)
     state = np.zeros((12, 35), dtype=np.int64)  # the state per search position, one row per field
     ml, pl, miss, drop, pa, pb = state[0], state[1], state[2], state[3], state[4], state[5]
     mask, chows, n_codes, pair, opt, wlb = state[6], state[7], state[8], state[9], state[10], state[11]
@@ -804,6 +974,7 @@ def _search(
                     combo3,
                     c4k,
                     c4p,
+                    combo_cap,
                 )
             ):
                 continue
@@ -854,6 +1025,10 @@ def _find(
     slist: np.ndarray,
     inst_tiles: np.ndarray,
     inst_info: np.ndarray,
+    full_allowed: np.ndarray,
+    full_required: np.ndarray,
+    all_tiles: np.ndarray,
+    all_info: np.ndarray,
 ) -> int:
     """The optimiser's first reading with at least one wildcard scoring ``target`` or more, found in its own order:
     wildcard counts ascending, and at each count its depth-first search (:class:`jantaku.jielu.search._Search`):
@@ -862,9 +1037,10 @@ def _find(
     ones and its pair to ``codes[4]``; 0 when there is none (never, for the best score S as ``target``)."""
     full, cap, max_w, kong_pts, n_fixed, mask0, chows0 = ints[0], ints[1], ints[2], ints[3], ints[6], ints[7], ints[8]
     extra = ints[9]
-    suffix, comb, after, combo_full_fits, hist_n, hist_s = _setup(
+    suffix, comb, after, combo_full_fits, hist_n, hist_s, _ = _setup(
         c, fixed_cnt, max_w, dist7, dist9, inst_tiles, inst_info
     )
+    combo_cap = _combo_cap(c, fixed_cnt, n_fixed, max_w, all_tiles, all_info, dist9, dist7)
     state = np.zeros((13, 35), dtype=np.int64)
     ml, pl, miss, drop, pa, pb = state[0], state[1], state[2], state[3], state[4], state[5]
     mask, chows, n_codes, pair, o_pr, o_pung, o_ch = (
@@ -1012,6 +1188,7 @@ def _find(
                     combo3,
                     c4k,
                     c4p,
+                    combo_cap,
                 ):
                     continue
                 q = pos + 1
@@ -1231,7 +1408,7 @@ class WinCheck:
             prep = self._per_melds[key] = self._prepare(*key)
         fixed_cnt, codes, ints = prep
         c = self._counts(counts, fixed_cnt, ints, 0)
-        return bool(_search(c, fixed_cnt, codes.copy(), ints, *self._t.tabs))
+        return bool(_search(c, fixed_cnt, codes, ints, *self._t.tabs))
 
     def best_score(
         self, counts: Sequence[int], fixed: Sequence[int], incidental: Sequence[tuple[str, int]] = (), extra: int = 0
@@ -1254,7 +1431,7 @@ class WinCheck:
         ints = ints.copy()
         ints[9] = extra
         ints[10] = max(self.table.full, self.table.cap)
-        return int(_search(c, fixed_cnt, codes.copy(), ints, *self._t.tabs))
+        return int(_search(c, fixed_cnt, codes, ints, *self._t.tabs))
 
     def first_reading(
         self, counts: Sequence[int], fixed: Sequence[int], target: int, extra: int = 0

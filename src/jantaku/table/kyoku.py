@@ -82,14 +82,26 @@ def jielu_can_win_counts(counts: list[int], melds: Sequence[Meld], flags: dict[s
 
 @cache
 def _jielu_check() -> Any:
-    """The body of :func:`jielu_can_win_counts`, built once: the imports happen on the first 洁律 check only."""
-    from jantaku.jielu import can_win_counts
+    """The body of :func:`jielu_can_win_counts`, built once: the imports happen on the first 洁律 check only. It
+    asks the compiled check as :func:`jantaku.jielu.can_win_counts` does, with the meld codes and incidental fans
+    of each (fan table, melds, moment) found once: the table asks on every discard, and these rarely change."""
     from jantaku.jielu.conditions import moment_flags
     from jantaku.jielu.melds import code_of_meld
+    from jantaku.jielu.wholehand import incidental_fans
+    from jantaku.jielu.wincheck import win_check
+
+    prepared: dict[tuple[Any, ...], tuple[Any, tuple[int, ...], tuple[tuple[str, int], ...]]] = {}
 
     def check(counts: list[int], melds: Sequence[Meld], flags: dict[str, bool], table: Any) -> bool:
-        fixed = tuple(code_of_meld(m) for m in melds)
-        return can_win_counts(counts, fixed, **moment_flags(**flags), table=table)
+        key = (table, tuple(melds), *flags.values())
+        got = prepared.get(key)
+        if got is None:
+            if len(prepared) > 4096:
+                prepared.clear()
+            fixed = tuple(code_of_meld(m) for m in melds)
+            got = prepared[key] = (win_check(table), fixed, incidental_fans(**moment_flags(**flags), table=table))
+        wincheck, fixed, incidental = got
+        return bool(wincheck(counts, fixed, incidental))
 
     return check
 
@@ -1335,9 +1347,9 @@ class Kyoku:
         st = self.seats[seat]
         counts = [0] * 34
         for i in st.tiles:
-            counts[self._tiles[i].kind] += 1
+            counts[i >> 2] += 1  # a tile id's kind (as _tables_for builds the tiles)
         if not tsumo:
-            counts[self._tiles[tile].kind] += 1
+            counts[tile >> 2] += 1
         try:
             return jielu_can_win_counts(counts, st.melds, self._win_moment(seat, tsumo, chankan), self._fan_table)
         except JantakuError:
