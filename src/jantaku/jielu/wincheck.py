@@ -129,11 +129,12 @@ def _scoring_sets(part: np.ndarray, bits: int, full: int) -> np.ndarray:
 
 
 def _instance_tiles(found: list[tuple[int, int, tuple[int, ...]]]) -> tuple[np.ndarray, np.ndarray]:
-    """Combination instances, given as (points, melds, codes), best first: each one's tiles as (kind, count) rows,
-    and (kinds, points, melds, tiles of each suit) per instance."""
-    found = sorted(found, key=lambda f: -f[0])
+    """Combination instances, given as (points, melds, codes), most first of what they add to a reading (a fan of
+    two melds may come twice in four melds: twice its points): each one's tiles as (kind, count) rows, and per
+    instance (kinds, what it adds, melds, tiles of each suit, its melds' combination keys as a bit set)."""
+    found = sorted(found, key=lambda f: -f[0] * (2 if f[1] == 2 else 1))
     tiles = np.zeros((max(1, len(found)), 12, 2), dtype=np.int64)
-    info = np.zeros((len(found), 6), dtype=np.int64)
+    info = np.zeros((len(found), 7), dtype=np.int64)
     for n, (points, melds, codes) in enumerate(found):
         need: dict[int, int] = {}
         for code in codes:
@@ -142,7 +143,10 @@ def _instance_tiles(found: list[tuple[int, int, tuple[int, ...]]]) -> tuple[np.n
         for x, (k, cnt) in enumerate(sorted(need.items())):
             tiles[n, x] = (k, cnt)
         per_suit = [sum(cnt for k, cnt in need.items() if k // 9 == suit) for suit in range(3)]
-        info[n] = (len(need), points, melds, *per_suit)
+        key_set = 0
+        for code in codes:
+            key_set |= 1 << _compact(code)
+        info[n] = (len(need), points * (2 if melds == 2 else 1), melds, *per_suit, key_set)
     return tiles, info
 
 
@@ -401,6 +405,10 @@ _OFFSETS = np.array(
     [0, 1, 1 + _N_KEYS, 1 + _N_KEYS + _N_KEYS**2, 1 + _N_KEYS + _N_KEYS**2 + _N_KEYS**3], dtype=np.int64
 )
 """Where the sorted tuples of 0, 1, 2 and 3 keys begin in the combination bound table."""
+_KEYS_BEFORE = np.array(
+    [sum(1 << key for key in range(_N_KEYS) if _key_kind(key) < t) for t in range(28)], dtype=np.int64
+)
+"""``_KEYS_BEFORE[t]``: the combination keys (as a bit set) whose meld begins at a kind before ``t``."""
 
 
 @njit(cache=True)
@@ -568,6 +576,12 @@ def _may_reach(
     c4k: np.ndarray,
     c4p: np.ndarray,
     combo_cap: int,
+    fits: np.ndarray,
+    info: np.ndarray,
+    tiles: np.ndarray,
+    c: np.ndarray,
+    fixed_cnt: np.ndarray,
+    miss_room: int,
 ) -> bool:
     """Whether a reading holding the melds ``codes[:n_codes]`` and content ``mask`` once the groups at kind ``k``
     are chosen, with ``groups_left`` groups (melds and the pair) to come at later kinds, can still be worth
@@ -594,6 +608,28 @@ def _may_reach(
         if combo_ub[row, min(t, 27), 1] >= full and combo_full_fits:
             return True
         ctot = min(combo_ub[row, min(t, 27), 0], combo_cap)
+        n_fit = fits[fits.shape[0] - 1]
+        if ctot > 0 and n_fit >= 0:
+            # the first fitting instance whose melds are chosen or may still come, lacking at most ``miss_room``
+            # of the hand's tiles after the chows begun (those that come lack them)
+            chosen = 0
+            for j in range(u):
+                chosen |= 1 << keys[j]
+            out = _KEYS_BEFORE[min(t, 27)] & ~chosen
+            here = 0
+            for j in range(n_fit):
+                i = fits[j]
+                if info[i, 6] & out:
+                    continue
+                lack = 0
+                for x in range(info[i, 0]):
+                    kx = tiles[i, x, 0]
+                    if kx > k + 2:
+                        lack += max(0, tiles[i, x, 1] - c[kx] - fixed_cnt[kx])
+                if lack <= miss_room:
+                    here = info[i, 1]
+                    break
+            ctot = min(ctot, here)
     sh = 0
     if chows == n_codes and shape[0] > sh:
         sh = shape[0]
@@ -626,13 +662,17 @@ def _combo_cap(
     info: np.ndarray,
     dist9: np.ndarray,
     dist7: np.ndarray,
+    fits: np.ndarray,
 ) -> int:
-    """The most the combination fans of a reading with at most ``w`` wildcards can be worth: each meld counts in
-    at most one fan, so four melds score at most one fan of four, one of three, or two of two; and a fan counts
-    only if one of its instances fits (``tiles``, ``info``: every instance, best first). An instance fits when
-    the tiles it lacks (beyond the hand's and the fixed melds') plus, without fixed melds, the regular distance of
-    the hand's other tiles to the groups left (its melds taken) are at most ``w``: exactly the fewest wildcards of
-    a reading that holds it."""
+    """The most the combination fans of a reading with at most ``w`` wildcards can add: each meld counts in at
+    most one fan, so four melds score one fan of four, one of three, or two of two (at most twice the best of
+    two); and a fan counts only if one of its instances fits (``tiles``, ``info``: every instance, most first of
+    what it adds). An instance fits when the tiles it lacks (beyond the hand's and the fixed melds') are at most
+    ``w``; for the bound returned, without fixed melds, the regular distance of the hand's other tiles to the
+    groups left (its melds taken) counts too: exactly the fewest wildcards of a reading that holds it.
+
+    ``fits`` gets the instances that lack at most ``w`` tiles, in order, and their number in ``fits[-1]`` (-1 when
+    they are more than it holds): :func:`_may_reach` finds there the first one a search position still allows."""
     base = np.zeros(4, dtype=np.int64)  # each block's base-5 index: honors, then the three suits
     held = np.zeros(3, dtype=np.int64)  # each suit's tiles in the hand and its fixed melds
     for k in range(34):
@@ -644,14 +684,10 @@ def _combo_cap(
     idx = np.zeros(4, dtype=np.int64)
     acc = np.zeros(10, dtype=np.int64)
     nxt = np.zeros(10, dtype=np.int64)
-    best = np.zeros(5, dtype=np.int64)  # per number of melds, the best instance that fits
-    cap = 0
+    room = fits.shape[0] - 1
+    n_fit = 0
+    cap = -1
     for i in range(info.shape[0]):
-        points, size = info[i, 1], info[i, 2]
-        if 2 * points <= cap:
-            break
-        if best[size]:
-            continue
         lack = max(0, info[i, 3] - held[0]) + max(0, info[i, 4] - held[1]) + max(0, info[i, 5] - held[2])
         if lack > w:  # the suits alone lack too many
             continue
@@ -662,6 +698,11 @@ def _combo_cap(
             if lack > w:
                 break
         if lack > w:
+            continue
+        if n_fit < room:
+            fits[n_fit] = i
+        n_fit += 1
+        if cap >= 0:
             continue
         if n_fixed == 0:  # the other tiles must still make the pair and the other melds
             for b in range(4):
@@ -675,11 +716,11 @@ def _combo_cap(
                 _min_plus(acc, dist9[idx[b]], nxt)
                 for j in range(10):
                     acc[j] = nxt[j]
-            if lack + acc[5 + 4 - size] > w:
+            if lack + acc[5 + 4 - info[i, 2]] > w:
                 continue
-        best[size] = points
-        cap = max(best[4], best[3], 2 * best[2])
-    return cap
+        cap = info[i, 1]
+    fits[room] = n_fit if n_fit <= room else -1
+    return max(cap, 0)
 
 
 @njit(cache=True)
@@ -841,7 +882,8 @@ def _search(
         top_w -= 1
     if comb[0, 5 + 4 - n_fixed] > top_w:  # the hand's regular distance: more wildcards than can ever pay
         return 0
-    combo_cap = _combo_cap(c, fixed_cnt, n_fixed, top_w, all_tiles, all_info, dist9, dist7)
+    fits = np.zeros(129, dtype=np.int64)
+    combo_cap = _combo_cap(c, fixed_cnt, n_fixed, top_w, all_tiles, all_info, dist9, dist7, fits)
     state = np.zeros((12, 35), dtype=np.int64)  # the state per search position, one row per field
     ml, pl, miss, drop, pa, pb = state[0], state[1], state[2], state[3], state[4], state[5]
     mask, chows, n_codes, pair, opt, wlb = state[6], state[7], state[8], state[9], state[10], state[11]
@@ -975,6 +1017,12 @@ def _search(
                     c4k,
                     c4p,
                     combo_cap,
+                    fits,
+                    all_info,
+                    all_tiles,
+                    c,
+                    fixed_cnt,
+                    top_w - miss2,
                 )
             ):
                 continue
@@ -1040,7 +1088,8 @@ def _find(
     suffix, comb, after, combo_full_fits, hist_n, hist_s, _ = _setup(
         c, fixed_cnt, max_w, dist7, dist9, inst_tiles, inst_info
     )
-    combo_cap = _combo_cap(c, fixed_cnt, n_fixed, max_w, all_tiles, all_info, dist9, dist7)
+    fits = np.zeros(129, dtype=np.int64)
+    combo_cap = _combo_cap(c, fixed_cnt, n_fixed, max_w, all_tiles, all_info, dist9, dist7, fits)
     state = np.zeros((13, 35), dtype=np.int64)
     ml, pl, miss, drop, pa, pb = state[0], state[1], state[2], state[3], state[4], state[5]
     mask, chows, n_codes, pair, o_pr, o_pung, o_ch = (
@@ -1189,6 +1238,12 @@ def _find(
                     c4k,
                     c4p,
                     combo_cap,
+                    fits,
+                    all_info,
+                    all_tiles,
+                    c,
+                    fixed_cnt,
+                    w - m2,
                 ):
                     continue
                 q = pos + 1
