@@ -578,10 +578,6 @@ def _may_reach(
     combo_cap: int,
     fits: np.ndarray,
     info: np.ndarray,
-    tiles: np.ndarray,
-    c: np.ndarray,
-    fixed_cnt: np.ndarray,
-    miss_room: int,
 ) -> bool:
     """Whether a reading holding the melds ``codes[:n_codes]`` and content ``mask`` once the groups at kind ``k``
     are chosen, with ``groups_left`` groups (melds and the pair) to come at later kinds, can still be worth
@@ -610,24 +606,15 @@ def _may_reach(
         ctot = min(combo_ub[row, min(t, 27), 0], combo_cap)
         n_fit = fits[fits.shape[0] - 1]
         if ctot > 0 and n_fit >= 0:
-            # the first fitting instance whose melds are chosen or may still come, lacking at most ``miss_room``
-            # of the hand's tiles after the chows begun (those that come lack them)
+            # the first fitting instance whose melds are chosen or may still come
             chosen = 0
             for j in range(u):
                 chosen |= 1 << keys[j]
             out = _KEYS_BEFORE[min(t, 27)] & ~chosen
             here = 0
             for j in range(n_fit):
-                i = fits[j]
-                if info[i, 6] & out:
-                    continue
-                lack = 0
-                for x in range(info[i, 0]):
-                    kx = tiles[i, x, 0]
-                    if kx > k + 2:
-                        lack += max(0, tiles[i, x, 1] - c[kx] - fixed_cnt[kx])
-                if lack <= miss_room:
-                    here = info[i, 1]
+                if info[fits[j], 6] & out == 0:
+                    here = info[fits[j], 1]
                     break
             ctot = min(ctot, here)
     sh = 0
@@ -1019,10 +1006,6 @@ def _search(
                     combo_cap,
                     fits,
                     all_info,
-                    all_tiles,
-                    c,
-                    fixed_cnt,
-                    top_w - miss2,
                 )
             ):
                 continue
@@ -1240,10 +1223,6 @@ def _find(
                     combo_cap,
                     fits,
                     all_info,
-                    all_tiles,
-                    c,
-                    fixed_cnt,
-                    w - m2,
                 ):
                     continue
                 q = pos + 1
