@@ -131,10 +131,11 @@ def _scoring_sets(part: np.ndarray, bits: int, full: int) -> np.ndarray:
 def _instance_tiles(found: list[tuple[int, int, tuple[int, ...]]]) -> tuple[np.ndarray, np.ndarray]:
     """Combination instances, given as (points, melds, codes), most first of what they add to a reading (a fan of
     two melds may come twice in four melds: twice its points): each one's tiles as (kind, count) rows, and per
-    instance (kinds, what it adds, melds, tiles of each suit, its melds' combination keys as a bit set)."""
+    instance (kinds, what it adds, melds, the number kinds it needs at least 1, 2, 3 and 4 of as bit sets, its
+    melds' combination keys as a bit set)."""
     found = sorted(found, key=lambda f: -f[0] * (2 if f[1] == 2 else 1))
     tiles = np.zeros((max(1, len(found)), 12, 2), dtype=np.int64)
-    info = np.zeros((len(found), 7), dtype=np.int64)
+    info = np.zeros((len(found), 8), dtype=np.int64)
     for n, (points, melds, codes) in enumerate(found):
         need: dict[int, int] = {}
         for code in codes:
@@ -142,11 +143,11 @@ def _instance_tiles(found: list[tuple[int, int, tuple[int, ...]]]) -> tuple[np.n
                 need[k] = need.get(k, 0) + 1
         for x, (k, cnt) in enumerate(sorted(need.items())):
             tiles[n, x] = (k, cnt)
-        per_suit = [sum(cnt for k, cnt in need.items() if k // 9 == suit) for suit in range(3)]
+        at_least = [sum(1 << k for k, cnt in need.items() if cnt >= j) for j in (1, 2, 3, 4)]
         key_set = 0
         for code in codes:
             key_set |= 1 << _compact(code)
-        info[n] = (len(need), points * (2 if melds == 2 else 1), melds, *per_suit, key_set)
+        info[n] = (len(need), points * (2 if melds == 2 else 1), melds, *at_least, key_set)
     return tiles, info
 
 
@@ -613,7 +614,7 @@ def _may_reach(
             out = _KEYS_BEFORE[min(t, 27)] & ~chosen
             here = 0
             for j in range(n_fit):
-                if info[fits[j], 6] & out == 0:
+                if info[fits[j], 7] & out == 0:
                     here = info[fits[j], 1]
                     break
             ctot = min(ctot, here)
@@ -639,6 +640,15 @@ def _may_reach(
     return nb >= _FULL_MARK or min(nb + honors[hi, 0] + rest, cap) >= need
 
 
+_BITS9 = np.array([bin(x).count("1") for x in range(512)], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _bits27(x: int) -> int:
+    """The number of bits set in ``x`` < 2**27."""
+    return _BITS9[x & 511] + _BITS9[x >> 9 & 511] + _BITS9[x >> 18]
+
+
 @njit(cache=True)
 def _combo_cap(
     c: np.ndarray,
@@ -661,11 +671,12 @@ def _combo_cap(
     ``fits`` gets the instances that lack at most ``w`` tiles, in order, and their number in ``fits[-1]`` (-1 when
     they are more than it holds): :func:`_may_reach` finds there the first one a search position still allows."""
     base = np.zeros(4, dtype=np.int64)  # each block's base-5 index: honors, then the three suits
-    held = np.zeros(3, dtype=np.int64)  # each suit's tiles in the hand and its fixed melds
+    short = np.zeros(4, dtype=np.int64)  # the number kinds the hand and its fixed melds hold fewer than j + 1 of
     for k in range(34):
         if k < 27:
             base[1 + k // 9] += c[k] * _POW5[k % 9]
-            held[k // 9] += c[k] + fixed_cnt[k]
+            for j in range(c[k] + fixed_cnt[k], 4):
+                short[j] |= 1 << k
         else:
             base[0] += c[k] * _POW5[k - 27]
     idx = np.zeros(4, dtype=np.int64)
@@ -675,15 +686,10 @@ def _combo_cap(
     n_fit = 0
     cap = -1
     for i in range(info.shape[0]):
-        lack = max(0, info[i, 3] - held[0]) + max(0, info[i, 4] - held[1]) + max(0, info[i, 5] - held[2])
-        if lack > w:  # the suits alone lack too many
+        lack = _bits27(info[i, 3] & short[0])  # the tiles it lacks: the kinds held fewer than 1, 2, 3, 4 times
+        if lack > w:
             continue
-        lack = 0
-        for x in range(info[i, 0]):
-            kx = tiles[i, x, 0]
-            lack += max(0, tiles[i, x, 1] - c[kx] - fixed_cnt[kx])
-            if lack > w:
-                break
+        lack += _bits27(info[i, 4] & short[1]) + _bits27(info[i, 5] & short[2]) + _bits27(info[i, 6] & short[3])
         if lack > w:
             continue
         if n_fit < room:
