@@ -877,9 +877,10 @@ def _search(
         return 0
     fits = np.zeros(129, dtype=np.int64)
     combo_cap = _combo_cap(c, fixed_cnt, n_fixed, top_w, all_tiles, all_info, dist9, dist7, fits)
-    state = np.zeros((12, 35), dtype=np.int64)  # the state per search position, one row per field
+    state = np.zeros((13, 35), dtype=np.int64)  # the state per search position, one row per field
     ml, pl, miss, drop, pa, pb = state[0], state[1], state[2], state[3], state[4], state[5]
     mask, chows, n_codes, pair, opt, wlb = state[6], state[7], state[8], state[9], state[10], state[11]
+    parent = state[12]  # the position chosen before (the kinds between offered no choice)
     keys = np.zeros(4, dtype=np.int64)
     ml[0] = 4 - n_fixed
     pl[0] = 1
@@ -888,11 +889,9 @@ def _search(
     n_codes[0] = n_fixed
     pair[0] = -1
     opt[0] = -1
+    parent[0] = -1
     pos = 0
     while pos >= 0:
-        if pos == 34:  # groups left and no kind to form them (a complete reading is scored where it completes)
-            pos -= 1
-            continue
         k = _ORDER[pos]
         ck = c[k]
         room = 4 - fixed_cnt[k]
@@ -902,6 +901,7 @@ def _search(
         top_ch = min(m0, 4) if k < 27 and k % 9 <= 6 else 0
         o = opt[pos] + 1
         found = False
+        q = pos  # the child's position, once found
         while o < 4 * (top_ch + 1):
             ch = o >> 2
             pung = o >> 1 & 1
@@ -1015,7 +1015,18 @@ def _search(
                 )
             ):
                 continue
+            # the next position with a choice: a kind the hand holds, one that chows begun need, or where a chow of
+            # the hand's next tiles may begin (at the others nothing can be chosen, and nothing changes)
             q = pos + 1
+            if pb[pos] + ch == 0:
+                while q < 34:
+                    kq = _ORDER[q]
+                    if c[kq] or (kq < 27 and kq % 9 <= 6 and ml2 > 0 and c[kq + 1] + c[kq + 2] > 0):
+                        break
+                    q += 1
+                if q == 34:  # groups left and no kind to form them
+                    continue
+            parent[q] = pos
             ml[q] = ml2
             pl[q] = pl2
             miss[q] = miss2
@@ -1031,10 +1042,7 @@ def _search(
             found = True
             break
         opt[pos] = o - 1
-        if found:
-            pos += 1
-        else:
-            pos -= 1
+        pos = q if found else parent[pos]
     return best
 
 
