@@ -859,6 +859,8 @@ def _search(
     content mask, the chows, the meld codes chosen (after the fixed ones) and the pair."""
     full, cap, max_w, kong_pts, n_fixed, mask0, chows0 = ints[0], ints[1], ints[2], ints[3], ints[6], ints[7], ints[8]
     extra, stop = ints[9], ints[10]
+    if _count_problem(c, fixed_cnt, n_fixed, extra):  # not a hand of 14 (the caller says what is wrong)
+        return -1
     codes = codes.copy()  # the fixed melds' codes, then the melds chosen
     best = 0  # the best score found (a check stops at 1)
     suffix, comb, after, combo_full_fits, hist_n, hist_s, combo_lack = _setup(
@@ -1455,8 +1457,16 @@ class WinCheck:
         if prep is None:
             prep = self._per_melds[key] = self._prepare(*key)
         fixed_cnt, codes, ints = prep
-        c = self._counts(counts, fixed_cnt, ints, 0)
-        return bool(_search(c, fixed_cnt, codes, ints, *self._t.tabs))
+        try:
+            c = np.array(counts, dtype=np.int64)
+        except (TypeError, ValueError, OverflowError):
+            c = None
+        if c is None or c.shape != (34,):
+            self._counts(counts, fixed_cnt, ints, 0)  # raises, naming what is wrong
+        found = _search(c, fixed_cnt, codes, ints, *self._t.tabs)
+        if found < 0:  # the counts are not a hand to check (the search looks first)
+            self._counts(counts, fixed_cnt, ints, 0)
+        return bool(found)
 
     def best_score(
         self, counts: Sequence[int], fixed: Sequence[int], incidental: Sequence[tuple[str, int]] = (), extra: int = 0

@@ -1345,11 +1345,9 @@ class Kyoku:
         It runs on every discard for every other seat, so it passes the hand as counts and the moment as flags
         (:func:`jantaku.jielu.can_win_counts`), not as a :class:`Hand` and :class:`WinConditions`."""
         st = self.seats[seat]
-        counts = [0] * 34
-        for i in st.tiles:
-            counts[i >> 2] += 1  # a tile id's kind (as _tables_for builds the tiles)
+        counts = st.counts.copy()  # the closed tiles' kinds (the drawn tile among them)
         if not tsumo:
-            counts[tile >> 2] += 1
+            counts[tile >> 2] += 1  # a tile id's kind (as _tables_for builds the tiles)
         try:
             return jielu_can_win_counts(counts, st.melds, self._win_moment(seat, tsumo, chankan), self._fan_table)
         except JantakuError:
