@@ -1089,7 +1089,8 @@ def _find(
     )
     fits = np.zeros(129, dtype=np.int64)
     combo_cap = _combo_cap(c, fixed_cnt, n_fixed, max_w, all_tiles, all_info, dist9, dist7, fits)
-    state = np.zeros((13, 35), dtype=np.int64)
+    state = np.zeros((14, 35), dtype=np.int64)
+    parent = state[13]  # the position chosen before (the kinds between offered no choice)
     ml, pl, miss, drop, pa, pb = state[0], state[1], state[2], state[3], state[4], state[5]
     mask, chows, n_codes, pair, o_pr, o_pung, o_ch = (
         state[6],
@@ -1118,11 +1119,9 @@ def _find(
         o_pr[0] = 0
         o_pung[0] = 0
         o_ch[0] = -1
+        parent[0] = -1
         pos = 0
         while pos >= 0:
-            if pos == 34:
-                pos -= 1
-                continue
             k = _ORDER[pos]
             ck = c[k]
             room = 4 - fixed_cnt[k]
@@ -1131,6 +1130,7 @@ def _find(
             chow_ok = k < 27 and k % 9 <= 6 and ck + c[k + 1] + c[k + 2] > 0
             pr, pung, ch = o_pr[pos], o_pung[pos], o_ch[pos] + 1
             found = False
+            q = pos
             while pr <= (1 if p0 and ck else 0):
                 if pung > (1 if m0 and ck else 0):
                     pr += 1
@@ -1241,7 +1241,16 @@ def _find(
                     all_info,
                 ):
                     continue
-                q = pos + 1
+                q = pos + 1  # the next position with a choice (as in :func:`_search`)
+                if pb[pos] + cur == 0:
+                    while q < 34:
+                        kq = _ORDER[q]
+                        if c[kq] or (kq < 27 and kq % 9 <= 6 and ml2 > 0 and c[kq + 1] + c[kq + 2] > 0):
+                            break
+                        q += 1
+                    if q == 34:
+                        continue
+                parent[q] = pos
                 ml[q] = ml2
                 pl[q] = pl2
                 miss[q] = m2
@@ -1260,10 +1269,7 @@ def _find(
             o_pr[pos] = pr
             o_pung[pos] = pung
             o_ch[pos] = ch - 1
-            if found:
-                pos += 1
-            else:
-                pos -= 1
+            pos = q if found else parent[pos]
     return 0
 
 
