@@ -586,8 +586,26 @@ def _may_reach(
     if need > max(full, cap):
         return False
     t = 0 if k >= 27 else k + 1  # the first kind a meld still to come may begin at (in the honor phase: any)
-    # the melds' fans first (table look-ups), then the content fans (in the number phase a look-up, and the
-    # budget bound only when the look-up alone does not settle it)
+    sh = 0
+    if chows == n_codes and shape[0] > sh:
+        sh = shape[0]
+    if chows == 0 and shape[1] > sh:
+        sh = shape[1]
+    if sh >= full or kong_pts >= full:
+        return True
+    # first a quick look with the hand's combination bound (when no combination fan worth ``full`` fits)
+    hi = mask >> 12 & 127
+    if k < 27:
+        if honors[hi, 1] >= full:
+            return True
+        x = (mask & 7) | (mask >> 3 & 511) << 3 | (1 << 12 if mask >> 12 & 15 else 0) | (1 << 13 if hi >> 4 else 0)
+        cu = number_ub[k // 9, groups_left, x] + honors[hi, 0]
+    else:
+        cu = content_ub[groups_left, mask]
+    if not combo_full_fits and cu < _FULL_MARK and min(cu + combo_cap + sh + kong_pts, cap) < need:
+        return False
+    # the melds' fans (table look-ups), then the content fans (in the number phase a look-up, and the budget
+    # bound only when the look-up alone does not settle it)
     u = 0
     for i in range(n_codes):
         key = _KEY_OF_CODE[codes[i]]
@@ -618,22 +636,10 @@ def _may_reach(
                     here = info[fits[j], 1]
                     break
             ctot = min(ctot, here)
-    sh = 0
-    if chows == n_codes and shape[0] > sh:
-        sh = shape[0]
-    if chows == 0 and shape[1] > sh:
-        sh = shape[1]
-    if sh >= full or kong_pts >= full:
-        return True
     rest = ctot + sh + kong_pts
     if k >= 27:  # the honor phase: any group may still come
-        cu = content_ub[groups_left, mask]
         return cu >= _FULL_MARK or min(cu + rest, cap) >= need
-    hi = mask >> 12 & 127
-    if honors[hi, 1] >= full:
-        return True
-    x = (mask & 7) | (mask >> 3 & 511) << 3 | (1 << 12 if mask >> 12 & 15 else 0) | (1 << 13 if hi >> 4 else 0)
-    nb = number_ub[k // 9, groups_left, x]
+    nb = cu - honors[hi, 0]
     if nb < _FULL_MARK and min(nb + honors[hi, 0] + rest, cap) < need:
         return False
     nb = min(nb, _budget_bound(mask, k, allow, hist_n, hist_s, nlist, slist))
