@@ -920,6 +920,10 @@ def _search(
                     break
                 if pb[pos] + ch > 4 - fixed_cnt[k + 1] or ch > 4 - fixed_cnt[k + 2]:
                     break
+                if pung + pr == 0:  # the chows' own misses (at this kind and the next two) only grow with more
+                    short = max(0, pa[pos] + ch - ck) + max(0, pb[pos] + ch - c[k + 1]) + max(0, ch - c[k + 2])
+                    if miss[pos] + short > top_w:
+                        break
             if pung and (m0 - ch < 1 or ck == 0):  # a pung made only of wildcards: never allowed
                 continue
             if pr and (p0 == 0 or ck == 0):
