@@ -174,6 +174,64 @@ def test_known_hands():
     assert check(counts("55z"), (KONG + 0, KONG + 10, KONG + 20, KONG + 30))
 
 
+# complete hands of the shipped table's fans worth ``full`` (and of 三风, worth full in "whole-hand decisive")
+FULL_FAN_HANDS = (
+    "11122233355577z",  # 字一色
+    "111999m111999p11s",  # 清二数
+    "555m555p555s111z22z",  # 混一数
+    "111222333444z55m",  # 四喜
+    "111122223333m55p",  # 四同顺
+    "111222333444m55p",  # 四连刻
+    "111222333z123m55p",  # 三风
+)
+
+
+@pytest.mark.parametrize("name", list(TABLES))
+def test_hands_near_a_fan_worth_full_answer_as_the_optimiser(name):
+    """With more wildcards than the cap pays for (2**w > cap), only a fan worth ``full`` pays, and the search skips
+    that level when no such fan is within reach of the hand (its forbidden tiles, its missing honors, a
+    combination's missing tiles). Hands three to ten tiles from each such fan answer as the optimiser does."""
+    from jantaku.tiles import counts34, parse_tiles
+
+    table = TABLES[name]
+    check = win_check(table)
+    rng = random.Random(5)
+    for text in FULL_FAN_HANDS:
+        for swaps in (3, 5, 5, 6, 7, 8, 9, 10):
+            hand = counts34(parse_tiles(text))
+            for _ in range(swaps):
+                hand[rng.choice([k for k in range(34) if hand[k]])] -= 1
+                hand[rng.choice([k for k in range(34) if hand[k] < 4])] += 1
+            want = best_completion(hand, (), table=table, stop_at=1) is not None
+            assert check(hand, ()) == want, (name, hand)
+
+
+@pytest.mark.parametrize(
+    ("name", "hand"),
+    [
+        ("shipped", "3m26p8s1222333567z"),  # 混一数 (no 9, nor anything but 1)
+        ("shipped", "111149m11899p19s4z"),  # 清二数
+        ("shipped", "455m559p59s112246z"),  # 混一数
+        ("shipped", "155m4p78s12222344z"),  # 四喜
+        ("shipped", "1111233m25578p3s7z"),  # 四同顺
+        ("shipped", "112223445m578p7s7z"),  # 四连刻
+        ("whole-hand decisive", "36m5p3s1122233457z"),  # 三风
+        ("whole-hand decisive", "11159m11269p119s4z"),  # 清二数
+        ("whole-hand decisive", "25569m5s11223346z"),  # 三风
+    ],
+)
+def test_a_win_at_the_most_wildcards_is_found(name, hand):
+    """Hands whose only wins use five wildcards, through a fan worth ``full``: the level is searched, not skipped."""
+    from jantaku.tiles import counts34, parse_tiles
+
+    table = TABLES[name]
+    counts = counts34(parse_tiles(hand))
+    found = best_completion(counts, (), table=table, stop_at=1)
+    assert found is not None and found.wildcards == 5 and found.evaluation.full
+    assert win_check(table)(counts, ())
+    assert win_check(table).best_score(counts, ()) == best_completion(counts, (), table=table).score
+
+
 @pytest.mark.parametrize(
     ("counts", "fixed", "message"),
     [
