@@ -31,6 +31,15 @@ then the 32/24 rule: a fan worth ``full`` makes the value ``full``, else the sum
 Every pruning rule is exact (none can lose a winning reading; the tests compare the check with the optimiser
 under four fan tables):
 
+- a reading with more wildcards than the cap pays for (``2**w > cap``) wins only with a fan worth ``full``; when
+  no such fan is within reach of the hand (:func:`_full_fits`: a content fan's forbidden tiles and missing honor
+  kinds, a combination instance's missing tiles, the shape and kong fans) that level is not searched;
+- the combination fans count only the instances the hand can hold (:func:`_combo_cap`: the tiles an instance
+  lacks, plus the regular distance of the other tiles to the groups left), and at a search position only those
+  whose melds are chosen or may still begin at a later kind;
+- the search moves straight to the next kind with a choice (one the hand holds, one that chows begun need, or
+  where a chow of the next tiles may begin), and more chows at a kind stop being tried once their own misses
+  exceed the wildcards;
 - the wildcards so far plus a lower bound of those still to come (the regular distance of the tiles left, from
   :func:`jantaku.shapes.tables.distance_table`, and the tiles left beyond what the groups to come can hold) must
   be at most 5;
@@ -990,6 +999,14 @@ def _search(
                             return best
                         while top_w >= 0 and (best + 1) << top_w > full and (best + 1) << top_w > cap:
                             top_w -= 1
+                        while (
+                            top_w > 0
+                            and (best + 1) << top_w > cap
+                            and not _full_fits(
+                                c, fixed_cnt, top_w, extra, combo_lack, full_fan_shape, full_allowed, full_required
+                            )
+                        ):
+                            top_w -= 1
                 continue
             if (
                 w > 0
@@ -1094,7 +1111,7 @@ def _find(
     ones and its pair to ``codes[4]``; 0 when there is none (never, for the best score S as ``target``)."""
     full, cap, max_w, kong_pts, n_fixed, mask0, chows0 = ints[0], ints[1], ints[2], ints[3], ints[6], ints[7], ints[8]
     extra = ints[9]
-    suffix, comb, after, combo_full_fits, hist_n, hist_s, _ = _setup(
+    suffix, comb, after, combo_full_fits, hist_n, hist_s, combo_lack = _setup(
         c, fixed_cnt, max_w, dist7, dist9, inst_tiles, inst_info
     )
     fits = np.zeros(129, dtype=np.int64)
@@ -1112,9 +1129,14 @@ def _find(
         state[12],
     )
     keys = np.zeros(4, dtype=np.int64)
+    full_fan_shape = kong_pts >= full or shape[0] >= full or shape[1] >= full
     for w in range(max(1, extra), max_w + 1):
         if max(full, cap) >> w < target:
             break
+        if target << w > cap and not _full_fits(
+            c, fixed_cnt, w, extra, combo_lack, full_fan_shape, full_allowed, full_required
+        ):  # only a fan worth ``full`` pays at this level, and none is within reach
+            continue
         d = w - extra
         ml[0] = 4 - n_fixed
         pl[0] = 1
