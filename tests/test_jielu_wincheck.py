@@ -282,6 +282,26 @@ def test_the_best_score_is_the_optimisers(name, seed, n_fixed, swaps, incidental
 
 
 @pytest.mark.parametrize("name", list(TABLES))
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_fixed=st.sampled_from((0, 0, 1, 2, 4)),
+    swaps=st.sampled_from((0, 1, 2, 3, 4)),
+    incidental=st.sampled_from(INCIDENTAL),
+)
+def test_a_known_win_gives_the_same_best_score(name, seed, n_fixed, swaps, incidental):
+    """``best_score(..., at_least=1)`` (what a table passes once the check said the hand may win) looks only above
+    1 and gives the same best score; given more than the hand reaches, it answers that score."""
+    table = TABLES[name]
+    closed, fixed, incidental = _scored_case(seed, n_fixed, swaps, incidental, 0)
+    check = win_check(table)
+    best = check.best_score(closed, fixed, incidental)
+    if best:
+        assert check.best_score(closed, fixed, incidental, 0, 1) == best
+    assert check.best_score(closed, fixed, incidental, 0, best + 1) == best + 1
+
+
+@pytest.mark.parametrize("name", list(TABLES))
 @settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32 - 1),

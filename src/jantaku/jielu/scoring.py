@@ -169,6 +169,7 @@ def score_hand(
     wildcards: Sequence[Tile | str] | None = None,
     max_wildcards: int | None = None,
     table: FanTable | None = None,
+    at_least: int = 0,
 ) -> JieluResult:
     """Score ``hand`` (its closed tiles include the winning tile) under 洁律 rules.
 
@@ -185,6 +186,9 @@ def score_hand(
         wildcards: which of the closed tiles the player treats as wildcards; by default the best choice.
         max_wildcards: the most wildcards to use, extra ones included; by default no limit.
         table: the fan table; by default the shipped one (the project's proposed values).
+        at_least: a score the hand is known to reach with these circumstances: a table that has just found, by
+            the legal-win check, that the hand may win passes 1, and the search for the best score looks only
+            for more (a score the hand does not reach is taken as reached).
 
     Raises :class:`JieluError` for a hand of the wrong size and :class:`WildcardError` for wildcards that are
     called tiles or tiles the hand does not hold.
@@ -203,6 +207,8 @@ def score_hand(
         raise JieluError(f"score_hand takes a Hand (use Hand.parse for text), got {type(hand).__name__}")
     if isinstance(extra_wildcards, bool) or not isinstance(extra_wildcards, int) or extra_wildcards < 0:
         raise JieluError(f"extra_wildcards must be a whole number >= 0, got {extra_wildcards!r}")
+    if isinstance(at_least, bool) or not isinstance(at_least, int) or at_least < 0:
+        raise JieluError(f"at_least must be a whole number >= 0, got {at_least!r}")
     if hand.tile_count + extra_wildcards != 14:
         if hand.tile_count == 13 and extra_wildcards == 0:
             raise JieluError(
@@ -226,7 +232,7 @@ def score_hand(
     incidental = _incidental(tsumo, last_tile, kong, first_draw, t)
     closed = _closed_counts(hand)
     if max_wildcards is None and replaced is None:
-        found = _best_found(closed, fixed, extra_wildcards, incidental, t)
+        found = _best_found(closed, fixed, extra_wildcards, incidental, t, at_least)
     else:
         found = best_completion(
             closed,
@@ -246,6 +252,7 @@ def _best_found(
     extra: int,
     incidental: tuple[tuple[str, int], ...],
     table: FanTable,
+    at_least: int = 0,
 ) -> Completion | None:
     """The optimiser's best completion (:func:`~jantaku.jielu.search.best_completion`), found sooner.
 
@@ -259,7 +266,7 @@ def _best_found(
     from .wincheck import win_check  # compiled on first use
 
     check = win_check(table)
-    score = check.best_score(closed, fixed, incidental, extra)
+    score = check.best_score(closed, fixed, incidental, extra, at_least)
     if score == 0:
         return None
     found = None

@@ -157,7 +157,7 @@ def _instance_tiles(found: list[tuple[int, int, tuple[int, ...]]]) -> tuple[np.n
         for code in codes:
             key_set |= 1 << _compact(code)
         info[n] = (len(need), points * (2 if melds == 2 else 1), melds, *at_least, key_set)
-    return tiles, info
+    return tiles, np.asfortranarray(info)  # column by column: the scan reads one column of every instance
 
 
 def _full_content_options(t: _Tables) -> tuple[np.ndarray, np.ndarray]:
@@ -877,21 +877,25 @@ def _search(
     if _count_problem(c, fixed_cnt, n_fixed, extra):  # not a hand of 14 (the caller says what is wrong)
         return -1
     codes = codes.copy()  # the fixed melds' codes, then the melds chosen
-    best = 0  # the best score found (a check stops at 1)
+    best = ints[11]  # the best score found (a check stops at 1), from a score known to be reached
     suffix, comb, after, combo_full_fits, hist_n, hist_s, combo_lack = _setup(
         c, fixed_cnt, max_w, dist7, dist9, inst_tiles, inst_info
     )
+    if best >= stop:
+        return best
     top_w = max_w  # the most wildcards a reading scoring more than ``best`` can use
+    while top_w >= 0 and (best + 1) << top_w > full and (best + 1) << top_w > cap:
+        top_w -= 1
     # a reading whose 2**w exceeds the cap pays only with a fan worth ``full``: none within reach, one fewer
     full_fan_shape = kong_pts >= full or shape[0] >= full or shape[1] >= full
     while (
         top_w > 0
-        and 1 << top_w > cap
+        and (best + 1) << top_w > cap
         and not _full_fits(c, fixed_cnt, top_w, extra, combo_lack, full_fan_shape, full_allowed, full_required)
     ):
         top_w -= 1
     if comb[0, 5 + 4 - n_fixed] > top_w:  # the hand's regular distance: more wildcards than can ever pay
-        return 0
+        return best
     fits = np.zeros(129, dtype=np.int64)
     combo_cap = _combo_cap(c, fixed_cnt, n_fixed, top_w, all_tiles, all_info, dist9, dist7, fits)
     state = np.zeros((13, 35), dtype=np.int64)  # the state per search position, one row per field
@@ -1507,11 +1511,18 @@ class WinCheck:
         return bool(found)
 
     def best_score(
-        self, counts: Sequence[int], fixed: Sequence[int], incidental: Sequence[tuple[str, int]] = (), extra: int = 0
+        self,
+        counts: Sequence[int],
+        fixed: Sequence[int],
+        incidental: Sequence[tuple[str, int]] = (),
+        extra: int = 0,
+        at_least: int = 0,
     ) -> int:
         """The best score S of the hand (0 when no completion is worth 1 point), as the optimiser's
         ``best_completion(counts, fixed, extra=extra, incidental=incidental, table=table).score``; ``extra``:
-        wildcards on top of the hand's tiles (a non-winner's one at the end).
+        wildcards on top of the hand's tiles (a non-winner's one at the end). ``at_least``: a score the hand is
+        known to reach (a table that has just checked the win knows 1), so that the search looks only for more;
+        given a score the hand does not reach, the answer is that score.
 
         >>> from jantaku.tiles import counts34, parse_tiles
         >>> from jantaku.jielu.fantable import default_fan_table
@@ -1527,6 +1538,7 @@ class WinCheck:
         ints = ints.copy()
         ints[9] = extra
         ints[10] = max(self.table.full, self.table.cap)
+        ints[11] = at_least
         return int(_search(c, fixed_cnt, codes, ints, *self._t.tabs))
 
     def first_reading(
@@ -1599,6 +1611,7 @@ class WinCheck:
                 fixed_chows,
                 0,  # extra wildcards (set by best_score)
                 1,  # stop at a score of 1: the legal-win check
+                0,  # a score known to be reached (set by best_score)
             ],
             dtype=np.int64,
         )

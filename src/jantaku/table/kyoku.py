@@ -1369,7 +1369,8 @@ class Kyoku:
         robbed = self.actor if chankan else None
         for seat in seats:
             cond = self._win_conditions(seat, tid, tsumo, chankan)
-            result = jielu_score_hand(self._win_hand(seat, tid, tsumo), cond, table=self._fan_table)
+            # the legal-win check found a completion worth 1 point: the best score is looked for above it
+            result = jielu_score_hand(self._win_hand(seat, tid, tsumo), cond, table=self._fan_table, at_least=1)
             payments = [0, 0, 0, 0]
             if self._play_on:
                 payments[seat] = _POINTS_MULTIPLIERS[len(self.wins)] * result.score
