@@ -59,7 +59,7 @@ under four fan tables):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
 import numpy as np
@@ -1498,7 +1498,27 @@ class WinCheck:
         prep = self._per_melds.get(key)
         if prep is None:
             prep = self._per_melds[key] = self._prepare(*key)
-        fixed_cnt, codes, ints = prep
+        return self._answer(counts, *prep)
+
+    def checker(
+        self, fixed: Sequence[int], incidental: Sequence[tuple[str, int]] = ()
+    ) -> Callable[[Sequence[int]], bool]:
+        """The check with the fixed melds and incidental fans bound: ``checker(fixed, incidental)(counts)`` answers
+        ``check(counts, fixed, incidental)``, for a table that asks with the same melds and moment again and again.
+
+        >>> from jantaku.tiles import counts34, parse_tiles
+        >>> from jantaku.jielu.fantable import default_fan_table
+        >>> WinCheck(default_fan_table()).checker(())(counts34(parse_tiles("123m456p789s11z344z")))
+        True
+        """
+        key = (tuple(fixed), tuple(incidental))
+        prep = self._per_melds.get(key)
+        if prep is None:
+            prep = self._per_melds[key] = self._prepare(*key)
+        answer = self._answer
+        return lambda counts: answer(counts, *prep)
+
+    def _answer(self, counts: Sequence[int], fixed_cnt: np.ndarray, codes: np.ndarray, ints: np.ndarray) -> bool:
         try:
             c = np.array(counts, dtype=np.int64)
         except (TypeError, ValueError, OverflowError):
@@ -1508,7 +1528,7 @@ class WinCheck:
         found = _search(c, fixed_cnt, codes, ints, *self._t.tabs)
         if found < 0:  # the counts are not a hand to check (the search looks first)
             self._counts(counts, fixed_cnt, ints, 0)
-        return bool(found)
+        return found > 0
 
     def best_score(
         self,

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import copy
 from bisect import bisect_left, insort
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -90,18 +90,18 @@ def _jielu_check() -> Any:
     from jantaku.jielu.wholehand import incidental_fans
     from jantaku.jielu.wincheck import win_check
 
-    prepared: dict[tuple[Any, ...], tuple[Any, tuple[int, ...], tuple[tuple[str, int], ...]]] = {}
+    checkers: dict[tuple[Any, ...], Callable[[list[int]], bool]] = {}
 
     def check(counts: list[int], melds: Sequence[Meld], flags: dict[str, bool], table: Any) -> bool:
         key = (table, tuple(melds), *flags.values())
-        got = prepared.get(key)
-        if got is None:
-            if len(prepared) > 4096:
-                prepared.clear()
+        checker = checkers.get(key)
+        if checker is None:
+            if len(checkers) > 4096:
+                checkers.clear()
             fixed = tuple(code_of_meld(m) for m in melds)
-            got = prepared[key] = (win_check(table), fixed, incidental_fans(**moment_flags(**flags), table=table))
-        wincheck, fixed, incidental = got
-        return bool(wincheck(counts, fixed, incidental))
+            incidental = incidental_fans(**moment_flags(**flags), table=table)
+            checker = checkers[key] = win_check(table).checker(fixed, incidental)
+        return checker(counts)
 
     return check
 
