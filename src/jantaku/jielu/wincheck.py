@@ -1245,7 +1245,7 @@ def _find(
                 # exact bounds: they skip only branches holding no reading of w wildcards scoring ``target``
                 if m2 + _future_misses(k, pb[pos] + cur, cur, ml2, pl2, c, after, comb, dist9, dist7) > w:
                     continue
-                if not _may_reach(
+                if (pr or pung or cur or d2 > drop[pos]) and not _may_reach(
                     target << w,
                     ml2 + pl2,
                     mask2,
