@@ -15,6 +15,7 @@ chows first, then pungs, then kongs, each by kind.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 from jantaku.errors import HandError
 from jantaku.meld import Meld, MeldKind
@@ -73,6 +74,7 @@ def meld_kind(code: int) -> int:
     return code if code < PUNG else code - PUNG if code < KONG else code - KONG
 
 
+@cache
 def meld_tiles(code: int) -> tuple[int, ...]:
     """The tile kinds of a meld (four for a kong)."""
     k = meld_kind(code)
@@ -81,6 +83,7 @@ def meld_tiles(code: int) -> tuple[int, ...]:
     return (k,) * (4 if code >= KONG else 3)
 
 
+@cache
 def meld_name(code: int) -> str:
     """The meld in mpsz, e.g. ``123m``, ``555z``, ``1111s``."""
     k = meld_kind(code)
