@@ -837,6 +837,20 @@ def _full_fits(
     return False
 
 
+@njit(cache=True, inline="always")
+def _next_choice(pos: int, c: np.ndarray, melds_left: int) -> int:
+    """The next search position after ``pos`` with a choice, when no chow begun needs a tile there: a kind the hand
+    holds, or where a chow of the hand's next tiles may begin (at the others nothing can be chosen, and nothing
+    changes); 34 when there is none."""
+    q = pos + 1
+    while q < 34:
+        k = _ORDER[q]
+        if c[k] or (k < 27 and k % 9 <= 6 and melds_left > 0 and c[k + 1] + c[k + 2] > 0):
+            return q
+        q += 1
+    return 34
+
+
 @njit(cache=True)
 def _search(
     c: np.ndarray,
@@ -1048,17 +1062,9 @@ def _search(
                 )
             ):
                 continue
-            # the next position with a choice: a kind the hand holds, one that chows begun need, or where a chow of
-            # the hand's next tiles may begin (at the others nothing can be chosen, and nothing changes)
-            q = pos + 1
-            if pb[pos] + ch == 0:
-                while q < 34:
-                    kq = _ORDER[q]
-                    if c[kq] or (kq < 27 and kq % 9 <= 6 and ml2 > 0 and c[kq + 1] + c[kq + 2] > 0):
-                        break
-                    q += 1
-                if q == 34:  # groups left and no kind to form them
-                    continue
+            q = pos + 1 if pb[pos] + ch else _next_choice(pos, c, ml2)
+            if q == 34:  # groups left and no kind to form them
+                continue
             parent[q] = pos
             ml[q] = ml2
             pl[q] = pl2
@@ -1277,15 +1283,9 @@ def _find(
                     all_info,
                 ):
                     continue
-                q = pos + 1  # the next position with a choice (as in :func:`_search`)
-                if pb[pos] + cur == 0:
-                    while q < 34:
-                        kq = _ORDER[q]
-                        if c[kq] or (kq < 27 and kq % 9 <= 6 and ml2 > 0 and c[kq + 1] + c[kq + 2] > 0):
-                            break
-                        q += 1
-                    if q == 34:
-                        continue
+                q = pos + 1 if pb[pos] + cur else _next_choice(pos, c, ml2)
+                if q == 34:  # groups left and no kind to form them
+                    continue
                 parent[q] = pos
                 ml[q] = ml2
                 pl[q] = pl2
