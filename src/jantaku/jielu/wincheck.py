@@ -837,6 +837,35 @@ def _full_fits(
     return False
 
 
+@njit(cache=True)
+def _top_wildcards(
+    best: int,
+    top_w: int,
+    full: int,
+    cap: int,
+    c: np.ndarray,
+    fixed_cnt: np.ndarray,
+    extra: int,
+    combo_lack: int,
+    full_fan_shape: bool,
+    full_allowed: np.ndarray,
+    full_required: np.ndarray,
+) -> int:
+    """The most wildcards (from ``top_w`` down, -1 for none) a reading scoring more than ``best`` can use: its
+    value must reach ``(best + 1) << w``, which no value above ``full`` and ``cap`` does; and where that exceeds
+    the cap only a fan worth ``full`` pays, so a level where none is within reach of the hand (:func:`_full_fits`)
+    is left out too."""
+    while top_w >= 0 and (best + 1) << top_w > full and (best + 1) << top_w > cap:
+        top_w -= 1
+    while (
+        top_w > 0
+        and (best + 1) << top_w > cap
+        and not _full_fits(c, fixed_cnt, top_w, extra, combo_lack, full_fan_shape, full_allowed, full_required)
+    ):
+        top_w -= 1
+    return top_w
+
+
 @njit(cache=True, inline="always")
 def _next_choice(pos: int, c: np.ndarray, melds_left: int) -> int:
     """The next search position after ``pos`` with a choice, when no chow begun needs a tile there: a kind the hand
@@ -897,17 +926,10 @@ def _search(
     )
     if best >= stop:
         return best
-    top_w = max_w  # the most wildcards a reading scoring more than ``best`` can use
-    while top_w >= 0 and (best + 1) << top_w > full and (best + 1) << top_w > cap:
-        top_w -= 1
-    # a reading whose 2**w exceeds the cap pays only with a fan worth ``full``: none within reach, one fewer
     full_fan_shape = kong_pts >= full or shape[0] >= full or shape[1] >= full
-    while (
-        top_w > 0
-        and (best + 1) << top_w > cap
-        and not _full_fits(c, fixed_cnt, top_w, extra, combo_lack, full_fan_shape, full_allowed, full_required)
-    ):
-        top_w -= 1
+    top_w = _top_wildcards(  # the most wildcards a reading scoring more than ``best`` can use
+        best, max_w, full, cap, c, fixed_cnt, extra, combo_lack, full_fan_shape, full_allowed, full_required
+    )
     if comb[0, 5 + 4 - n_fixed] > top_w:  # the hand's regular distance: more wildcards than can ever pay
         return best
     fits = np.zeros(129, dtype=np.int64)
@@ -1015,16 +1037,10 @@ def _search(
                         best = score
                         if best >= stop:
                             return best
-                        while top_w >= 0 and (best + 1) << top_w > full and (best + 1) << top_w > cap:
-                            top_w -= 1
-                        while (
-                            top_w > 0
-                            and (best + 1) << top_w > cap
-                            and not _full_fits(
-                                c, fixed_cnt, top_w, extra, combo_lack, full_fan_shape, full_allowed, full_required
-                            )
-                        ):
-                            top_w -= 1
+                        top_w = _top_wildcards(
+                            best, top_w, full, cap, c, fixed_cnt, extra, combo_lack, full_fan_shape,
+                            full_allowed, full_required,
+                        )  # fmt: skip
                 continue
             if (
                 w > 0
