@@ -557,15 +557,8 @@ def _budget_bound(
     return best_n + best_s
 
 
-@njit(cache=True)
-def _may_reach(
-    need: int,
-    groups_left: int,
-    mask: int,
-    k: int,
-    codes: np.ndarray,
-    n_codes: int,
-    chows: int,
+@njit(cache=True, inline="always")
+def _bound_args(
     kong_pts: int,
     content_ub: np.ndarray,
     number_ub: np.ndarray,
@@ -575,7 +568,6 @@ def _may_reach(
     shape: np.ndarray,
     full: int,
     cap: int,
-    allow: int,
     hist_n: np.ndarray,
     hist_s: np.ndarray,
     nlist: np.ndarray,
@@ -588,10 +580,32 @@ def _may_reach(
     combo_cap: int,
     fits: np.ndarray,
     info: np.ndarray,
+) -> tuple[object, ...]:
+    """What :func:`_may_reach` reads besides the search position, gathered once per search (the kong points, the
+    bound tables, a work array for the combination keys, the value limits, the hand's later tiles by number and
+    suit, the scoring sets, the combination tables, and the hand's combination bound and fitting instances)."""
+    return (kong_pts, content_ub, number_ub, honors, combo_ub, keys, shape, full, cap, hist_n, hist_s, nlist, slist,
+            combo_full_fits, combo2, combo3, c4k, c4p, combo_cap, fits, info)  # fmt: skip
+
+
+@njit(cache=True)
+def _may_reach(
+    need: int,
+    groups_left: int,
+    mask: int,
+    k: int,
+    codes: np.ndarray,
+    n_codes: int,
+    chows: int,
+    allow: int,
+    bound: tuple[object, ...],
 ) -> bool:
     """Whether a reading holding the melds ``codes[:n_codes]`` and content ``mask`` once the groups at kind ``k``
-    are chosen, with ``groups_left`` groups (melds and the pair) to come at later kinds, can still be worth
-    ``need``: an upper bound of each family's points."""
+    are chosen, with ``groups_left`` groups (melds and the pair) to come at later kinds and at most ``allow`` more
+    of the hand's tiles left out, can still be worth ``need``: an upper bound of each family's points. ``bound``:
+    what a search reads about its fan table and hand (:func:`_bound_args`)."""
+    (kong_pts, content_ub, number_ub, honors, combo_ub, keys, shape, full, cap, hist_n, hist_s, nlist, slist,
+     combo_full_fits, combo2, combo3, c4k, c4p, combo_cap, fits, info) = bound  # fmt: skip
     if need > max(full, cap):
         return False
     t = 0 if k >= 27 else k + 1  # the first kind a meld still to come may begin at (in the honor phase: any)
@@ -934,11 +948,15 @@ def _search(
         return best
     fits = np.zeros(129, dtype=np.int64)
     combo_cap = _combo_cap(c, fixed_cnt, n_fixed, top_w, all_tiles, all_info, dist9, dist7, fits)
+    keys = np.zeros(4, dtype=np.int64)  # work space for the combination keys
+    bound = _bound_args(
+        kong_pts, content_ub, number_ub, honors, combo_ub, keys, shape, full, cap, hist_n, hist_s, nlist, slist,
+        combo_full_fits, combo2, combo3, c4k, c4p, combo_cap, fits, all_info,
+    )  # fmt: skip
     state = np.zeros((13, 35), dtype=np.int64)  # the state per search position, one row per field
     ml, pl, miss, drop, pa, pb = state[0], state[1], state[2], state[3], state[4], state[5]
     mask, chows, n_codes, pair, opt, wlb = state[6], state[7], state[8], state[9], state[10], state[11]
     parent = state[12]  # the position chosen before (the kinds between offered no choice)
-    keys = np.zeros(4, dtype=np.int64)
     ml[0] = 4 - n_fixed
     pl[0] = 1
     mask[0] = mask0
@@ -1053,28 +1071,8 @@ def _search(
                     codes,
                     n2,
                     chows[pos] + ch,
-                    kong_pts,
-                    content_ub,
-                    number_ub,
-                    honors,
-                    combo_ub,
-                    keys,
-                    shape,
-                    full,
-                    cap,
                     top_w - extra - drop2,
-                    hist_n,
-                    hist_s,
-                    nlist,
-                    slist,
-                    combo_full_fits,
-                    combo2,
-                    combo3,
-                    c4k,
-                    c4p,
-                    combo_cap,
-                    fits,
-                    all_info,
+                    bound,
                 )
             ):
                 continue
@@ -1142,6 +1140,11 @@ def _find(
     )
     fits = np.zeros(129, dtype=np.int64)
     combo_cap = _combo_cap(c, fixed_cnt, n_fixed, max_w, all_tiles, all_info, dist9, dist7, fits)
+    keys = np.zeros(4, dtype=np.int64)  # work space for the combination keys
+    bound = _bound_args(
+        kong_pts, content_ub, number_ub, honors, combo_ub, keys, shape, full, cap, hist_n, hist_s, nlist, slist,
+        combo_full_fits, combo2, combo3, c4k, c4p, combo_cap, fits, all_info,
+    )  # fmt: skip
     state = np.zeros((14, 35), dtype=np.int64)
     parent = state[13]  # the position chosen before (the kinds between offered no choice)
     ml, pl, miss, drop, pa, pb = state[0], state[1], state[2], state[3], state[4], state[5]
@@ -1154,7 +1157,6 @@ def _find(
         state[11],
         state[12],
     )
-    keys = np.zeros(4, dtype=np.int64)
     full_fan_shape = kong_pts >= full or shape[0] >= full or shape[1] >= full
     for w in range(max(1, extra), max_w + 1):
         if max(full, cap) >> w < target:
@@ -1275,28 +1277,8 @@ def _find(
                     codes,
                     n2,
                     chows[pos] + cur,
-                    kong_pts,
-                    content_ub,
-                    number_ub,
-                    honors,
-                    combo_ub,
-                    keys,
-                    shape,
-                    full,
-                    cap,
                     d - d2,
-                    hist_n,
-                    hist_s,
-                    nlist,
-                    slist,
-                    combo_full_fits,
-                    combo2,
-                    combo3,
-                    c4k,
-                    c4p,
-                    combo_cap,
-                    fits,
-                    all_info,
+                    bound,
                 ):
                     continue
                 q = pos + 1 if pb[pos] + cur else _next_choice(pos, c, ml2)
