@@ -253,6 +253,18 @@ def test_bad_hands_are_named(counts, fixed, message):
         check(counts, fixed)
 
 
+@pytest.mark.parametrize("bad", [-1, True, 1.5, "1"])
+def test_a_bad_known_score_is_named(bad):
+    from jantaku import Hand
+    from jantaku.jielu import score_hand
+    from jantaku.tiles import counts34, parse_tiles
+
+    with pytest.raises(JieluError, match="at_least must be a whole number"):
+        win_check(default_fan_table()).best_score(counts34(parse_tiles("123m456p789s11z344z")), (), (), 0, bad)
+    with pytest.raises(JieluError, match="at_least must be a whole number"):
+        score_hand(Hand.parse("123m456p789s11z344z"), at_least=bad)
+
+
 def test_can_win_counts_is_the_public_form():
     from jantaku.tiles import counts34, parse_tiles
 

@@ -1553,6 +1553,8 @@ class WinCheck:
             prep = self._per_melds[key] = self._prepare(*key)
         fixed_cnt, codes, ints = prep
         c = self._counts(counts, fixed_cnt, ints, extra)
+        if isinstance(at_least, bool) or not isinstance(at_least, int) or at_least < 0:
+            raise JieluError(f"at_least must be a whole number >= 0, got {at_least!r}")
         ints = ints.copy()
         ints[9] = extra
         ints[10] = max(self.table.full, self.table.cap)
