@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from jantaku.bots import make_bot
+from jantaku.bots import make_bot, strong
 from jantaku.bots.base import PlayerView
 from jantaku.bots.danger import tile_danger
 from jantaku.bots.simple import EfficiencyBot
@@ -315,6 +315,25 @@ def test_the_same_shape_without_value_folds():
     # no dora, no red five, and 1m/9m break the all simples: the tenpai is worth riichi and little more, the 7s
     # is live and the bot keeps the genbutsu line instead
     view = View("123m789m234s55p68p7s", RIICHI_RIVER, riichi={1}, tiles_left=20, dora="1z")
+    assert StrongBot(0).act(view, _discards(view)).tile.mjai == "8p"
+
+
+@pytest.mark.parametrize("tiles_left", [4, 8])
+def test_keeps_a_cheap_tenpai_at_the_end_of_the_wall_for_the_draw_payment(tiles_left, monkeypatch):
+    # the hand the test above folds at 20 tiles left: with one or two draws left the hand's tenpai is paid at the
+    # exhaustive draw (000 Art 71, 3,000 points from the noten players), and only a discard or two stand between
+    # it and that payment, so the bot keeps the tenpai; priced without the payment it folds there too
+    view = View("123m789m234s55p68p7s", RIICHI_RIVER, riichi={1}, tiles_left=tiles_left, dora="1z")
+    assert StrongBot(0).act(view, _discards(view)).tile.mjai == "7s"
+    monkeypatch.setattr(strong, "TENPAI_SHARE", 0.0)
+    assert StrongBot(0).act(view, _discards(view)).tile.mjai == "8p"
+
+
+def test_the_draw_payment_follows_the_rule_set(monkeypatch):
+    # a rule set without noten payments gives the tenpai nothing to win at the draw: the bot folds
+    no_payment = dataclasses.replace(load_rules("tenhou"), noten_payment=0)
+    view = View("123m789m234s55p68p7s", RIICHI_RIVER, riichi={1}, tiles_left=4, dora="1z")
+    monkeypatch.setattr(view, "_rules", no_payment)
     assert StrongBot(0).act(view, _discards(view)).tile.mjai == "8p"
 
 

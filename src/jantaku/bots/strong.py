@@ -22,6 +22,9 @@ Every decision is scored in points, by expected value:
 - **Pao.** A tile that would feed an opponent the meld that makes this seat liable for a yakuman (the third
   dragon to two dragon pungs, the fourth wind to three wind pungs, where the rule set has pao for them) costs
   as a likely deal-in, so it is held.
+- **The draw payment.** The offence also counts what being tenpai when the wall runs out is worth (the noten
+  payment, 000 Art 71; for an open hand without a yaku only where the rule set counts a formal tenpai), and the
+  push then counts the dangerous discards to the end of the wall: near the end a cheap tenpai is kept.
 - **Tenpai at a draw.** Declared, except by the all-last dealer who is first and whose passing deal ends the
   game (:func:`jantaku.bots.simple.declare_tenpai`).
 - **Discard order.** Tiles of the same shanten whose scores are close go in the order strong players discard
@@ -156,6 +159,15 @@ RON_FACTOR = 1.8
 PLACEMENT = True
 """Weigh points at all-last by the final score they make, rank points included (benchmarks/bench_bot.py)."""
 
+TENPAI_SHARE = 0.85
+"""Being tenpai rather than noten at an exhaustive draw is worth this share of the noten payment (000 Art 71): with
+one or two others tenpai it swings 2,500 of the 3,000 points, with none or three all of them. 0 turns the draw
+payment off."""
+DRAW_KEEP = 0.9
+"""To reach the exhaustive draw the hand must also outlast this per-draw chance that another seat ends it, beyond
+``HAZARD`` (calibrated on the bot's own wins, which come early in its horizon: alone it put a hand with ten draws
+left at the draw about seven times in ten, where only one hand in five to ten ends there)."""
+
 
 class Decision(NamedTuple):
     """One legal action with the bot's estimate of it (points, higher is better) and, for a discard on its own
@@ -174,6 +186,8 @@ class _Offence(NamedTuple):
     shanten: int
     accept: int
     chance: float
+    tenpai_end: float = 0.0
+    """The chance of being tenpai, not having won, when the wall runs out (paid at the exhaustive draw)."""
 
 
 class _OpenSet(NamedTuple):
@@ -226,6 +240,16 @@ class _Ctx:
         self.cache: dict[bytes, tuple[int, int]] = {}
         self.follow_default: float | None = None
         self.riichi_win = RIICHI_WIN
+        self.tenpai_value = self._tenpai_value()
+        self.formal_tenpai_value = self.tenpai_value if self.rules.formal_tenpai else 0.0
+
+    def _tenpai_value(self) -> float:
+        """What being tenpai at an exhaustive draw is worth against being noten: about ``TENPAI_SHARE`` of the
+        rule set's noten payment (000 Art 71), placement-weighted at all-last."""
+        pts = TENPAI_SHARE * self.rules.noten_payment
+        if self.all_last and pts > 0:
+            return max(0.0, self._win_gain(pts))
+        return pts
 
     def _placement(self, view: PlayerView, k: object) -> None:
         rules = self.rules
@@ -302,6 +326,12 @@ class _Ctx:
 def _win_chance(steps: Sequence[float], waits: float, ron: bool, ctx: _Ctx) -> float:
     """Chance to win before the hand ends: ``steps`` the per-draw chance of each shanten step still to go
     (first step first), ``waits`` the unseen copies of the winning tiles once tenpai."""
+    return _chances(steps, waits, ron, ctx)[0]
+
+
+def _chances(steps: Sequence[float], waits: float, ron: bool, ctx: _Ctx) -> tuple[float, float]:
+    """(chance to win before the hand ends, chance to be tenpai without having won when the wall runs out), as
+    :func:`_win_chance` models the draws left."""
     n = ctx.n_unseen
     p_win = min(0.9, waits / n * (RON_FACTOR if ron else 1.0))
     levels = len(steps)
@@ -318,7 +348,7 @@ def _win_chance(steps: Sequence[float], waits: float, ron: bool, ctx: _Ctx) -> f
             probs[i - 1] += moved
         for i in range(levels + 1):
             probs[i] *= keep
-    return won
+    return won, probs[0] * DRAW_KEEP**ctx.draws_left
 
 
 class StrongBot:
@@ -491,23 +521,28 @@ class StrongBot:
             waits = wait_kinds(counts)
             furiten = any(w in ctx.own_river for w in waits)
             w = float(u)
+            tv = ctx.tenpai_value
             if mode == "riichi":
                 value = self._value(counts, ctx, reds, melds, True)
-                p = _win_chance((), w, not furiten, ctx) * ctx.riichi_win
+                p, te = _chances((), w, not furiten, ctx)
+                p *= ctx.riichi_win
                 stick = 1000 * (1 - p) * RIICHI_STICK
-                return _Offence(p * value - stick, s, u, p)
+                return _Offence(p * value - stick + te * tv, s, u, p, te)
             v = ctx.view
             est = estimate_value(
                 counts, melds, ctx.dora, reds, v.seat_wind, v.round_wind, ctx.rules.open_tanyao, unseen=ctx.unseen
             )  # type: ignore[arg-type]
             if est.has_yaku:
                 value = ctx.points(est.yaku_han + est.dora + (0.35 if closed else 0.0))
-                p = _win_chance((), w, not furiten, ctx)
-                return _Offence(p * value, s, u, p)
+                p, te = _chances((), w, not furiten, ctx)
+                return _Offence(p * value + te * tv, s, u, p, te)
             if closed:
-                p = _win_chance((), w, False, ctx)
-                return _Offence(p * ctx.points(1 + est.dora), s, u, p)
-            return _Offence(0.0, s, u, 0.0)
+                p, te = _chances((), w, False, ctx)
+                return _Offence(p * ctx.points(1 + est.dora) + te * tv, s, u, p, te)
+            # an open hand without a yaku cannot win, but its tenpai is paid at an exhaustive draw where the rule
+            # set counts a formal tenpai
+            _, te = _chances((), 0.0, False, ctx)
+            return _Offence(te * ctx.formal_tenpai_value, s, u, 0.0, te)
         if follow is None and s <= 2 and ctx.follow_default is not None:
             follow = ctx.follow_default
         if follow is not None and s <= 2:
@@ -520,8 +555,9 @@ class StrongBot:
             steps = [x * OPEN_SPEED for x in steps]  # an open hand with a yaku may call its next tiles too
         steps = [min(0.8, x) for x in steps]
         value = self._value(counts, ctx, reds, melds, False, planned=closed)
-        p = _win_chance(steps, waits, True, ctx)
-        return _Offence(p * value, s, u, p if value > 0 else 0.0)
+        p, te = _chances(steps, waits, True, ctx)
+        tv = ctx.tenpai_value if value > 0 or closed else ctx.formal_tenpai_value
+        return _Offence(p * value + te * tv, s, u, p if value > 0 else 0.0, te)
 
     # -- defence -------------------------------------------------------------------------------------------
 
@@ -529,11 +565,14 @@ class StrongBot:
         cost = ctx.risk_mult * sum(t.tenpai * t.danger[kind] * t.cost for t in ctx.threats)
         return cost + ctx.pao.get(kind, 0.0)
 
-    def _future_push(self, s: int, ctx: _Ctx, rest: Sequence[int]) -> float:
-        """Risk of the dangerous tiles still to be discarded while pushing a hand at shanten ``s``."""
+    def _future_push(self, s: int, ctx: _Ctx, rest: Sequence[int], tenpai_end: float = 0.0) -> float:
+        """Risk of the dangerous tiles still to be discarded while pushing a hand at shanten ``s``; with the
+        chance ``tenpai_end`` of being tenpai at the exhaustive draw (whose payment the offence counts), that share
+        of the discards after those, to the end of the wall."""
         if not ctx.threats:
             return 0.0
         turns = min(ctx.draws_left, PUSH_BY_SHANTEN[min(s, len(PUSH_BY_SHANTEN) - 1)]) * PUSH_TURNS
+        turns += tenpai_end * max(0.0, ctx.draws_left - turns)
         kinds = [k for k in range(34) if rest[k]] or [0]
         return sum(
             t.tenpai * t.cost * ctx.risk_mult * sum(t.danger[k] for k in kinds) / len(kinds) * turns
@@ -585,8 +624,8 @@ class StrongBot:
             counts[k] -= 1
             if key not in offence_cache:
                 offence_cache[key] = self._offence(counts, ctx, near, reds, ctx.melds, follows.get(k), mode)
-            off, s, u, chance = offence_cache[key]
-            push = off - self._future_push(s if mode != "riichi" else ctx.draws_left, ctx, counts)
+            off, s, u, chance, te = offence_cache[key]
+            push = off - self._future_push(s if mode != "riichi" else ctx.draws_left, ctx, counts, te)
             counts[k] += 1
             order = _discard_order(k, counts, ctx)
             deal = self._deal_in(k, ctx)
@@ -660,8 +699,9 @@ class StrongBot:
         counts = ctx.counts
         near = _near(counts)
         now_s, _ = self._shape(counts, ctx, near)
-        pass_off = self._offence(counts, ctx, near, ctx.reds, ctx.melds, None).points
-        pass_score = pass_off - self._future_push(now_s, ctx, counts) if ctx.threats else pass_off
+        passed = self._offence(counts, ctx, near, ctx.reds, ctx.melds, None)
+        pass_off = passed.points
+        pass_score = pass_off - self._future_push(now_s, ctx, counts, passed.tenpai_end) if ctx.threats else pass_off
         pass_score = max(pass_score, -self._future_fold(ctx, counts))
         decisions = [Decision(passing, pass_score)]
         for a in calls:
@@ -687,9 +727,9 @@ class StrongBot:
                     continue
                 trial[d] -= 1
                 if sum(trial) % 3 == 1:
-                    off, s, _, _ = self._offence(trial, ctx, trial_near, reds, melds, None)
+                    off, s, _, _, te = self._offence(trial, ctx, trial_near, reds, melds, None)
                     if s <= now_s:
-                        push = off - self._future_push(s, ctx, trial)
+                        push = off - self._future_push(s, ctx, trial, te)
                         score = push - self._deal_in(d, ctx)
                         best = max(best, score)
                 trial[d] += 1
