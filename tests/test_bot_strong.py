@@ -379,3 +379,37 @@ def test_jielu_discards_keep_the_fans_in_sight():
     one_suit = counts34(parse_tiles("1235789m11z22z"))
     spread = counts34(parse_tiles("123m5789p11z22z"))
     assert _jielu_potential(one_suit, []) > 2 * _jielu_potential(spread, [])
+
+
+def _bench_bot_hands():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_bot_hands.py"
+    spec = importlib.util.spec_from_file_location("bench_bot_hands", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_hand_dealt_again_from_its_start_is_played_as_in_the_game():
+    # benchmarks/bench_bot_hands.py pairs single hands: each is dealt again from the state at its start (the same
+    # wall) with two settings of the bot's constants. The game's first hand comes out as in the game (its bots are
+    # as new as the replay's), and a hand played twice with the same constants comes out the same both times, or
+    # the pairing would measure noise
+    bench = _bench_bot_hands()
+    starts, gained = bench.hand_starts("tenhou", 7, 2)
+    assert len(starts) >= 8 and any(gained)
+    again = [bench.play_hand("tenhou", 7, start, 2, {}) for start in starts]
+    assert again[0] == gained[0]
+    assert again == [bench.play_hand("tenhou", 7, start, 2, {}) for start in starts]
+    assert sum(a == g for a, g in zip(again, gained, strict=True)) >= len(starts) // 2
+    changed = [bench.play_hand("tenhou", 7, start, 2, {"TENPAI_SHARE": 0.0, "DEFENCE": 0.5}) for start in starts]
+    assert strong.TENPAI_SHARE == 0.85 and strong.DEFENCE == 1.3  # the constants are set back after each hand
+    assert changed != again  # a bot that hardly defends plays some hand differently
+
+
+def test_the_hand_benchmark_names_a_constant_the_bot_does_not_have():
+    bench = _bench_bot_hands()
+    with pytest.raises(SystemExit, match="NO_SUCH"):
+        bench.main(["--a", '{"NO_SUCH": 1}', "--seeds", "1"])
