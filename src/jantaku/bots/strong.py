@@ -323,15 +323,10 @@ class _Ctx:
         return pts + WIN_BONUS
 
 
-def _win_chance(steps: Sequence[float], waits: float, ron: bool, ctx: _Ctx) -> float:
-    """Chance to win before the hand ends: ``steps`` the per-draw chance of each shanten step still to go
-    (first step first), ``waits`` the unseen copies of the winning tiles once tenpai."""
-    return _chances(steps, waits, ron, ctx)[0]
-
-
 def _chances(steps: Sequence[float], waits: float, ron: bool, ctx: _Ctx) -> tuple[float, float]:
-    """(chance to win before the hand ends, chance to be tenpai without having won when the wall runs out), as
-    :func:`_win_chance` models the draws left."""
+    """The chance to win before the hand ends, and the chance to be tenpai, not having won, when the wall runs out:
+    ``steps`` the per-draw chance of each shanten step still to go (first step first), ``waits`` the unseen copies
+    of the winning tiles once tenpai."""
     n = ctx.n_unseen
     p_win = min(0.9, waits / n * (RON_FACTOR if ron else 1.0))
     levels = len(steps)
