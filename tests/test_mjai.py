@@ -415,3 +415,55 @@ def test_jantaku_bot_strong_plays_whole_mjai_games_beside_other_seats():
     summary = simulate("tenhou", 2, seed=5, bots=bots)
     assert summary.games == 2 and summary.hands >= 8
     assert summary.win_rate[0] + summary.win_rate[2] > 0  # the strong seats win hands
+
+
+def _strong_session_at(bakaze, kyoku, honba=0, kyotaku=0):
+    from jantaku.bots.strong import StrongBot
+
+    session = MjaiBotSession(StrongBot(0), rules="tenhou")
+    session.handle([{"type": "start_game", "id": 0}])
+    tehais = [["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "C", "N"]] + [["?"] * 13] * 3
+    start = {
+        "type": "start_kyoku",
+        "bakaze": bakaze,
+        "kyoku": kyoku,
+        "honba": honba,
+        "kyotaku": kyotaku,
+        "oya": (kyoku - 1) % 4,
+        "dora_marker": "1s",
+        "scores": [24000, 31000, 20000, 25000],
+        "tehais": tehais,
+    }
+    return session, start
+
+
+@pytest.mark.parametrize(("bakaze", "kyoku"), [("W", 1), ("S", 4), ("E", 2)])
+def test_the_strong_bot_over_mjai_answers_in_the_west_round_and_at_all_last(bakaze, kyoku):
+    # the strong bot weighs placement when the game may end with the hand (all-last, the west round), which reads
+    # the hand's number: over mjai the seat's view lacked it, and the bot process died in the west round
+    session, start = _strong_session_at(bakaze, kyoku)
+    answer = session.handle([start, {"type": "tsumo", "actor": 0, "pai": "P"}])
+    assert answer["type"] in ("dahai", "reach") and answer["actor"] == 0
+    assert session.view.hand_number == kyoku
+
+
+def test_the_mjai_view_tells_the_bots_the_hands_number_honba_sticks_and_events():
+    session, start = _strong_session_at("S", 4, honba=3, kyotaku=2)
+    session.handle(
+        [
+            start,
+            {"type": "tsumo", "actor": 1, "pai": "?"},
+            {"type": "dahai", "actor": 1, "pai": "9m", "tsumogiri": True},
+        ]
+    )
+    facts = session.view._k
+    assert (facts.kyoku_number, facts.honba, facts.deposits) == (4, 3, 2)
+    session.handle([{"type": "reach", "actor": 1}, {"type": "dahai", "actor": 1, "pai": "1p", "tsumogiri": False}])
+    session.handle([{"type": "reach_accepted", "actor": 1}])
+    assert facts.deposits == 3  # the accepted riichi's stick is on the table
+    assert [e["type"] for e in facts.events][:2] == ["start_kyoku", "tsumo"] and facts.events[-1][
+        "type"
+    ] == "reach_accepted"
+    _, start2 = _strong_session_at("S", 4, honba=4)
+    session.handle([{"type": "ryukyoku", "deltas": [0, 0, 0, 0]}, start2])
+    assert session.view._k is not facts and session.view._k.honba == 4  # a new hand, new facts (the bots notice it)

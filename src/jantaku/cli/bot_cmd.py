@@ -49,6 +49,7 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from jantaku.bots.base import Agent
@@ -77,7 +78,7 @@ from jantaku.table.actions import (
 from jantaku.table.circumstances import win_flags
 from jantaku.tiles import TERMINALS_AND_HONORS, Tile, counts34
 
-__all__ = ["MjaiBotSession", "MjaiSeatState", "SeatView", "add_parser", "run"]
+__all__ = ["HandFacts", "MjaiBotSession", "MjaiSeatState", "SeatView", "add_parser", "run"]
 
 _YAOCHU = frozenset(TERMINALS_AND_HONORS)
 _WINDS = ("E", "S", "W", "N")
@@ -100,10 +101,13 @@ class MjaiSeatState:
         self.in_hand = False
         self._reset(0, 0, 0, [self.rules.starting_points] * 4, [])
 
-    def _reset(self, bakaze: int, oya: int, kyoku: int, scores: list[int], dora: list[Tile]) -> None:
+    def _reset(
+        self, bakaze: int, oya: int, kyoku: int, scores: list[int], dora: list[Tile], honba: int = 0, deposits: int = 0
+    ) -> None:
         self.round_wind = bakaze
         self.dealer = oya
         self.kyoku = kyoku
+        self.facts = HandFacts(kyoku, honba, deposits)
         self.scores = list(scores)
         self.dora_markers: list[Tile] = list(dora)
         self.hand: list[Tile] = []
@@ -144,6 +148,8 @@ class MjaiSeatState:
         handler = getattr(self, f"_on_{kind}", None) if isinstance(kind, str) else None
         if handler is not None:
             handler(e)
+        if self.in_hand:
+            self.facts.events.append(e)
 
     def _on_start_game(self, e: dict[str, Any]) -> None:
         if isinstance(e.get("id"), int):
@@ -162,7 +168,16 @@ class MjaiSeatState:
 
     def _on_start_kyoku(self, e: dict[str, Any]) -> None:
         scores = e.get("scores") or [self.rules.starting_points] * 4
-        self._reset(_WINDS.index(e.get("bakaze", "E")), e.get("oya", 0), e.get("kyoku", 1), scores, [])
+        honba, deposits = e.get("honba", 0), e.get("kyotaku", 0)
+        self._reset(
+            _WINDS.index(e.get("bakaze", "E")),
+            e.get("oya", 0),
+            e.get("kyoku", 1),
+            scores,
+            [],
+            honba if isinstance(honba, int) else 0,
+            deposits if isinstance(deposits, int) else 0,
+        )
         self.dora_markers = [Tile.from_mjai(e["dora_marker"])] if e.get("dora_marker") else []
         tehais = e.get("tehais") or []
         if self.seat is None:
@@ -204,6 +219,7 @@ class MjaiSeatState:
     def _on_reach_accepted(self, e: dict[str, Any]) -> None:
         actor = e["actor"]
         self.riichi_accepted[actor] = True
+        self.facts.deposits += 1
         if actor == self.me:
             self.riichi_declared = False
         self._take_scores(e, default_delta=(actor, -1000))
@@ -532,11 +548,34 @@ class MjaiSeatState:
         return [Action(RON, me, tile), Action(PASS, me)]
 
 
+@dataclass
+class HandFacts:
+    """One hand's facts as the table's hand holds them for the bots: its number in the round, the honba counter,
+    the riichi sticks on the table (those of ``start_kyoku``'s ``kyotaku`` and each accepted riichi) and the hand's
+    mjai events so far."""
+
+    kyoku_number: int
+    honba: int = 0
+    deposits: int = 0
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
 class SeatView:
     """The :class:`~jantaku.bots.base.PlayerView` attributes jantaku's bots read, from an :class:`MjaiSeatState`."""
 
     def __init__(self, state: MjaiSeatState) -> None:
         self._s = state
+
+    @property
+    def _k(self) -> HandFacts:
+        """What the bots read of the hand beside the view (a table's hand has the same attributes): its number,
+        honba, deposits and events; a new object each hand."""
+        return self._s.facts
+
+    @property
+    def hand_number(self) -> int:
+        """The hand's number within its round (1-4), from ``start_kyoku``'s ``kyoku``."""
+        return self._s.kyoku
 
     @property
     def seat(self) -> int:
