@@ -59,6 +59,17 @@ def _restore(saved: dict[tuple[Any, str], Any]) -> None:
         setattr(module, name, value)
 
 
+def _agents(seed: int, seat: int) -> list[Any]:
+    """A ``strong`` bot in ``seat`` and ``efficiency`` bots in the others, seeded as ``bench_bot.py`` seeds them."""
+    return [make_bot("strong" if s == seat else "efficiency", f"{seed}:{s}") for s in range(4)]
+
+
+def _step(game: Game, agents: list[Any]) -> None:
+    """The seat to act chooses, and its action is applied."""
+    s = game.to_act()[0]
+    game.apply(agents[s].act(PlayerView(game.kyoku, s), game.legal_actions(s)))
+
+
 def play_hand(rules_name: str, seed: int, start: HandStart, seat: int, over: dict[str, Any]) -> int:
     """Deal the hand of ``start`` again (the same wall) and play it to its end with the constants ``over``; the
     seat's points after it minus before."""
@@ -66,13 +77,10 @@ def play_hand(rules_name: str, seed: int, start: HandStart, seat: int, over: dic
     try:
         game = Game(load_rules(rules_name), seed)
         game.resync(**start)
-        bots = ["efficiency"] * 4
-        bots[seat] = "strong"
-        agents = [make_bot(name, f"{seed}:{s}") for s, name in enumerate(bots)]  # fresh: no memory of earlier hands
+        agents = _agents(seed, seat)  # fresh: no memory of earlier hands
         played = len(game.results)
         while not game.over and len(game.results) == played:
-            s = game.to_act()[0]
-            game.apply(agents[s].act(PlayerView(game.kyoku, s), game.legal_actions(s)))
+            _step(game, agents)
         return game.results[-1].scores[seat] - start["scores"][seat]
     finally:
         _restore(saved)
@@ -82,9 +90,7 @@ def hand_starts(rules_name: str, seed: int, seat: int) -> tuple[list[HandStart],
     """Play the game of ``seed`` with the strong bot in ``seat``: the state at the start of each hand, and the
     seat's points after each hand minus before."""
     game = Game(load_rules(rules_name), seed)
-    bots = ["efficiency"] * 4
-    bots[seat] = "strong"
-    agents = [make_bot(name, f"{seed}:{s}") for s, name in enumerate(bots)]
+    agents = _agents(seed, seat)
     starts: list[HandStart] = []
     while not game.over:
         new_hand = not starts or starts[-1]["hand_index"] != game.hand_index
@@ -99,8 +105,7 @@ def hand_starts(rules_name: str, seed: int, seat: int) -> tuple[list[HandStart],
                     "hand_index": game.hand_index,
                 }
             )
-        s = game.to_act()[0]
-        game.apply(agents[s].act(PlayerView(game.kyoku, s), game.legal_actions(s)))
+        _step(game, agents)
     gained = [r.scores[seat] - st["scores"][seat] for r, st in zip(game.results, starts, strict=True)]
     return starts, gained
 

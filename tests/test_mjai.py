@@ -461,9 +461,8 @@ def test_the_mjai_view_tells_the_bots_the_hands_number_honba_sticks_and_events()
     session.handle([{"type": "reach", "actor": 1}, {"type": "dahai", "actor": 1, "pai": "1p", "tsumogiri": False}])
     session.handle([{"type": "reach_accepted", "actor": 1}])
     assert facts.deposits == 3  # the accepted riichi's stick is on the table
-    assert [e["type"] for e in facts.events][:2] == ["start_kyoku", "tsumo"] and facts.events[-1][
-        "type"
-    ] == "reach_accepted"
+    kinds = [e["type"] for e in facts.events]
+    assert kinds[:2] == ["start_kyoku", "tsumo"] and kinds[-1] == "reach_accepted"
     _, start2 = _strong_session_at("S", 4, honba=4)
     session.handle([{"type": "ryukyoku", "deltas": [0, 0, 0, 0]}, start2])
     assert session.view._k is not facts and session.view._k.honba == 4  # a new hand, new facts (the bots notice it)
