@@ -466,3 +466,20 @@ def test_the_mjai_view_tells_the_bots_the_hands_number_honba_sticks_and_events()
     _, start2 = _strong_session_at("S", 4, honba=4)
     session.handle([{"type": "ryukyoku", "deltas": [0, 0, 0, 0]}, start2])
     assert session.view._k is not facts and session.view._k.honba == 4  # a new hand, new facts (the bots notice it)
+
+
+@pytest.mark.parametrize(
+    ("event", "message"),
+    [
+        ({"type": "start_kyoku", "bakaze": "X"}, "bakaze 'X' is not a round wind"),
+        ({"type": "dahai", "pai": "1m"}, r"malformed dahai event \(no 'actor'\)"),
+        ({"type": "reach_accepted", "actor": "a"}, "malformed reach_accepted event"),
+        ({"type": "tsumo", "actor": 0, "pai": "1x"}, "not an mjai tile: '1x'"),
+    ],
+)
+def test_a_malformed_event_is_named_not_a_traceback(event, message):
+    # `jantaku bot` prints a JantakuError as one line and exits 2; anything else would be a traceback
+    session, start = _strong_session_at("E", 1)
+    session.handle([start])
+    with pytest.raises(JantakuError, match=message):
+        session.handle([event])

@@ -147,7 +147,14 @@ class MjaiSeatState:
         self.last = e
         handler = getattr(self, f"_on_{kind}", None) if isinstance(kind, str) else None
         if handler is not None:
-            handler(e)
+            try:
+                handler(e)
+            except JantakuError:
+                raise
+            except (KeyError, ValueError, TypeError, IndexError) as err:
+                what = f"no {err.args[0]!r}" if isinstance(err, KeyError) else str(err)
+                event = json.dumps(e, ensure_ascii=False)[:200]
+                raise JantakuError(f"a malformed {kind} event ({what}): {event}") from None
         if self.in_hand:
             self.facts.events.append(e)
 
@@ -169,8 +176,11 @@ class MjaiSeatState:
     def _on_start_kyoku(self, e: dict[str, Any]) -> None:
         scores = e.get("scores") or [self.rules.starting_points] * 4
         honba, deposits = e.get("honba", 0), e.get("kyotaku", 0)
+        bakaze = e.get("bakaze", "E")
+        if bakaze not in _WINDS:
+            raise JantakuError(f"start_kyoku's bakaze {bakaze!r} is not a round wind (E, S, W or N)")
         self._reset(
-            _WINDS.index(e.get("bakaze", "E")),
+            _WINDS.index(bakaze),
             e.get("oya", 0),
             e.get("kyoku", 1),
             scores,
