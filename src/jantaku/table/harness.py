@@ -22,8 +22,9 @@ True
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from jantaku.bots import PlayerView, make_bot
 from jantaku.rules import Ruleset
@@ -42,10 +43,17 @@ class HarnessError(AssertionError):
 
 @dataclass
 class HarnessReport:
+    """What one checked game covered: its hands and actions, the final scores, how its hands ended (``ron``,
+    ``tsumo``, ``exhaustive``, ``abortive``, and ``pao`` for a win paid by a liable seat) and the actions taken
+    by kind (``riichi``, ``pon``, ``chi``, the kans...), so a run can show that wins, calls, riichi and kans had
+    their share and not only draws."""
+
     seed: int | str
     hands: int
     actions: int
     final: list[float]
+    endings: Counter[str] = field(default_factory=Counter)
+    taken: Counter[str] = field(default_factory=Counter)
 
 
 def _fingerprint(k: Kyoku) -> tuple[object, ...]:
@@ -74,6 +82,7 @@ def check_game(
     agents = [make_bot(name, f"{seed}:{s}") for s, name in enumerate(bots)]
     rng = random.Random(f"harness:{seed}")
     actions = 0
+    taken: Counter[str] = Counter()
     kyoku = game.kyoku
     hand_total = sum(kyoku.scores) + 1000 * kyoku.deposits
     # every rule set moves points between players, except 洁律's points mode, where each win is a gain
@@ -98,6 +107,7 @@ def check_game(
         action = agents[seat].act(PlayerView(k, seat), legal)
         game.apply(action)
         actions += 1
+        taken[action.kind] += 1
         # 136 tiles counted after every action; each id exactly once every 16 actions and at every hand's end
         full = actions % 16 == 0 or k.phase == ENDED
         if not (k.tiles_accounted() if full else k.tiles_counted()):
@@ -116,7 +126,9 @@ def check_game(
     assert game.result is not None
     if conserved and abs(sum(game.result.final) - _expected_final_sum(game)) > 0.05:
         raise HarnessError(f"seed {seed}: final scores do not add up: {game.result.final}")
-    return HarnessReport(seed, len(game.results), actions, game.result.final)
+    endings: Counter[str] = Counter(r.kind for r in game.results)
+    endings["pao"] = sum(1 for r in game.results for w in r.wins if w.pao is not None)
+    return HarnessReport(seed, len(game.results), actions, game.result.final, endings, taken)
 
 
 def _expected_final_sum(game: Game) -> float:
