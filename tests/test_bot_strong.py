@@ -329,6 +329,16 @@ def test_keeps_a_cheap_tenpai_at_the_end_of_the_wall_for_the_draw_payment(tiles_
     assert StrongBot(0).act(view, _discards(view)).tile.mjai == "8p"
 
 
+def test_at_one_shanten_the_hand_heads_for_the_tenpai_that_pays(monkeypatch):
+    # a pair of each dragon beside 35p 999p 567s: drawing a dragon makes a shanpon tenpai on the other two (two
+    # dragon sets and a dragon pair: shousangen, at least haneman), so the bot gives up 3p or 5p; counting only how
+    # many draws make tenpai, and valuing the hand as it stands, it broke a dragon pair
+    view = View("35999p567s556677z", tiles_left=50)
+    assert StrongBot(0).act(view, _discards(view)).tile.mjai in ("3p", "5p")
+    monkeypatch.setattr(strong, "TENPAI_PLAN", False)
+    assert StrongBot(0).act(view, _discards(view)).tile.mjai in ("P", "F", "C")  # mjai names of the dragons
+
+
 def test_the_draw_payment_follows_the_rule_set(monkeypatch):
     # a rule set without noten payments gives the tenpai nothing to win at the draw: the bot folds
     no_payment = dataclasses.replace(load_rules("tenhou"), noten_payment=0)

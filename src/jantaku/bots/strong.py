@@ -3,9 +3,12 @@
 Every decision is scored in points, by expected value:
 
 - **Offence.** For each discard the bot works out the shanten and the tiles accepted (copies it cannot see)
-  of the 13 tiles left, and for the best few it looks a second step ahead: after each accepted draw, the
-  tiles accepted by the best next discard (at one-shanten: the tenpai waits). A small model turns shanten,
-  acceptance and the draws left into a chance of winning before the hand ends (others may end it first), and
+  of the 13 tiles left, and it looks a second step ahead. At two-shanten, for the best two: after each accepted
+  draw, the tiles accepted by the best next discard. At one-shanten, for every discard: after each draw that makes
+  tenpai, the discard with the most waits times value, so the hand is valued by the tenpai it heads for (a
+  dora kept, a yaku made or lost by the last tile) and not by the hand as it stands (``TENPAI_PLAN``). A small
+  model turns shanten, acceptance and the draws left into a chance of winning before the hand ends (others may
+  end it first), and
   :mod:`jantaku.bots.value` estimates what the win is worth under the rule set (yaku in sight, dora and red
   fives, riichi with ura and ippatsu only where the rule set has them, kiriage, honba and deposits).
 - **Defence.** :mod:`jantaku.bots.danger` estimates per opponent the chance it is tenpai, what a deal-in
@@ -157,6 +160,12 @@ RON_FACTOR = 1.8
 """A wait's chance per go-around of being discarded by one of the others, against drawing it oneself."""
 
 PLACEMENT = True
+"""Weigh points at all-last by the final score they make, rank points included (benchmarks/bench_bot.py)."""
+
+TENPAI_PLAN = True
+"""At one-shanten, value the hand by the tenpai it is heading for: for each draw that makes tenpai, the best
+discard by waits times value (yaku, dora, riichi) of the tenpai hand, averaged over the draws; the discard whose
+draws make the better-paid tenpai wins, not only the one with the most waits."""
 """Weigh points at all-last by the final score they make, rank points included (benchmarks/bench_bot.py)."""
 
 TENPAI_SHARE = 0.85
@@ -470,6 +479,49 @@ class StrongBot:
             counts[k] -= 1
         return total / weight if weight else 0.0
 
+    def _tenpai_plan(
+        self, counts: list[int], ctx: _Ctx, near: Sequence[int], reds: int, melds: Sequence[object]
+    ) -> tuple[float, float]:
+        """For a one-shanten 3n+1 closed part: (the waits and the value of the tenpai it heads for), each averaged
+        over the draws that make tenpai, the waits weighted by the draw's unseen copies and the value by those
+        times the waits. After each such draw the bot would keep the discard with the most waits times value
+        (a furiten wait counts only for tsumo)."""
+        unseen = ctx.unseen
+        closed = all(not m.is_open for m in melds)  # type: ignore[attr-defined]
+        weight = 0
+        waits_total = 0.0
+        value_total = 0.0
+        _, draws = _improving(counts, bytes(counts))
+        for k in draws:
+            if not unseen[k]:
+                continue
+            counts[k] += 1
+            best = (-1.0, 0.0, 0.0)
+            for d in range(34):
+                if not counts[d] or d == k:
+                    continue
+                counts[d] -= 1
+                if not _is_tenpai(counts):
+                    counts[d] += 1
+                    continue
+                _, u = self._shape(counts, ctx, near)
+                if u:
+                    _, kinds = _improving(counts, bytes(counts))
+                    eff = u / RON_FACTOR if any(w in ctx.own_river for w in kinds) else float(u)
+                    value = self._value(counts, ctx, reds, melds, False, planned=closed)
+                    if eff * value > best[0] or (best[0] <= 0 and eff > best[1]):
+                        best = (eff * value, eff, value)
+                counts[d] += 1
+            counts[k] -= 1
+            if best[1] <= 0:
+                continue
+            weight += unseen[k]
+            waits_total += unseen[k] * best[1]
+            value_total += unseen[k] * best[1] * best[2]
+        if not weight or waits_total <= 0:
+            return 0.0, 0.0
+        return waits_total / weight, value_total / waits_total
+
     # -- offence ----------------------------------------------------------------------------------------
 
     def _value(
@@ -504,9 +556,12 @@ class StrongBot:
         melds: Sequence[object],
         follow: float | None,
         mode: str = "best",
+        plan_value: float | None = None,
     ) -> _Offence:
         """Expected points, shanten, acceptance and chance of winning of a 3n+1 closed part. ``mode``: ``best``
-        (riichi later if it pays), ``riichi`` (declared now), ``dama`` (tenpai, silent)."""
+        (riichi later if it pays), ``riichi`` (declared now), ``dama`` (tenpai, silent). ``plan_value``: what the
+        tenpai this hand heads for is worth (:meth:`_tenpai_plan`), in place of the estimate from the hand as it
+        is."""
         s, u = self._shape(counts, ctx, near)
         closed = all(not m.is_open for m in melds)  # type: ignore[attr-defined]
         if s > 4 or (ctx.draws_left == 0 and s > 0):
@@ -549,7 +604,7 @@ class StrongBot:
         if not closed:
             steps = [x * OPEN_SPEED for x in steps]  # an open hand with a yaku may call its next tiles too
         steps = [min(0.8, x) for x in steps]
-        value = self._value(counts, ctx, reds, melds, False, planned=closed)
+        value = plan_value if plan_value is not None else self._value(counts, ctx, reds, melds, False, planned=closed)
         p, te = _chances(steps, waits, True, ctx)
         tv = ctx.tenpai_value if value > 0 or closed else ctx.formal_tenpai_value
         return _Offence(p * value + te * tv, s, u, p if value > 0 else 0.0, te)
@@ -600,7 +655,16 @@ class StrongBot:
         top = sorted((k for k, v in base.items() if v[0] == best_s and v[1] >= 0.5 * top_u), key=lambda k: -base[k][1])
         offence_cache: dict[tuple[int, bool, str], _Offence] = {}
         follows: dict[int, float] = {}
-        if 1 <= best_s <= 2:
+        plans: dict[int, float] = {}
+        if best_s == 1 and TENPAI_PLAN:
+            # every one-shanten discard is valued by the tenpai it heads for (the same measure for all of them)
+            for k, (s_k, _) in base.items():
+                if s_k != 1:
+                    continue
+                counts[k] -= 1
+                follows[k], plans[k] = self._tenpai_plan(counts, ctx, near, ctx.reds, ctx.melds)
+                counts[k] += 1
+        elif 1 <= best_s <= 2:
             # the second step costs most at two-shanten (many draws, each with many discards): the best two there
             for k in top[: 4 if best_s == 1 else 2]:
                 counts[k] -= 1
@@ -618,7 +682,9 @@ class StrongBot:
             key = (k, t.red, mode)
             counts[k] -= 1
             if key not in offence_cache:
-                offence_cache[key] = self._offence(counts, ctx, near, reds, ctx.melds, follows.get(k), mode)
+                offence_cache[key] = self._offence(
+                    counts, ctx, near, reds, ctx.melds, follows.get(k), mode, plans.get(k) if mode == "best" else None
+                )
             off, s, u, chance, te = offence_cache[key]
             push = off - self._future_push(s if mode != "riichi" else ctx.draws_left, ctx, counts, te)
             counts[k] += 1
@@ -826,6 +892,22 @@ def _improving(counts: list[int], key: bytes) -> tuple[int, tuple[int, ...]]:
         _IMPROVING.clear()
     _IMPROVING[key] = (s, kinds)
     return s, kinds
+
+
+_TENPAI: dict[bytes, bool] = {}
+
+
+def _is_tenpai(counts: list[int]) -> bool:
+    """Whether a 3n+1 closed part is tenpai (kept in a process-wide table, like :func:`_improving`)."""
+    key = bytes(counts)
+    got = _TENPAI.get(key)
+    if got is None:
+        known = _IMPROVING.get(key)
+        got = known[0] == 0 if known is not None else shanten(counts) == 0
+        if len(_TENPAI) >= _IMPROVING_MAX:
+            _TENPAI.clear()
+        _TENPAI[key] = got
+    return got
 
 
 def _near(counts: Sequence[int]) -> list[int]:
