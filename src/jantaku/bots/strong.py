@@ -166,6 +166,8 @@ TENPAI_PLAN = True
 """At one-shanten, value the hand by the tenpai it is heading for: for each draw that makes tenpai, the best
 discard by waits times value (yaku, dora, riichi) of the tenpai hand, averaged over the draws; the discard whose
 draws make the better-paid tenpai wins, not only the one with the most waits."""
+CALL_PLAN = True
+"""Answering a discard at one-shanten, value passing and each call's discards the same way (``TENPAI_PLAN``)."""
 """Weigh points at all-last by the final score they make, rank points included (benchmarks/bench_bot.py)."""
 
 TENPAI_SHARE = 0.85
@@ -760,7 +762,9 @@ class StrongBot:
         counts = ctx.counts
         near = _near(counts)
         now_s, _ = self._shape(counts, ctx, near)
-        passed = self._offence(counts, ctx, near, ctx.reds, ctx.melds, None)
+        plan = TENPAI_PLAN and CALL_PLAN and now_s == 1
+        follow, plan_value = self._tenpai_plan(counts, ctx, near, ctx.reds, ctx.melds) if plan else (None, None)
+        passed = self._offence(counts, ctx, near, ctx.reds, ctx.melds, follow, "best", plan_value)
         pass_off = passed.points
         pass_score = pass_off - self._future_push(now_s, ctx, counts, passed.tenpai_end) if ctx.threats else pass_off
         pass_score = max(pass_score, -self._future_fold(ctx, counts))
@@ -788,7 +792,10 @@ class StrongBot:
                     continue
                 trial[d] -= 1
                 if sum(trial) % 3 == 1:
-                    off, s, _, _, te = self._offence(trial, ctx, trial_near, reds, melds, None)
+                    follow, plan_value = None, None
+                    if plan and self._shape(trial, ctx, trial_near)[0] == 1:
+                        follow, plan_value = self._tenpai_plan(trial, ctx, trial_near, reds, melds)
+                    off, s, _, _, te = self._offence(trial, ctx, trial_near, reds, melds, follow, "best", plan_value)
                     if s <= now_s:
                         push = off - self._future_push(s, ctx, trial, te)
                         score = push - self._deal_in(d, ctx)
