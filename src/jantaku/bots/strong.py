@@ -168,7 +168,6 @@ discard by waits times value (yaku, dora, riichi) of the tenpai hand, averaged o
 draws make the better-paid tenpai wins, not only the one with the most waits."""
 CALL_PLAN = True
 """Answering a discard at one-shanten, value passing and each call's discards the same way (``TENPAI_PLAN``)."""
-"""Weigh points at all-last by the final score they make, rank points included (benchmarks/bench_bot.py)."""
 
 TENPAI_SHARE = 0.85
 """Being tenpai rather than noten at an exhaustive draw is worth this share of the noten payment (000 Art 71): with
