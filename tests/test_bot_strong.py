@@ -339,6 +339,30 @@ def test_at_one_shanten_the_hand_heads_for_the_tenpai_that_pays(monkeypatch):
     assert StrongBot(0).act(view, _discards(view)).tile.mjai in ("P", "F", "C")  # mjai names of the dragons
 
 
+@pytest.mark.parametrize("call_plan", [True, False])
+def test_a_call_at_one_shanten_is_weighed_by_the_tenpai_it_heads_for(call_plan, monkeypatch):
+    # 23m 456m 789p 55s 6s 77z, and 7z is discarded: passing (a closed one-shanten) and the pon's discards are valued
+    # by the tenpai they head for, as on the bot's own turn (CALL_PLAN); the pon makes a tenpai with a yaku (1-4m,
+    # discarding 6s), so the bot pons either way
+    hands: list[int] = []
+    real = StrongBot._tenpai_plan
+
+    def spy(self, counts, *args):
+        hands.append(sum(counts))
+        return real(self, counts, *args)
+
+    monkeypatch.setattr(StrongBot, "_tenpai_plan", spy)
+    monkeypatch.setattr(strong, "CALL_PLAN", call_plan)
+    view = View("23m456m789p55s6s77z", {3: "7z"}, tiles_left=50)
+    chun = Tile("7z")
+    legal = [Action.passing(0), Action.pon(0, chun, tuple(t for t in view.hand if t.kind == chun.kind))]
+    assert StrongBot(0).act(view, legal).kind == PON
+    if call_plan:
+        assert 13 in hands and 10 in hands  # passing (13 closed tiles) and the pon's one-shanten discards (10)
+    else:
+        assert not hands
+
+
 def test_the_draw_payment_follows_the_rule_set(monkeypatch):
     # a rule set without noten payments gives the tenpai nothing to win at the draw: the bot folds
     no_payment = dataclasses.replace(load_rules("tenhou"), noten_payment=0)
