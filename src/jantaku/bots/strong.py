@@ -505,9 +505,9 @@ class StrongBot:
                 if not _is_tenpai(counts):
                     counts[d] += 1
                     continue
-                _, u = self._shape(counts, ctx, near)
+                _, kinds = _improving(counts, bytes(counts))
+                u = sum(unseen[w] for w in kinds)
                 if u:
-                    _, kinds = _improving(counts, bytes(counts))
                     eff = u / RON_FACTOR if any(w in ctx.own_river for w in kinds) else float(u)
                     value = self._value(counts, ctx, reds, melds, False, planned=closed)
                     if eff * value > best[0] or (best[0] <= 0 and eff > best[1]):
