@@ -20,6 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from jantaku.rules import load_rules
+from jantaku.table.actions import ANKAN, CHI, DAIMINKAN, KAKAN, PON, RIICHI
 from jantaku.table.harness import HarnessError, check_game
 
 GAMES = int(os.environ.get("JANTAKU_HARNESS_GAMES", "120"))
@@ -70,9 +71,9 @@ def test_harness_every_preset(preset):
     print(f"{preset}: {hands} hands, endings {dict(endings)}, actions {dict(taken)}")
     assert wins >= 0.3 * hands, endings
     assert endings["ron"] and endings["tsumo"] and endings["exhaustive"], endings
-    assert taken["pon"] and taken["chi"] and (taken["ankan"] + taken["kakan"] + taken["daiminkan"]), taken
+    assert taken[PON] and taken[CHI] and (taken[ANKAN] + taken[KAKAN] + taken[DAIMINKAN]), taken
     if load_rules(preset).riichi:
-        assert taken["reach"] >= 0.1 * hands, taken
+        assert taken[RIICHI] >= 0.1 * hands, taken
 
 
 def test_harness_catches_a_broken_invariant(monkeypatch):

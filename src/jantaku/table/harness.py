@@ -45,8 +45,8 @@ class HarnessError(AssertionError):
 class HarnessReport:
     """What one checked game covered: its hands and actions, the final scores, how its hands ended (``ron``,
     ``tsumo``, ``exhaustive``, ``abortive``, and ``pao`` for a win paid by a liable seat) and the actions taken
-    by kind (``riichi``, ``pon``, ``chi``, the kans...), so a run can show that wins, calls, riichi and kans had
-    their share and not only draws."""
+    by kind, named as :mod:`jantaku.table.actions` names them (``reach``, ``pon``, ``chi``, the kans...), so a run
+    can show that wins, calls, riichi and kans had their share and not only draws."""
 
     seed: int | str
     hands: int
