@@ -7,7 +7,8 @@ replayed from the seed to check that the game is identical.
 Random bots almost never win: a harness of random bots alone checks exhaustive draws. The games therefore rotate
 through line-ups (``LINEUPS``): four random bots (draws, odd calls and kans, abortive draws), efficiency bots
 beside random ones and four efficiency bots (wins, riichi, deposits, honba), and now and then a ``strong`` bot
-(dama, folding, pao-aware calls). Each preset's run must show its wins, draws, riichi, calls and kans.
+(dama, folding, pao-aware calls). Each preset's run must show its wins, draws, riichi, calls and kans. Pao needs
+deals of its own (``dragon_pao_deal``): a few games per riichi preset deal one seat the dragon pairs.
 JANTAKU_HARNESS_GAMES sets the number of games per riichi preset (default 120); 洁律 runs in both payment modes
 with a sixth as many games, half of them with efficiency bots (its wildcard searches make a game slower; its
 points mode creates points, so only the original mode is checked for points conservation).
@@ -21,7 +22,7 @@ import pytest
 
 from jantaku.rules import load_rules
 from jantaku.table.actions import ANKAN, CHI, DAIMINKAN, KAKAN, PON, RIICHI
-from jantaku.table.harness import HarnessError, check_game
+from jantaku.table.harness import HarnessError, check_game, dragon_pao_deal
 
 GAMES = int(os.environ.get("JANTAKU_HARNESS_GAMES", "120"))
 PRESETS = ["tenhou", "standard", "mu", "mleague", "meibi", "mahjongsoul"]
@@ -74,6 +75,52 @@ def test_harness_every_preset(preset):
     assert taken[PON] and taken[CHI] and (taken[ANKAN] + taken[KAKAN] + taken[DAIMINKAN]), taken
     if load_rules(preset).riichi:
         assert taken[RIICHI] >= 0.1 * hands, taken
+
+
+PAO_GAMES = 4
+PAO_LINEUP = ("efficiency",) * 3
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_harness_deals_pao_and_checks_it(preset):
+    """Ordinary deals almost never give a pao win, so these games deal one seat a pair of each dragon and the
+    others the third copies (:func:`dragon_pao_deal`): the ``strong`` bot there calls the dragons, the efficiency
+    bots throw their lone dragons away, and the feeder of the last set is liable for the daisangen. Every
+    invariant holds through those settlements, and the liable seat pays."""
+    rules = load_rules(preset)
+    assert "daisangen" in rules.pao
+    endings: Counter = Counter()
+    for seed in range(PAO_GAMES):
+        seat = seed % 4
+        bots = (*PAO_LINEUP[:seat], "strong", *PAO_LINEUP[seat:])
+        report = check_game(
+            rules, seed, bots=bots, sample_every=30, check_replay=seed == 0, deal=dragon_pao_deal(seed, seat)
+        )
+        endings += report.endings
+    assert endings["pao"] >= 2, endings
+
+
+def test_harness_catches_a_pao_win_the_liable_seat_does_not_pay(monkeypatch):
+    """Settle pao wins as if the liable seat paid nothing: the harness must refuse the settlement."""
+    from jantaku.table import kyoku as kyoku_module
+
+    real = kyoku_module.WinRecord
+
+    def unpaid(seat, from_seat, score, pao=None, payments=(0, 0, 0, 0)):
+        if pao is not None:
+            payments = tuple(0 if s == pao else p for s, p in enumerate(payments))
+        return real(seat, from_seat, score, pao, payments)
+
+    monkeypatch.setattr(kyoku_module, "WinRecord", unpaid)
+    with pytest.raises(HarnessError, match="liable"):
+        for seed in range(PAO_GAMES):
+            check_game(
+                load_rules("tenhou"),
+                seed,
+                bots=("strong", *PAO_LINEUP),
+                check_replay=False,
+                deal=dragon_pao_deal(seed, 0),
+            )
 
 
 def test_harness_catches_a_broken_invariant(monkeypatch):

@@ -10,6 +10,7 @@ through it. After every action it checks that
   of the acting seat can be applied to a copy of the state;
 - an illegal action is refused with :class:`~jantaku.table.kyoku.IllegalActionError` and leaves the state
   exactly as it was;
+- a seat liable for a win (pao) pays for it;
 
 and after the game that playing it again from the same seed gives the identical event log.
 
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from jantaku.bots import PlayerView, make_bot
@@ -33,8 +34,13 @@ from jantaku.tiles import Tile
 from .actions import DISCARD, Action
 from .game import Game
 from .kyoku import ENDED, IllegalActionError, Kyoku
+from .seating import draw_seating
+from .wall import DEAD_WALL, Wall
 
-__all__ = ["HarnessError", "HarnessReport", "check_game"]
+__all__ = ["Deal", "HarnessError", "HarnessReport", "check_game", "dragon_pao_deal"]
+
+Deal = Callable[[int, int], Wall]
+"""A function of a hand's index in the game (0, 1, 2, ...) and its dealer's seat that gives the hand's wall."""
 
 
 class HarnessError(AssertionError):
@@ -76,9 +82,13 @@ def check_game(
     bots: Sequence[str] = ("random", "efficiency", "random", "efficiency"),
     sample_every: int = 25,
     check_replay: bool = True,
+    deal: Deal | None = None,
 ) -> HarnessReport:
-    """Play one game and check every invariant; raises :class:`HarnessError` on the first violation."""
-    game = Game(rules, seed)
+    """Play one game and check every invariant; raises :class:`HarnessError` on the first violation.
+
+    ``deal`` builds each hand's wall from the hand's index and its dealer (:func:`dragon_pao_deal` deals one seat
+    the hands that lead to pao); by default every wall is shuffled from the seed."""
+    game = _game(rules, seed, deal)
     agents = [make_bot(name, f"{seed}:{s}") for s, name in enumerate(bots)]
     rng = random.Random(f"harness:{seed}")
     actions = 0
@@ -116,19 +126,90 @@ def check_game(
         if conserved and k.phase != ENDED and total != hand_total:
             raise HarnessError(f"seed {seed}: points + deposits changed within a hand: {hand_total} -> {total}")
     if check_replay:
-        again = Game(rules, seed)
+        again = _game(rules, seed, deal)
         agents = [make_bot(name, f"{seed}:{s}") for s, name in enumerate(bots)]
         while not again.over:
             seat = again.to_act()[0]
             again.apply(agents[seat].act(PlayerView(again.kyoku, seat), again.legal_actions(seat)))
         if again.events != game.events:
             raise HarnessError(f"seed {seed}: the same seed gave a different game")
+    for r in game.results:
+        for w in r.wins:
+            if w.pao is not None and (w.pao == w.seat or w.payments[w.pao] >= 0):
+                raise HarnessError(f"seed {seed}: seat {w.pao} is liable (pao) for a win it does not pay: {w}")
     assert game.result is not None
     if conserved and abs(sum(game.result.final) - _expected_final_sum(game)) > 0.05:
         raise HarnessError(f"seed {seed}: final scores do not add up: {game.result.final}")
     endings: Counter[str] = Counter(r.kind for r in game.results)
     endings["pao"] = sum(1 for r in game.results for w in r.wins if w.pao is not None)
     return HarnessReport(seed, len(game.results), actions, game.result.final, endings, taken)
+
+
+def _game(rules: Ruleset, seed: int | str, deal: Deal | None) -> Game:
+    """The game to check; with ``deal``, each hand's wall comes from it (the game's dealer read when the hand
+    starts: the first hand's from the seating the game draws from its seed)."""
+    if deal is None:
+        return Game(rules, seed)
+    started: list[Game] = []
+
+    def walls(hand_index: int) -> Wall:
+        dealer = started[0].dealer if started else draw_seating(rules.seating, seed).first_dealer
+        return deal(hand_index, dealer)
+
+    game = Game(rules, seed, walls=walls)
+    started.append(game)
+    return game
+
+
+def dragon_pao_deal(seed: int | str, seat: int) -> Deal:
+    """Walls that deal ``seat`` a pair of each dragon, each other seat one of the third copies and keep the fourth
+    copies in the dead wall, the rest shuffled from ``seed`` and the hand's index. ``seat`` can call all three
+    dragon sets, and whoever feeds the last one is liable for a daisangen (pao, where the rule set has it): a
+    harness run that seats a bot calling dragons there (``strong``) beside bots that throw lone honours away
+    (``efficiency``) gets pao wins, which ordinary deals almost never give.
+
+    >>> deal = dragon_pao_deal(7, seat=2)
+    >>> wall = deal(0, 1)
+    >>> hands = wall.haipai(1)
+    >>> [sum(1 for t in hands[s] if t // 4 >= 31) for s in range(4)]
+    [1, 1, 6, 1]
+    >>> [(i, t // 4) for i, t in enumerate(wall.tiles) if i >= 52 and t // 4 >= 31]  # the fourth copies
+    [(122, 31), (123, 32), (125, 33)]
+    """
+
+    def wall(hand_index: int, dealer: int) -> Wall:
+        rng = random.Random(f"dragon-pao:{seed}:{hand_index}")
+        dragons = [[k * 4 + c for c in range(4)] for k in (31, 32, 33)]
+        for copies in dragons:
+            rng.shuffle(copies)
+        rest = [t for t in range(136) if t < 31 * 4]
+        rng.shuffle(rest)
+        feeders = [s for s in range(4) if s != seat]
+        hands: list[list[int]] = [[] for _ in range(4)]
+        hands[seat] = [t for copies in dragons for t in copies[:2]]
+        for feeder, copies in zip(feeders, dragons, strict=True):
+            hands[feeder].append(copies[2])
+        for h in hands:
+            while len(h) < 13:
+                h.append(rest.pop())
+            rng.shuffle(h)
+        fourth = [copies[3] for copies in dragons]
+        # the fourth copies sit deep in the dead wall (wall[122], wall[123], wall[125]: the fourth kan dora, its ura
+        # and the third kan dora's ura), where only a hand of three or four kans turns them
+        dead = rest[: DEAD_WALL - 3]
+        live = rest[DEAD_WALL - 3 :]
+        dead_wall = fourth[:2] + dead[:1] + fourth[2:] + dead[1:]
+        tiles: list[int] = []
+        for block in range(3):
+            for i in range(4):
+                tiles.extend(hands[(dealer + i) % 4][4 * block : 4 * block + 4])
+        for i in range(4):
+            tiles.append(hands[(dealer + i) % 4][12])
+        tiles.extend(live)
+        tiles.extend(dead_wall)
+        return Wall(tiles)
+
+    return wall
 
 
 def _expected_final_sum(game: Game) -> float:
