@@ -442,7 +442,7 @@ class StrongBot:
 
     # -- shapes ---------------------------------------------------------------------------------------------
 
-    def _shape(self, counts: list[int], ctx: _Ctx, near: Sequence[int] = ()) -> tuple[int, int]:
+    def _shape(self, counts: list[int], ctx: _Ctx) -> tuple[int, int]:
         """(shanten, unseen copies of the kinds that lower it) of a 3n+1 closed part, cached."""
         key = bytes(counts)
         got = ctx.cache.get(key)
@@ -471,7 +471,7 @@ class StrongBot:
                         counts[d] -= 1
                         got = cache.get(bytes(counts))
                         if got is None and shanten(counts) == s - 1:
-                            got = self._shape(counts, ctx, near)
+                            got = self._shape(counts, ctx)
                         counts[d] += 1
                         if got is not None and got[0] == s - 1 and got[1] > best:
                             best = got[1]
@@ -563,7 +563,7 @@ class StrongBot:
         (riichi later if it pays), ``riichi`` (declared now), ``dama`` (tenpai, silent). ``plan_value``: what the
         tenpai this hand heads for is worth (:meth:`_tenpai_plan`), in place of the estimate from the hand as it
         is."""
-        s, u = self._shape(counts, ctx, near)
+        s, u = self._shape(counts, ctx)
         closed = all(not m.is_open for m in melds)  # type: ignore[attr-defined]
         if s > 4 or (ctx.draws_left == 0 and s > 0):
             return _Offence(0.0, s, u, 0.0)
@@ -649,7 +649,7 @@ class StrongBot:
             k = a.tile.kind  # type: ignore[union-attr]
             if k not in base:
                 counts[k] -= 1
-                base[k] = self._shape(counts, ctx, near)
+                base[k] = self._shape(counts, ctx)
                 counts[k] += 1
         best_s = min((v[0] for v in base.values()), default=8)
         top_u = max((v[1] for v in base.values() if v[0] == best_s), default=0)
@@ -760,7 +760,7 @@ class StrongBot:
             return _first(passing, legal)
         counts = ctx.counts
         near = _near(counts)
-        now_s, _ = self._shape(counts, ctx, near)
+        now_s, _ = self._shape(counts, ctx)
         plan = TENPAI_PLAN and CALL_PLAN and now_s == 1
         follow, plan_value = self._tenpai_plan(counts, ctx, near, ctx.reds, ctx.melds) if plan else (None, None)
         passed = self._offence(counts, ctx, near, ctx.reds, ctx.melds, follow, "best", plan_value)
@@ -792,7 +792,7 @@ class StrongBot:
                 trial[d] -= 1
                 if sum(trial) % 3 == 1:
                     follow, plan_value = None, None
-                    if plan and self._shape(trial, ctx, trial_near)[0] == 1:
+                    if plan and self._shape(trial, ctx)[0] == 1:
                         follow, plan_value = self._tenpai_plan(trial, ctx, trial_near, reds, melds)
                     off, s, _, _, te = self._offence(trial, ctx, trial_near, reds, melds, follow, "best", plan_value)
                     if s <= now_s:
