@@ -182,7 +182,7 @@ def dragon_pao_deal(seed: int | str, seat: int) -> Deal:
         dragons = [[k * 4 + c for c in range(4)] for k in (31, 32, 33)]
         for copies in dragons:
             rng.shuffle(copies)
-        rest = [t for t in range(136) if t < 31 * 4]
+        rest = list(range(31 * 4))  # every tile but the dragons
         rng.shuffle(rest)
         feeders = [s for s in range(4) if s != seat]
         hands: list[list[int]] = [[] for _ in range(4)]
