@@ -41,6 +41,7 @@ import pytest
 
 from jantaku.table import Action, Kyoku, Wall
 from jantaku.table.kyoku import CHANKAN, DECLARE, RESPONSES
+from jantaku.table.wall import hand_positions
 from jantaku.tiles import RED_IDS136, Tile, format_tiles, parse_tiles
 
 __all__ = [
@@ -123,9 +124,7 @@ def build_wall(
         tiles = _tiles(spec)
         if len(tiles) > 13:
             raise ValueError(f"seat {seat}: {len(tiles)} tiles in a starting hand")
-        rel = (seat - dealer) % 4
-        positions = [(j * 4 + rel) * 4 + c for j in range(3) for c in range(4)] + [48 + rel]
-        for pos, t in zip(positions, tiles, strict=False):
+        for pos, t in zip(hand_positions(dealer)[seat], tiles, strict=False):
             wall[pos] = _take(pool, t, f"seat {seat}'s hand")
     pos = 52
     for item in draws:

@@ -37,7 +37,7 @@ from jantaku.table.actions import (
 )
 from jantaku.table.game import Game, half_up_thousands, settle, tenhou_thousands
 from jantaku.table.kyoku import CHANKAN, DECLARE, DRAWN, ENDED, RESPONSES, Kyoku
-from jantaku.table.wall import LIVE_START, Wall
+from jantaku.table.wall import LIVE_START, Wall, hand_positions
 from jantaku.tiles import RED_IDS136
 
 from .errors import RecordError
@@ -236,16 +236,9 @@ def wall_from_hand(events: list[dict[str, Any]], red_fives: bool, dead_wall: boo
     dealer = start["oya"]
     tiles: list[int | None] = [None] * 136
     hands = [[ids.take(t) for t in start["tehais"][s]] for s in range(4)]
-    pos = 0
-    for block in range(3):
-        for i in range(4):
-            seat = (dealer + i) % 4
-            for j in range(4):
-                tiles[pos] = hands[seat][block * 4 + j]
-                pos += 1
-    for i in range(4):
-        tiles[pos] = hands[(dealer + i) % 4][12]
-        pos += 1
+    for seat, positions in enumerate(hand_positions(dealer)):
+        for pos, tid in zip(positions, hands[seat], strict=True):
+            tiles[pos] = tid
     live = LIVE_START
     rinshan = 0
     after_kan = False

@@ -35,7 +35,7 @@ from .actions import DISCARD, Action
 from .game import Game
 from .kyoku import ENDED, IllegalActionError, Kyoku
 from .seating import draw_seating
-from .wall import DEAD_WALL, Wall
+from .wall import DEAD_WALL, LIVE_START, Wall, hand_positions
 
 __all__ = ["Deal", "HarnessError", "HarnessReport", "check_game", "dragon_pao_deal"]
 
@@ -199,14 +199,10 @@ def dragon_pao_deal(seed: int | str, seat: int) -> Deal:
         dead = rest[: DEAD_WALL - 3]
         live = rest[DEAD_WALL - 3 :]
         dead_wall = fourth[:2] + dead[:1] + fourth[2:] + dead[1:]
-        tiles: list[int] = []
-        for block in range(3):
-            for i in range(4):
-                tiles.extend(hands[(dealer + i) % 4][4 * block : 4 * block + 4])
-        for i in range(4):
-            tiles.append(hands[(dealer + i) % 4][12])
-        tiles.extend(live)
-        tiles.extend(dead_wall)
+        tiles = [0] * LIVE_START + live + dead_wall
+        for h, positions in zip(hands, hand_positions(dealer), strict=True):
+            for pos, tid in zip(positions, h, strict=True):
+                tiles[pos] = tid
         return Wall(tiles)
 
     return wall

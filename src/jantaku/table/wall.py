@@ -32,7 +32,7 @@ from jantaku.errors import JantakuError
 
 from .fastrandom import shuffle
 
-__all__ = ["DEAD_WALL", "LIVE_START", "Wall"]
+__all__ = ["DEAD_WALL", "LIVE_START", "Wall", "hand_positions"]
 
 LIVE_START = 52
 """Index of the first live draw, after the 52 dealt tiles."""
@@ -92,13 +92,23 @@ class Wall:
 
     def haipai(self, dealer: int) -> list[list[int]]:
         """The 13 tiles dealt to each seat (seats counted from 0; ``dealer`` gets the first block)."""
-        hands: list[list[int]] = [[], [], [], []]
-        pos = 0
-        for _ in range(3):
-            for i in range(4):
-                hands[(dealer + i) % 4].extend(self.tiles[pos : pos + 4])
-                pos += 4
+        return [[self.tiles[i] for i in positions] for positions in hand_positions(dealer)]
+
+
+def hand_positions(dealer: int) -> list[list[int]]:
+    """For each seat, the wall indices its 13 starting tiles are dealt from, in the order dealt: three blocks of
+    four (the dealer's first, then south, west, north), then one tile each. A wall built to deal given hands puts
+    them there.
+
+    >>> hand_positions(0)[0]
+    [0, 1, 2, 3, 16, 17, 18, 19, 32, 33, 34, 35, 48]
+    >>> hand_positions(1)[0]   # seat 0 is north when seat 1 deals
+    [12, 13, 14, 15, 28, 29, 30, 31, 44, 45, 46, 47, 51]
+    """
+    positions: list[list[int]] = [[], [], [], []]
+    for block in range(3):
         for i in range(4):
-            hands[(dealer + i) % 4].append(self.tiles[pos])
-            pos += 1
-        return hands
+            positions[(dealer + i) % 4].extend(range(16 * block + 4 * i, 16 * block + 4 * i + 4))
+    for i in range(4):
+        positions[(dealer + i) % 4].append(48 + i)
+    return positions
