@@ -480,9 +480,7 @@ class StrongBot:
             counts[k] -= 1
         return total / weight if weight else 0.0
 
-    def _tenpai_plan(
-        self, counts: list[int], ctx: _Ctx, near: Sequence[int], reds: int, melds: Sequence[object]
-    ) -> tuple[float, float]:
+    def _tenpai_plan(self, counts: list[int], ctx: _Ctx, reds: int, melds: Sequence[object]) -> tuple[float, float]:
         """For a one-shanten 3n+1 closed part: (the waits and the value of the tenpai it heads for), each averaged
         over the draws that make tenpai, the waits weighted by the draw's unseen copies and the value by those
         times the waits. After each such draw the bot would keep the discard with the most waits times value
@@ -663,7 +661,7 @@ class StrongBot:
                 if s_k != 1:
                     continue
                 counts[k] -= 1
-                follows[k], plans[k] = self._tenpai_plan(counts, ctx, near, ctx.reds, ctx.melds)
+                follows[k], plans[k] = self._tenpai_plan(counts, ctx, ctx.reds, ctx.melds)
                 counts[k] += 1
         elif 1 <= best_s <= 2:
             # the second step costs most at two-shanten (many draws, each with many discards): the best two there
@@ -762,7 +760,7 @@ class StrongBot:
         near = _near(counts)
         now_s, _ = self._shape(counts, ctx)
         plan = TENPAI_PLAN and CALL_PLAN and now_s == 1
-        follow, plan_value = self._tenpai_plan(counts, ctx, near, ctx.reds, ctx.melds) if plan else (None, None)
+        follow, plan_value = self._tenpai_plan(counts, ctx, ctx.reds, ctx.melds) if plan else (None, None)
         passed = self._offence(counts, ctx, near, ctx.reds, ctx.melds, follow, "best", plan_value)
         pass_off = passed.points
         pass_score = pass_off - self._future_push(now_s, ctx, counts, passed.tenpai_end) if ctx.threats else pass_off
@@ -793,7 +791,7 @@ class StrongBot:
                 if sum(trial) % 3 == 1:
                     follow, plan_value = None, None
                     if plan and self._shape(trial, ctx)[0] == 1:
-                        follow, plan_value = self._tenpai_plan(trial, ctx, trial_near, reds, melds)
+                        follow, plan_value = self._tenpai_plan(trial, ctx, reds, melds)
                     off, s, _, _, te = self._offence(trial, ctx, trial_near, reds, melds, follow, "best", plan_value)
                     if s <= now_s:
                         push = off - self._future_push(s, ctx, trial, te)
