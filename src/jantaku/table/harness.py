@@ -175,7 +175,13 @@ def dragon_pao_deal(seed: int | str, seat: int) -> Deal:
     [1, 1, 6, 1]
     >>> [(i, t // 4) for i, t in enumerate(wall.tiles) if i >= 52 and t // 4 >= 31]  # the fourth copies
     [(122, 31), (123, 32), (125, 33)]
+    >>> dragon_pao_deal(7, seat=4)
+    Traceback (most recent call last):
+    ...
+    ValueError: dragon_pao_deal: seat 4 is not a seat (0-3)
     """
+    if seat not in range(4):
+        raise ValueError(f"dragon_pao_deal: seat {seat} is not a seat (0-3)")
 
     def wall(hand_index: int, dealer: int) -> Wall:
         rng = random.Random(f"dragon-pao:{seed}:{hand_index}")
