@@ -4,13 +4,67 @@
 when the test process is ended from outside pytest (a library that exits the process, the kernel), pytest prints
 no summary, and this file still says which test was running. ``.ci/run`` sets it and prints the last line when
 pytest ends without its summary.
+
+Every process the run starts carries the mark ``JANTAKU_TEST_RUN`` in its environment, and is ended when the run
+ends, however it ends (``tests/reaper.py``: a sweep at the end, and a watcher that sweeps when pytest is killed).
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+import reaper
 
 _TRACE = os.environ.get("JANTAKU_TEST_TRACE")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker: the controller marked the run
+        return
+    run_id = uuid.uuid4().hex
+    os.environ[reaper.MARK] = run_id
+    env = {k: v for k, v in os.environ.items() if k != reaper.MARK}
+    watcher = subprocess.Popen(
+        [sys.executable, str(Path(reaper.__file__)), str(os.getpid()), run_id],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # out of pytest's process group: a signal to the group does not end it
+    )
+    config.stash[_WATCHER] = (run_id, watcher)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    started = config.stash.get(_WATCHER, None)
+    if started is None:
+        return
+    run_id, watcher = started
+    left = reaper.sweep(run_id, exclude={os.getpid(), *_ancestors()})
+    if left:
+        print(f"\n[tests] ended {len(left)} process(es) the run had left running", file=sys.stderr)
+    watcher.terminate()
+    watcher.wait(timeout=10)
+
+
+_WATCHER = pytest.StashKey[tuple[str, subprocess.Popen]]()
+
+
+def _ancestors() -> set[int]:
+    pids, pid = set(), os.getppid()
+    while pid > 1:
+        pids.add(pid)
+        try:
+            pid = int(Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            break
+    return pids
 
 
 def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) -> None:

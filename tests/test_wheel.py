@@ -2,9 +2,15 @@
 from the repository.
 
 The wheel is built once (``pip wheel --no-deps`` from a copy of the project's files, so the checkout gets no
-``build/`` folder) and installed without its dependencies into a new virtual environment that sees the
-already installed ones (``--system-site-packages``), so nothing is downloaded beyond the build backend that
-pip's isolated build always fetches. Every command runs from a scratch folder with no ``PYTHONPATH``, and must
+``build/`` folder) and installed without its dependencies into new virtual environments, so nothing is downloaded
+beyond the build backend that pip's isolated build always fetches:
+
+- one that sees the packages of the environment running the tests (a ``.pth`` file naming its site folders,
+  so it works from a virtual environment as from the system Python: ``--system-site-packages`` would show the
+  base interpreter's packages, not a virtual environment's);
+- one that sees numpy alone (a folder of links to it): the light core that ``pip install jantaku`` gives, where
+  every optional part names the extra that installs it.
+ Every command runs from a scratch folder with no ``PYTHONPATH``, and must
 use the installed package: its presets, the 洁律 fan table and the web pages come from inside the wheel.
 The version is the one written in ``pyproject.toml``, and the CHANGELOG's newest entry is that version.
 """
@@ -76,25 +82,17 @@ def test_wheel_holds_the_data_files(wheel):
     assert not any("__pycache__" in n or n.startswith("tests/") for n in names)
 
 
-@pytest.fixture(scope="module")
-def venv(wheel, tmp_path_factory):
-    """A fresh virtual environment with the wheel installed; returns (bin folder, environment, scratch folder)."""
-    base = tmp_path_factory.mktemp("venv")
+def _make_venv(wheel: Path, base: Path, site_dirs: list[str]) -> tuple[Path, dict[str, str], Path]:
+    """A new virtual environment in ``base`` that also sees ``site_dirs``, with the wheel installed; returns
+    (bin folder, environment, scratch folder)."""
     env_dir = base / "env"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(env_dir)], check=True, timeout=300)
+    subprocess.run([sys.executable, "-m", "venv", str(env_dir)], check=True, timeout=300)
     bindir = env_dir / ("Scripts" if os.name == "nt" else "bin")
+    probe = [str(bindir / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]
+    purelib = Path(subprocess.run(probe, check=True, capture_output=True, text=True, timeout=60).stdout.strip())
+    (purelib / "_outer_site.pth").write_text("".join(d + "\n" for d in site_dirs), encoding="utf-8")
     proc = subprocess.run(
-        [
-            str(bindir / "python"),
-            "-m",
-            "pip",
-            "install",
-            "--no-deps",
-            "--no-index",
-            "--force-reinstall",
-            "-q",
-            str(wheel),
-        ],
+        [str(bindir / "python"), "-m", "pip", "install", "--no-deps", "--no-index", "-q", str(wheel)],
         capture_output=True,
         text=True,
         timeout=300,
@@ -105,6 +103,32 @@ def venv(wheel, tmp_path_factory):
     scratch = base / "elsewhere"
     scratch.mkdir()
     return bindir, env, scratch
+
+
+def _outer_site_dirs() -> list[str]:
+    """The site folders of the Python running the tests (a virtual environment's, or the system's)."""
+    return [p for p in sys.path if p.endswith(("site-packages", "dist-packages")) and Path(p).is_dir()]
+
+
+@pytest.fixture(scope="module")
+def venv(wheel, tmp_path_factory):
+    """A fresh virtual environment with the wheel installed, seeing the test environment's packages."""
+    return _make_venv(wheel, tmp_path_factory.mktemp("venv"), _outer_site_dirs())
+
+
+@pytest.fixture(scope="module")
+def light_venv(wheel, tmp_path_factory):
+    """A fresh virtual environment with the wheel installed and numpy alone beside it."""
+    import numpy
+
+    base = tmp_path_factory.mktemp("light")
+    only = base / "numpy-only"
+    only.mkdir()
+    site = Path(numpy.__file__).parents[1]
+    for entry in site.iterdir():
+        if entry.name == "numpy" or entry.name.startswith(("numpy-", "numpy.libs")):
+            (only / entry.name).symlink_to(entry)
+    return _make_venv(wheel, base, [str(only)])
 
 
 def _run(venv, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -190,3 +214,50 @@ def test_jantaku_serve_from_the_wheel(venv):
             proc.kill()
             proc.wait()
     assert (scratch / "games.sqlite3").exists()
+
+
+def test_the_light_core_needs_numpy_alone(light_venv):
+    proc = _run(light_venv, "python", "-c", "import sqlalchemy")
+    assert proc.returncode != 0, "the light environment must not see the other packages"
+    proc = _run(light_venv, "jantaku", "score", "234m567p456s78999s", "--win", "9s", "--tsumo", "--riichi")
+    assert proc.returncode == 0 and "3 han 20 fu" in proc.stdout, proc.stdout + proc.stderr
+    proc = _run(light_venv, "jantaku", "shanten", "123m456p789s1122z")
+    assert proc.returncode == 0, proc.stderr
+    proc = _run(light_venv, "jantaku", "simulate", "--rules", "mleague", "--games", "1", "--quiet")
+    assert proc.returncode == 0 and proc.stdout.startswith("1 games, "), proc.stdout + proc.stderr
+    record = ROOT / "examples" / "records" / "2010102910gm-00a9-0000-cdb9804c.mjlog"
+    proc = _run(light_venv, "jantaku", "replay", "--check", str(record))
+    assert proc.returncode == 0 and "11 matched" in proc.stdout, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "extra"),
+    [
+        (["serve"], "web"),
+        (["league", "events"], "league"),
+        (["score", "123m456m789m123p11z", "--win", "1z", "--tsumo", "--rules", "jielu"], "jielu"),
+        (["simulate", "--rules", "jielu", "--games", "1"], "jielu"),
+        (["analyze", "--rules", "mu,meibi", "--games", "2", "--html", "r.html"], "lab"),
+        (["simulate", "--games", "1", "--ray"], "ray"),
+    ],
+)
+def test_a_missing_extra_is_named(light_venv, args, extra):
+    proc = _run(light_venv, "jantaku", *args)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert f"pip install 'jantaku[{extra}]'" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_a_missing_extra_is_named_to_a_program(light_venv):
+    code = (
+        "from jantaku.extras import MissingExtra\n"
+        "for name in ('jantaku.env', 'jantaku.web.app', 'jantaku.league.store', 'jantaku.jielu.wincheck'):\n"
+        "    try:\n"
+        "        __import__(name)\n"
+        "    except MissingExtra as e:\n"
+        "        print(e)\n"
+    )
+    proc = _run(light_venv, "python", "-c", code)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert [line.rsplit("[", 1)[1] for line in lines] == ["env]'", "web]'", "league]'", "jielu]'"], lines

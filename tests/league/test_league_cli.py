@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from jantaku.cli import main
 
@@ -43,6 +44,10 @@ def test_a_game_from_the_command_line(capsys, db_url):
 
 def test_errors_are_one_line(capsys, tmp_path):
     db = str(tmp_path / "x.db")
+    code, _, err = run(capsys, db, "standings", "Nope")  # only reads: creates no database
+    assert code == 2 and f"no league database at {db!r}: create an event first" in err
+    assert not Path(db).exists()
+    assert run(capsys, db, "create", "Other", "--rules", "mu")[0] == 0
     code, _, err = run(capsys, db, "standings", "Nope")
     assert code == 2 and err.strip() == "jantaku league: error: no event 'Nope'"
     code, _, err = run(capsys, "postgresql://me:hunter2@127.0.0.1:1/db", "events")

@@ -19,6 +19,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
+from jantaku import extras
 from jantaku.errors import JantakuError
 
 __all__ = ["MAX_MESSAGE", "build_parser", "main"]
@@ -73,6 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     _tolerant_output()
+    extras.notice = _say
     try:
         return int(args.run(args))
     except JantakuError as e:
@@ -80,6 +82,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:  # e.g. piped into `head`
         return 0
+
+
+def _say(message: str) -> None:
+    """A notice on standard error (a slow first use: see :data:`jantaku.extras.notice`)."""
+    print(message, file=sys.stderr, flush=True)
 
 
 def _one_line(message: str) -> str:

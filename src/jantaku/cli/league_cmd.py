@@ -13,6 +13,12 @@ from typing import Any
 
 from jantaku.errors import JantakuError
 
+DEFAULT_DB = "jantaku.league.sqlite3"
+"""The league database of the command line: the one ``jantaku serve`` (with its default ``--db``) shows at /league."""
+
+READ_ONLY = frozenset({"events", "show", "standings", "export", "log"})
+"""Actions that only read: they never create a database (a missing SQLite file is an error naming it)."""
+
 _EPILOG = """examples:
   jantaku league --db league-demo.db create "Spring cup" --rules mleague --password s3cret
   jantaku league --db league-demo.db team "Spring cup" Red Blue
@@ -51,7 +57,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--db", default="league.db", help="SQLite file or postgresql:// URL (default league.db)")
+    p.add_argument(
+        "--db",
+        default=DEFAULT_DB,
+        help=f"SQLite file or postgresql:// URL (default ./{DEFAULT_DB}, the database `jantaku serve` shows at "
+        "/league when started in the same folder)",
+    )
     p.add_argument("--by", default="organiser", help="who makes the change (kept in the audit log)")
     p.add_argument("--json", action="store_true", help="print results as JSON")
     cmds = p.add_subparsers(dest="league_command", metavar="ACTION", required=True)
@@ -214,6 +225,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     c.add_argument("event")
     c.set_defaults(action=_log)
 
+    for choice in cmds._choices_actions:  # each action's --help starts with what it does
+        cmds.choices[choice.dest].description = choice.help[0].upper() + choice.help[1:] + "."
     p.set_defaults(run=run)
 
 
@@ -225,9 +238,12 @@ def _entry_options(c: argparse.ArgumentParser, riichi: bool = True) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from jantaku.extras import require
+
+    require("sqlalchemy", "league", "jantaku league")
     from jantaku.league.store import LeagueStore
 
-    store = LeagueStore(args.db)
+    store = LeagueStore(args.db, create=args.league_command not in READ_ONLY)
     try:
         out = args.action(store, args)
     finally:

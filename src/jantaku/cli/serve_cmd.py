@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import socket
 import threading
 from pathlib import Path
 
@@ -118,8 +120,9 @@ def run(args: argparse.Namespace) -> int:
         if name is None:
             raise JantakuError(f"{option}: {value!r} is not a host name (give a name like example.org, no scheme)")
         allowed.append(name)
-    import uvicorn
+    from jantaku.extras import require
 
+    uvicorn = require("uvicorn", "web", "jantaku serve")
     from jantaku.web.app import create_app
     from jantaku.web.limits import MAX_JSON_BYTES, check_table_options
     from jantaku.web.tables import TableOptions, WebError
@@ -133,6 +136,13 @@ def run(args: argparse.Namespace) -> int:
         raise JantakuError("--" + e.message.replace("result_seconds", "result-seconds")) from None
 
     db = Path(args.db).expanduser()
+    if not db.parent.is_dir():
+        raise JantakuError(f"--db: no folder {str(db.parent)!r} for the games database (create it first)")
+    if args.league_db and "://" not in args.league_db:
+        league_folder = Path(args.league_db).expanduser().parent
+        if not league_folder.is_dir():
+            raise JantakuError(f"--league-db: no folder {str(league_folder)!r} for the league database")
+    sock = listening_socket(args.host, args.port)
     app = create_app(
         db=db,
         max_tables=args.max_tables,
@@ -145,15 +155,35 @@ def run(args: argparse.Namespace) -> int:
     print(f"jantaku web table: open {url_for(args.host, args.port)}  (games in {db})", flush=True)
     # the 洁律 legal-win check is compiled on first use: do it now, beside the server, not in the first 洁律 game
     threading.Thread(target=_warm_jielu, name="jielu-warm-up", daemon=True).start()
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        log_level="warning",
-        ws="websockets-sansio",
-        ws_max_size=MAX_JSON_BYTES,
-    )
+    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", ws_max_size=MAX_JSON_BYTES)
+    uvicorn.Server(config).run(sockets=[sock])
     return 0
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` and listening, or a :class:`JantakuError` that names the address and
+    what to do (a port in use: another ``--port``)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        raise JantakuError(f"--host {host!r}: {e.strerror}") from None
+    family, kind, proto, _name, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as e:
+        sock.close()
+        if e.errno == errno.EADDRINUSE:
+            raise JantakuError(
+                f"port {port} on {host} is in use (another jantaku serve?): start with another port, "
+                f"e.g. jantaku serve --port {port + 1 if port < 65535 else 8080}"
+            ) from None
+        if e.errno == errno.EACCES:
+            raise JantakuError(f"no permission to listen on port {port} (below 1024 needs root): use --port") from None
+        raise JantakuError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    return sock
 
 
 def _warm_jielu() -> None:

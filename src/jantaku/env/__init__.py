@@ -18,19 +18,16 @@ Needs the optional extra ``env`` (``pip install 'jantaku[env]'``: PettingZoo and
 
 from __future__ import annotations
 
-try:
-    import gymnasium
-    import pettingzoo  # noqa: F401 - checked here for a clear message
-except ImportError as exc:  # pragma: no cover - the extra is installed with the tests
-    raise ImportError(
-        f"jantaku.env needs the optional extra 'env' (PettingZoo and Gymnasium): pip install 'jantaku[env]' ({exc})"
-    ) from exc
+from jantaku.extras import require
 
-from .aec import env, raw_env
-from .encoding import ENCODING_VERSION, NUM_ACTIONS, UnknownActionError, action_name, encode, encode_batch
-from .gym_env import MahjongEnv
-from .parallel import parallel_env
-from .vector import VectorMahjongEnv
+gymnasium = require("gymnasium", "env", "jantaku.env")
+require("pettingzoo", "env", "jantaku.env")
+
+from .aec import env, raw_env  # noqa: E402 (after the check of the extra)
+from .encoding import ENCODING_VERSION, NUM_ACTIONS, UnknownActionError, action_name, encode, encode_batch  # noqa: E402 (after the check of the extra)
+from .gym_env import MahjongEnv  # noqa: E402 (after the check of the extra)
+from .parallel import parallel_env  # noqa: E402 (after the check of the extra)
+from .vector import VectorMahjongEnv  # noqa: E402 (after the check of the extra)
 
 __all__ = [
     "ENCODING_VERSION",

@@ -59,12 +59,13 @@ under four fan tables):
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from functools import cache
 
 import numpy as np
-from numba import njit
 
+from jantaku.extras import require
 from jantaku.shapes.tables import distance_table
 
 from .combos import combination_key, instances
@@ -74,6 +75,8 @@ from .melds import KONG, PUNG, is_chow, meld_tiles, tile_mask
 from .wholehand import _content_names
 
 __all__ = ["WinCheck", "warm_up", "win_check"]
+
+njit = require("numba", "jielu", "洁律 scoring and play").njit
 
 # The 55 melds (34 pungs, honors first, then the 21 chows): their tiles, for their content masks.
 _MELD_TILES = np.zeros((55, 3), dtype=np.int64)
@@ -1661,20 +1664,46 @@ def _count_problem(c: np.ndarray, fixed_cnt: np.ndarray, n_fixed: int, extra: in
     return 0 if total + extra == 3 * (4 - n_fixed) + 2 else 2
 
 
+COMPILE_NOTICE = (
+    "jantaku: compiling the 洁律 legal-win check, once (about 15 s, longer on a busy machine; later runs load it "
+    "from the cache)"
+)
+"""What :func:`win_check` says through :data:`jantaku.extras.notice` when its first use in a process takes more
+than :data:`NOTICE_AFTER` seconds: numba compiling the check (the compiled code is then cached beside the module,
+or in ``NUMBA_CACHE_DIR``, and later processes load it in about a second)."""
+
+NOTICE_AFTER = 1.0
+
+_warm = False
+
+
 def warm_up() -> None:
     """Compile the check for the shipped fan table now (or load it from numba's cache): a server calls it at start,
-    in a thread, so that the first 洁律 game does not wait for the compiler."""
+    in a thread, and a command before its first 洁律 hand, so that no hand waits for the compiler."""
     from .fantable import default_fan_table
 
-    check = win_check(default_fan_table())
-    hand = [0] * 34
-    for k in (0, 1, 2, 9, 10, 11, 18, 19, 20, 27, 27, 27, 31, 31):
-        hand[k] += 1
-    check(hand, ())
-    check.best_score(hand, ())
+    win_check(default_fan_table())
 
 
 @cache
 def win_check(table: FanTable) -> WinCheck:
-    """The :class:`WinCheck` of ``table`` (built once per table)."""
-    return WinCheck(table)
+    """The :class:`WinCheck` of ``table`` (built once per table). The first one of a process is compiled (or
+    loaded from the cache) here, saying so when that takes a while (:data:`COMPILE_NOTICE`)."""
+    global _warm
+    check = WinCheck(table)
+    if not _warm:
+        from jantaku import extras
+
+        timer = threading.Timer(NOTICE_AFTER, lambda: extras.notice(COMPILE_NOTICE) if extras.notice else None)
+        timer.daemon = True
+        timer.start()
+        try:
+            hand = [0] * 34
+            for k in (0, 1, 2, 9, 10, 11, 18, 19, 20, 27, 27, 27, 31, 31):
+                hand[k] += 1
+            check(hand, ())
+            check.best_score(hand, ())
+        finally:
+            timer.cancel()
+        _warm = True
+    return check

@@ -36,6 +36,7 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from jantaku.errors import JantakuError
+from jantaku.extras import require
 from jantaku.rules import Ruleset, load_rules
 from jantaku.rules.loader import preset_names, rules_from_mapping
 
@@ -61,6 +62,8 @@ def database_url(db: str | Path) -> str:
     'postgresql+psycopg://u@localhost/league'
     """
     text = str(db)
+    if text.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")):
+        require("psycopg", "league", "a PostgreSQL league database")
     if text.startswith(("postgresql://", "postgres://")):
         return "postgresql+psycopg://" + text.split("://", 1)[1]
     if "://" in text:
@@ -79,7 +82,9 @@ def _hash_password(password: str, salt: bytes | None = None) -> str:
 class LeagueStore:
     """The recorder's database and every operation on it. ``db`` is a file path or a PostgreSQL URL."""
 
-    def __init__(self, db: str | Path) -> None:
+    def __init__(self, db: str | Path, *, create: bool = True) -> None:
+        """Open ``db``; a SQLite file that does not exist is created (``create``) or refused, naming it, so a
+        read-only command never leaves a new database behind. A missing folder is always refused."""
         url = database_url(db)
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
@@ -87,6 +92,11 @@ class LeagueStore:
             path = url[len("sqlite:///") :]
             if path and path != ":memory:" and not Path(path).parent.exists():
                 raise LeagueError(f"no folder for the database {path!r}")
+            if path and path != ":memory:" and not create and not Path(path).exists():
+                raise LeagueError(
+                    f"no league database at {path!r}: create an event first (jantaku league create EVENT --rules "
+                    "PRESET), or name the database with --db"
+                )
             self.engine = sa.create_engine(url, connect_args={"timeout": 60})
             _sqlite_write_locks(self.engine)
         else:

@@ -29,6 +29,10 @@ __all__ = ["LOCAL_OBJECT_STORE_BYTES", "import_ray", "simulate_ray"]
 LOCAL_OBJECT_STORE_BYTES = 100 * 1024 * 1024
 """Object store of a local Ray instance: games' statistics and records are small, so 100 MB is ample."""
 
+IN_FLIGHT_PER_CPU = 2
+"""Tasks submitted and not yet collected, per CPU of the cluster: enough to keep every CPU busy while the driver
+collects results in seed order, few enough that a failure waits only for these (nothing is ever cancelled)."""
+
 
 def import_ray() -> Any:
     """The ``ray`` module, or a :class:`JantakuError` naming the extra that installs it."""
@@ -143,15 +147,17 @@ def simulate_ray(
         rules_ref = ray.put(rs)
         want = fmt if out else None
         parts = [seeds[i : i + chunk] for i in range(0, games, chunk)]
-        refs = [task.remote(rules_ref, part, bot_list, want) for part in parts]
         totals = _Totals(rs, games, progress)
         suffix = ".mjson" if fmt == "mjai" else ".json"
-        for part, ref in zip(parts, refs, strict=True):
+        window = IN_FLIGHT_PER_CPU * cpus
+        refs: dict[int, Any] = {}  # the parts submitted and not yet collected, by index
+        for i, part in enumerate(parts):
+            for j in range(i + len(refs), min(i + window, len(parts))):  # keep `window` tasks in flight
+                refs[j] = task.remote(rules_ref, parts[j], bot_list, want)
             try:
-                stats, texts = ray.get(ref)
+                stats, texts = ray.get(refs.pop(i))
             except ray.exceptions.RayError as e:
-                for r in refs:
-                    ray.cancel(r)
+                _drain(ray, list(refs.values()))
                 raise JantakuError(f"--ray: a task failed (seeds {part[0]}-{part[-1]}): {_first_line(e)}") from None
             if out:
                 for s, text in zip(part, texts, strict=True):
@@ -165,6 +171,16 @@ def simulate_ray(
     finally:
         if started:
             ray.shutdown()
+
+
+def _drain(ray: Any, refs: list[Any], timeout: float = 600.0) -> None:
+    """Wait for the tasks still in flight after one failed, ignoring their results and failures.
+
+    They are never cancelled: Ray 2.52 aborts the driver process ("Tried to complete task that was not pending")
+    when a task is cancelled as it completes, and the task that failed has completed. The window keeps this wait
+    short (:data:`IN_FLIGHT_PER_CPU` tasks a CPU, each at most 50 games)."""
+    if refs:
+        ray.wait(refs, num_returns=len(refs), timeout=timeout)
 
 
 def _first_line(e: BaseException) -> str:

@@ -5,3 +5,8 @@
 - :mod:`jantaku.web.app`: the Starlette application (JSON API, websockets, the front end);
 - :mod:`jantaku.web.svg`: the tiles drawn as SVG.
 """
+
+from jantaku.extras import require
+
+for _module in ("starlette", "uvicorn", "websockets"):  # named here: any part of the web table says what to install
+    require(_module, "web", "the web table")
