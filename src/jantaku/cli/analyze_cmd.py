@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -73,8 +74,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     for name in SUBCOMMANDS:
         # Its options are the module's own: everything after the name is handed to it (prefix_chars that no
         # argument starts with keep argparse from reading them here).
-        t = tools.add_parser(name, help="the 洁律 fan analysis (its own --help)", add_help=False, prefix_chars="\0")
-        t.add_argument("tool_args", nargs="*")
+        t = tools.add_parser(
+            name,
+            help="the 洁律 fan analysis (its own --help)",
+            description="The 洁律 fan analysis: jantaku analyze jielu-fans --help lists its options.",
+            add_help=False,
+            prefix_chars="\0",
+        )
+        t.add_argument("tool_args", nargs="*", help="the analysis's own options (see its --help)")
         t.set_defaults(run=run_tool)
     p.set_defaults(run=run)
 
@@ -94,7 +101,7 @@ def _tool_module(name: str) -> ModuleType:
 def run_tool(args: argparse.Namespace) -> int:
     """``jantaku analyze NAME ARGS...``: parse ARGS with the module's own options and run it."""
     module = _tool_module(args.tool)
-    summary = (module.__doc__ or "").strip().split("\n\n")[0]  # the module's first paragraph
+    summary = plain((module.__doc__ or "").strip().split("\n\n")[0])  # the module's first paragraph
     parser = argparse.ArgumentParser(prog=f"jantaku analyze {args.tool}", description=summary or None)
     module.add_arguments(parser)
     return int(module.run(parser.parse_args(args.tool_args)))
@@ -140,3 +147,14 @@ def run(args: argparse.Namespace) -> int:
         if args.html is not None:
             print(f"\nHTML report: {args.html}")
     return 0
+
+
+def plain(text: str) -> str:
+    """A docstring's text as a terminal shows it: no reStructuredText roles or literal quotes.
+
+    >>> plain("``jantaku analyze jielu-fans``: see :func:`~jantaku.lab.analysis.analyze` and :mod:`jantaku.lab`.")
+    'jantaku analyze jielu-fans: see analyze and jantaku.lab.'
+    """
+    text = re.sub(r":[a-z]+:`~[\w.]*?\.?(\w+)`", r"\1", text)
+    text = re.sub(r":[a-z]+:`([^`]+)`", r"\1", text)
+    return text.replace("``", "")

@@ -740,4 +740,13 @@ def run(args: argparse.Namespace) -> int:
 
     bot = make_bot(args.name, args.seed)
     session = MjaiBotSession(bot, rules=args.rules, seat=args.seat)
+    if sys.stdin.isatty():  # a person at a terminal, not a game server: say what is awaited
+        print(WAITING, file=sys.stderr, flush=True)
     return session.serve(sys.stdin, sys.stdout)
+
+
+WAITING = (
+    "jantaku bot: waiting for mjai events on standard input, one JSON line each (a game server or "
+    "`jantaku simulate --bots mjai:COMMAND` sends them); Ctrl-D ends"
+)
+"""What ``jantaku bot`` says when its standard input is a terminal."""

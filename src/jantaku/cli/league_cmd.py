@@ -63,7 +63,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help=f"SQLite file or postgresql:// URL (default ./{DEFAULT_DB}, the database `jantaku serve` shows at "
         "/league when started in the same folder)",
     )
-    p.add_argument("--by", default="organiser", help="who makes the change (kept in the audit log)")
+    p.add_argument("--by", default="organiser", help="who makes the change, kept in the audit log (default organiser)")
     p.add_argument("--json", action="store_true", help="print results as JSON")
     cmds = p.add_subparsers(dest="league_command", metavar="ACTION", required=True)
 
@@ -169,7 +169,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     c.add_argument("player")
     c.add_argument("color", choices=("yellow", "red"))
     c.add_argument("--reason", default="")
-    c.add_argument("--earlier-yellows", type=int, default=0, help="yellow cards earlier that day")
+    c.add_argument("--earlier-yellows", type=int, default=0, help="yellow cards earlier that day (default 0)")
     _entry_options(c, riichi=False)
     c.set_defaults(action=_card)
 
@@ -191,7 +191,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     c.add_argument("event")
     c.add_argument("players", nargs=4)
     c.add_argument("--scores", required=True, help="four final scores, comma-separated, in seat order")
-    c.add_argument("--deposits", type=int, default=0, help="riichi sticks left on the table")
+    c.add_argument("--deposits", type=int, default=0, help="riichi sticks left on the table (default 0)")
     c.add_argument("--dealer", help="who dealt first (for ties by seat order)")
     c.set_defaults(action=_quick)
 
@@ -217,7 +217,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     c = cmds.add_parser("export", help="CSV or JSON export")
     c.add_argument("event")
     c.add_argument("--format", choices=("csv", "json"), default="json")
-    c.add_argument("--what", choices=("standings", "games"), default="standings", help="with csv")
+    c.add_argument(
+        "--what", choices=("standings", "games"), default="standings", help="with csv: standings (default) or games"
+    )
     c.add_argument("--out", help="write to this file (default: standard output)")
     c.set_defaults(action=_export)
 
@@ -226,8 +228,41 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     c.set_defaults(action=_log)
 
     for choice in cmds._choices_actions:  # each action's --help starts with what it does
-        cmds.choices[choice.dest].description = choice.help[0].upper() + choice.help[1:] + "."
+        action = cmds.choices[choice.dest]
+        action.description = choice.help[0].upper() + choice.help[1:] + "."
+        for arg in action._actions:
+            if arg.help is None:
+                arg.help = _ARGUMENT_HELP.get((choice.dest, arg.dest)) or _ARGUMENT_HELP[arg.dest]
     p.set_defaults(run=run)
+
+
+_ARGUMENT_HELP = {
+    "event": "the event's name",
+    "game": "the game's number (printed by `game`; `show` lists its entries)",
+    "player": "a player's name, as added",
+    "reason": "why (kept with the entry)",
+    ("team", "names"): "the teams' names",
+    ("player", "names"): "the players' names",
+    ("player", "team"): "the team they play for",
+    ("seat", "method"): "random tables, swiss (by standing: 1-4, 5-8, ...) or given by --players (default random)",
+    ("game", "players"): "the four players, East seat first",
+    ("game", "seed"): "seed of the seat draw with --draw (default 0)",
+    ("win", "winner"): "who won",
+    ("win", "han"): "han of the win (not with --yakuman or --hand)",
+    ("win", "fu"): "fu of the win (not needed from mangan up)",
+    ("win", "yakuman"): "a yakuman win: how many yakuman (1 single, 2 double; default 0)",
+    ("abortive", "tenpai"): "who is tenpai, comma-separated (where the rule set's abortive draw depends on it)",
+    ("chombo", "deliberate"): "a deliberate offence (where the rule set punishes it harder)",
+    ("chombo", "reason"): "why (kept with the entry; default chombo)",
+    ("card", "color"): "the card: yellow or red",
+    ("card", "reason"): "why (kept with the entry)",
+    ("yame", "choice"): "stop the game, or continue it",
+    ("quick", "players"): "the four players, East seat first",
+    ("penalty", "pt"): "rank points deducted (e.g. 5 or 2.5)",
+    ("import", "file"): "a Tenhou mjlog, tenhou.net/6 JSON or mjai record",
+    ("export", "format"): "json (default) or csv",
+}
+"""Help of the actions' arguments that do not give their own: by (action, argument), else by argument."""
 
 
 def _entry_options(c: argparse.ArgumentParser, riichi: bool = True) -> None:

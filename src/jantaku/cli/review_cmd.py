@@ -34,7 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("paths", nargs="+", help="record files or folders (searched recursively)")
-    p.add_argument("--player", default="all", help="seat 0-3 in the record (0 = the first dealer's seat), or all")
+    p.add_argument("--player", default="all", help="seat 0-3 in the record (0: the first dealer), or all (default all)")
     p.add_argument("--bot", default="strong", choices=_BOTS, help="the bot asked (default strong)")
     p.add_argument("--rules", default=None, help="rule set (default: the record's own, tenhou for Tenhou logs)")
     p.add_argument("--json", action="store_true", help="one JSON object per decision")

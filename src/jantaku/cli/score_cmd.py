@@ -30,6 +30,20 @@ scorer: a 洁律 rule set (family jielu) is scored by jantaku.jielu, which also 
 """
 
 
+_CIRCUMSTANCES = {
+    "riichi": "the winner declared riichi",
+    "double-riichi": "the winner declared riichi on the first turn (double riichi)",
+    "ippatsu": "won within one go-around of the riichi, no call between (ippatsu)",
+    "haitei": "won by tsumo on the last tile of the wall (haitei)",
+    "houtei": "won by ron on the last discard (houtei)",
+    "rinshan": "won by tsumo on a kan's replacement tile (rinshan kaihou)",
+    "chankan": "won by robbing a kan (chankan)",
+    "tenhou": "the dealer's win on the first draw (tenhou)",
+    "chiihou": "a non-dealer's win on the first draw, no call before (chiihou)",
+}
+"""The circumstances of a win given as flags: each flag's help text."""
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "score",
@@ -41,15 +55,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("hand", nargs="*", help="closed tiles (winning tile included) then melds")
     p.add_argument("--win", help="the winning tile (default: the last closed tile written)")
     p.add_argument("--tsumo", action="store_true", help="self-drawn win (default: ron)")
-    for flag in ("riichi", "double-riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou"):
-        p.add_argument(f"--{flag}", action="store_true")
+    for flag, meaning in _CIRCUMSTANCES.items():
+        p.add_argument(f"--{flag}", action="store_true", help=meaning)
     p.add_argument("--renhou", action="store_true", help="only where the rule set has renhou")
     p.add_argument("--seat", default="E", help="seat wind E/S/W/N (default E: the dealer)")
     p.add_argument("--round", default="E", help="round wind E/S/W/N (default E)")
     p.add_argument("--dora", default="", help="dora indicators, mpsz (e.g. 3m7z)")
     p.add_argument("--ura", default="", help="ura dora indicators, mpsz")
-    p.add_argument("--honba", type=int, default=0)
-    p.add_argument("--deposits", type=int, default=0, help="riichi sticks the winner collects")
+    p.add_argument("--honba", type=int, default=0, help="counters on the table (default 0)")
+    p.add_argument("--deposits", type=int, default=0, help="riichi sticks the winner collects (default 0)")
     p.add_argument("--winner", type=int, default=0, help="winner's seat 0-3 (default 0)")
     p.add_argument("--discarder", type=int, default=None, help="discarder's seat for a ron")
     p.add_argument("--pao", type=int, default=None, help="seat liable for the yakuman (pao)")

@@ -13,7 +13,7 @@ from jantaku.tiles import parse_tiles
 
 _EPILOG = """examples:
   jantaku shanten 123m456p789s1122z          tenpai: waits and copies left
-  jantaku shanten 123m456p789s12z55z         14 tiles: the best discards and what they accept
+  jantaku shanten 123m456p789s125z55z        14 tiles: the best discards and what they accept
   jantaku shanten "23m456p11z 555z+ 789s+"   melds after the closed tiles (777z+ pon, 1111s* closed kan)
   jantaku shanten 19m19p19s1234567z --visible 1z1z
 """

@@ -22,12 +22,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--rules", default="standard", help="preset name or TOML file (default standard)")
-    p.add_argument("--games", type=int, default=10)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--games", type=int, default=10, help="games to play (default 10)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first game; game i plays seed+i (default 0)")
     p.add_argument(
         "--bots",
         default="efficiency",
-        help="one bot for all seats, or four separated by commas: random, efficiency, strong, mjai:COMMAND",
+        help="one bot for all seats, or four separated by commas: random, efficiency, strong, mjai:COMMAND "
+        "(default efficiency: fast; `jantaku analyze` defaults to strong, for rule comparisons)",
     )
     p.add_argument(
         "--workers",
@@ -36,7 +37,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="processes to play in (default 1); with --ray and no ADDRESS, the local Ray instance's CPUs (default all)",
     )
     p.add_argument("--out", default=None, help="folder for the games' records")
-    p.add_argument("--format", default="mjai", choices=("mjai", "tenhou6"), help="record format for --out")
+    p.add_argument("--format", default="mjai", choices=("mjai", "tenhou6"), help="format of --out (default mjai)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_ray_argument(p)
     p.set_defaults(run=run)
