@@ -108,6 +108,7 @@ def workdir(tmp_path_factory):
     work = tmp_path_factory.mktemp("clone")
     for name in ("examples", "tests"):
         (work / name).symlink_to(ROOT / name)
+    (work / "out").mkdir()  # where the documented commands write (the docs' `mkdir -p out`)
     bindir = work / ".bin"
     bindir.mkdir()
     shim = bindir / "jantaku"
@@ -134,7 +135,7 @@ def check_serve(cmd: str, work: Path, env: dict[str, str]) -> None:
             i = args.index(opt)
             del args[i : i + 2]
     port = _free_port()
-    args += ["--port", str(port), "--db", str(work / f"serve-{port}.sqlite3")]
+    args += ["--port", str(port), "--db", str(work / "out" / f"serve-{port}.sqlite3")]
     proc = subprocess.Popen(args, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.monotonic() + 60
@@ -202,7 +203,33 @@ def run_command(cmd: str, work: Path, env: dict[str, str]) -> str:
             assert len(answers) == len(stdin.splitlines()), out
             assert answers[-1]["type"] == "hora", out
         outputs.append(out)
+    stray = _not_ignored(work)
+    assert not stray, f"{cmd}: wrote files that .gitignore does not cover (write into out/): {stray}"
     return "".join(outputs)
+
+
+def _not_ignored(work: Path) -> list[str]:
+    """The files a command wrote into the scratch folder that would show in ``git status`` in a clone: not
+    covered by the repository's ``.gitignore``, nor a repository file written again unchanged. Followed in a
+    clone, the documented commands must leave ``git status`` clean."""
+    written = [
+        p.relative_to(work).as_posix()
+        for p in work.rglob("*")
+        if p.is_file() and p.relative_to(work).parts[0] not in ("examples", "tests", ".bin")
+    ]
+    if not written:
+        return []
+    done = subprocess.run(
+        ["git", "-C", str(ROOT), "check-ignore", "--no-index", "--stdin"],
+        input="\n".join(written),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    ignored = set(done.stdout.splitlines())
+    # a file of the repository written again as it is (the generated rule reference) leaves `git status` clean
+    same = {w for w in written if (ROOT / w).is_file() and (ROOT / w).read_bytes() == (work / w).read_bytes()}
+    return [w for w in written if w not in ignored and w not in same]
 
 
 def _in_process(part: str, work: Path) -> tuple[list[str], str] | None:

@@ -28,7 +28,8 @@ one line.
 ...     require("no_such_package_here", "web", "the web table")
 ... except MissingExtra as e:
 ...     print(e)
-the web table needs the web extra (no_such_package_here is not installed): pip install 'jantaku[web]'
+the web table needs the web extra (no_such_package_here is not installed): pip install 'jantaku[web]' (in a clone
+of the repository: pip install -e '.[web]')
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ def require(module: str, extra: str, what: str) -> ModuleType:
     except ImportError as e:
         missing = (e.name or module).split(".")[0]
         raise MissingExtra(
-            f"{what} needs the {extra} extra ({missing} is not installed): pip install 'jantaku[{extra}]'"
+            f"{what} needs the {extra} extra ({missing} is not installed): pip install 'jantaku[{extra}]' "
+            f"(in a clone of the repository: pip install -e '.[{extra}]')"
         ) from None
 
 

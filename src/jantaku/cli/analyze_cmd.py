@@ -37,7 +37,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "  jantaku analyze --rules mleague,mu --games 2 --seed 1 --bots efficiency\n"
         "  jantaku analyze --rules mleague --sweep kiriage=false,true --games 2 --bots efficiency --json\n"
         "  jantaku analyze --rules mu,meibi --games 2 --bots strong,efficiency,efficiency,efficiency "
-        "--html report.html\n"
+        "--html out/report.html\n"
         "  jantaku analyze --rules examples/rules/my_league.toml,mleague --games 2 --bots efficiency --workers 2",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

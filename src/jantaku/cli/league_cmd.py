@@ -19,27 +19,29 @@ DEFAULT_DB = "jantaku.league.sqlite3"
 READ_ONLY = frozenset({"events", "show", "standings", "export", "log"})
 """Actions that only read: they never create a database (a missing SQLite file is an error naming it)."""
 
-_EPILOG = """examples:
-  jantaku league --db league-demo.db create "Spring cup" --rules mleague --password s3cret
-  jantaku league --db league-demo.db team "Spring cup" Red Blue
-  jantaku league --db league-demo.db player "Spring cup" Ann Cy --team Red
-  jantaku league --db league-demo.db player "Spring cup" Bo Di --team Blue
-  jantaku league --db league-demo.db seat "Spring cup" --method random --seed 7
-  jantaku league --db league-demo.db win 1 Bo 3 30 --from Ann --riichi Bo
-  jantaku league --db league-demo.db win 1 Cy 2 40 --from Di --correct      # the last entry was wrong
-  jantaku league --db league-demo.db draw 1 --tenpai Ann,Cy --riichi Ann
-  jantaku league --db league-demo.db win 1 Di --tsumo --hand 234m567p456s78999s --win 9s --dora 3m
-  jantaku league --db league-demo.db chombo 1 Ann --reason "wrong win"
-  jantaku league --db league-demo.db show 1
-  jantaku league --db league-demo.db quick "Spring cup" Ann Bo Cy Di --scores 28600,28600,28600,13200 --deposits 1
-  jantaku league --db league-demo.db penalty "Spring cup" Cy 5 "late arrival"
-  jantaku league --db league-demo.db import "Spring cup" examples/records/2010102910gm-00a9-0000-cdb9804c.mjlog --map 太くないお=Ann --map 怖くないお=Bo --map 剣城=Cy --map 唐揚大好き=Di
-  jantaku league --db league-demo.db standings "Spring cup" --teams
-  jantaku league --db league-demo.db export "Spring cup" --format csv --what games
-  jantaku league --db league-demo.db log "Spring cup"
-  jantaku league --db league-demo.db events
+_EPILOG = """examples (mkdir -p out first: they keep their league in out/demo.sqlite3):
+  jantaku league --db out/demo.sqlite3 create "Spring cup" --rules mleague --password s3cret
+  jantaku league --db out/demo.sqlite3 team "Spring cup" Red Blue
+  jantaku league --db out/demo.sqlite3 player "Spring cup" Ann Cy --team Red
+  jantaku league --db out/demo.sqlite3 player "Spring cup" Bo Di --team Blue
+  jantaku league --db out/demo.sqlite3 seat "Spring cup" --method random --seed 7
+  jantaku league --db out/demo.sqlite3 win 1 Bo 3 30 --from Ann --riichi Bo
+  jantaku league --db out/demo.sqlite3 win 1 Cy 2 40 --from Di --correct      # the last entry was wrong
+  jantaku league --db out/demo.sqlite3 draw 1 --tenpai Ann,Cy --riichi Ann
+  jantaku league --db out/demo.sqlite3 win 1 Di --tsumo --hand 234m567p456s78999s --win 9s --dora 3m
+  jantaku league --db out/demo.sqlite3 chombo 1 Ann --reason "wrong win"
+  jantaku league --db out/demo.sqlite3 show 1
+  jantaku league --db out/demo.sqlite3 quick "Spring cup" Ann Bo Cy Di --scores 28600,28600,28600,13200 --deposits 1
+  jantaku league --db out/demo.sqlite3 penalty "Spring cup" Cy 5 "late arrival"
+  jantaku league --db out/demo.sqlite3 import "Spring cup" examples/records/2010102910gm-00a9-0000-cdb9804c.mjlog --map 太くないお=Ann --map 怖くないお=Bo --map 剣城=Cy --map 唐揚大好き=Di
+  jantaku league --db out/demo.sqlite3 standings "Spring cup" --teams
+  jantaku league --db out/demo.sqlite3 export "Spring cup" --format csv --what games
+  jantaku league --db out/demo.sqlite3 log "Spring cup"
+  jantaku league --db out/demo.sqlite3 events
 
---db is a SQLite file (created when missing) or a PostgreSQL URL (postgresql://user@host/dbname). Each hand
+--db is a SQLite file or a PostgreSQL URL (postgresql://user@host/dbname); by default jantaku.league.sqlite3 in
+the working folder, which `jantaku serve` started there shows at /league/. A missing SQLite file is created by
+the commands that write (never by events, show, standings, export or log); a missing folder is an error. Each hand
 entry (win, draw, abortive, chombo, card) is checked against the event's rule set and changes the running
 scores as the engine pays them; --correct replaces the game's last entry instead, `undo` deletes it, and every
 change is kept in the audit log (`log`). `seat` groups the players into tables (random, swiss, or given with

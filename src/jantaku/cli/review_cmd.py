@@ -29,7 +29,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         'on; "missed win") and "cost" (points). Hands the engine cannot follow are named on stderr.',
         epilog="examples (from a clone of the repository):\n"
         "  jantaku review examples/records/2010102910gm-00a9-0000-cdb9804c.mjlog\n"
-        "  jantaku review examples/records --player 2 --json > decisions.jsonl\n"
+        "  jantaku review examples/records --player 2 --json > out/decisions.jsonl\n"
         "  jantaku review examples/records/tenhou6-triple-ron.json --bot efficiency --rules tenhou",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -18,7 +18,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "win / deal-in / draw rates, the average win and yaku frequencies.",
         epilog="examples:\n  jantaku simulate --rules mleague --games 100 --seed 1\n"
         "  jantaku simulate --rules tenhou --games 1000 --bots efficiency,random,efficiency,random --workers 2\n"
-        "  jantaku simulate --rules mu --games 10 --out logs/     (one mjai event log per game)",
+        "  jantaku simulate --rules mu --games 10 --out out/logs     (one mjai event log per game)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--rules", default="standard", help="preset name or TOML file (default standard)")
