@@ -33,7 +33,7 @@ def test_a_killed_run_leaves_no_service_running(tmp_path):
     env = {**os.environ, "JANTAKU_KILL_READY": str(ready)}
     env.pop("PYTEST_XDIST_WORKER", None)
     child = subprocess.Popen(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "--no-header",
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", "--no-header",
          "tests/killed/services.py"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
     )  # fmt: skip
