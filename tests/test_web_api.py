@@ -241,16 +241,21 @@ def test_everything_survives_a_restart(tmp_path):
 
 
 def test_serve_command_prints_the_address(monkeypatch, tmp_path, capsys):
-    import uvicorn
-
-    from jantaku.cli import main
+    from jantaku.cli import main, serve_cmd
+    from jantaku.sim.ray_cluster import free_ports
 
     calls = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(kw))
-    assert main(["serve", "--port", "8123", "--db", str(tmp_path / "x.sqlite3")]) == 0
-    assert "http://127.0.0.1:8123/" in capsys.readouterr().out
+
+    def serve(app, sock, **kw):
+        calls.append({"address": sock.getsockname()[:2], **kw})
+        sock.close()
+
+    monkeypatch.setattr(serve_cmd, "serve_forever", serve)
+    port = free_ports(1)[0]
+    assert main(["serve", "--port", str(port), "--db", str(tmp_path / "x.sqlite3")]) == 0
+    assert f"http://127.0.0.1:{port}/" in capsys.readouterr().out
     assert calls == [
-        {"host": "127.0.0.1", "port": 8123, "log_level": "warning", "ws": "websockets-sansio", "ws_max_size": 262144}
+        {"address": ("127.0.0.1", port), "log_level": "warning", "ws": "websockets-sansio", "ws_max_size": 262144}
     ]
     assert (tmp_path / "x.sqlite3").exists()
     assert main(["serve", "--port", "0"]) == 2

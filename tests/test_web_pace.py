@@ -476,16 +476,17 @@ def test_presets_tell_the_table_options_and_defaults(client):
 
 
 def test_serve_sets_the_lobby_defaults_and_refuses_bad_ones(monkeypatch, tmp_path, capsys):
-    import uvicorn
-
-    from jantaku.cli import main
+    from jantaku.cli import main, serve_cmd
 
     apps = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: apps.append(app))
-    assert main(["serve", "--db", str(tmp_path / "a.sqlite3")]) == 0
+    monkeypatch.setattr(serve_cmd, "serve_forever", lambda app, sock, **kw: (apps.append(app), sock.close()))
+    from jantaku.sim.ray_cluster import free_ports
+
+    port = str(free_ports(1)[0])
+    assert main(["serve", "--port", port, "--db", str(tmp_path / "a.sqlite3")]) == 0
     defaults = apps[-1].state.manager.defaults
     assert defaults == TableOptions(pace=450, result_seconds=20, timer="off", length=None)
-    assert main(["serve", "--db", str(tmp_path / "b.sqlite3"), "--pace", "80", "--timer", "5+10"]) == 0
+    assert main(["serve", "--port", port, "--db", str(tmp_path / "b.sqlite3"), "--pace", "80", "--timer", "5+10"]) == 0
     assert apps[-1].state.manager.defaults == TableOptions(pace=80, result_seconds=20, timer="5+10")
     assert main(["serve", "--pace", "slow"]) == 2
     assert "--pace: one of normal, fast, instant" in capsys.readouterr().err

@@ -345,19 +345,25 @@ def test_a_table_of_bots_has_no_owner_token(client):
 
 
 def test_serve_answers_to_its_host_and_allowed_names(tmp_path, monkeypatch):
-    import uvicorn
+    from jantaku.cli import serve_cmd
 
     started = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: started.update(app=app, **kw))
+    monkeypatch.setattr(
+        serve_cmd, "serve_forever", lambda app, sock, **kw: (started.update(app=app, **kw), sock.close())
+    )
     db = str(tmp_path / "s.sqlite3")
-    argv = ["serve", "--db", db, "--host", "0.0.0.0", "--allowed-host", "Mahjong.Example.org", "--allowed-host", "box"]
+    from jantaku.sim.ray_cluster import free_ports
+
+    port = str(free_ports(1)[0])
+    argv = ["serve", "--db", db, "--port", port, "--host", "0.0.0.0", "--allowed-host", "Mahjong.Example.org"]
+    argv += ["--allowed-host", "box"]
     assert main(argv) == 0
     with TestClient(started["app"], base_url="http://localhost:8000") as c:
         for host in ("localhost:8000", "mahjong.example.org", "box:8000", "10.0.0.7:8000"):
             assert c.get("/api/presets", headers={"Host": host}).status_code == 200, host
         _refused(c.get("/api/presets", headers={"Host": "rebound.example:8000"}), 421, "rebound.example")
     started.clear()
-    assert main(["serve", "--db", db, "--host", "::1"]) == 0
+    assert main(["serve", "--db", db, "--port", port, "--host", "::1"]) == 0
     with TestClient(started["app"], base_url="http://[::1]:8000") as c:
         assert c.get("/api/presets").status_code == 200
         _refused(c.get("/api/presets", headers={"Host": "box"}), 421)

@@ -7,6 +7,7 @@ import errno
 import socket
 import threading
 from pathlib import Path
+from typing import Any
 
 from jantaku.errors import JantakuError
 
@@ -122,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
         allowed.append(name)
     from jantaku.extras import require
 
-    uvicorn = require("uvicorn", "web", "jantaku serve")
+    require("uvicorn", "web", "jantaku serve")
     from jantaku.web.app import create_app
     from jantaku.web.limits import MAX_JSON_BYTES, check_table_options
     from jantaku.web.tables import TableOptions, WebError
@@ -155,9 +156,15 @@ def run(args: argparse.Namespace) -> int:
     print(f"jantaku web table: open {url_for(args.host, args.port)}  (games in {db})", flush=True)
     # the 洁律 legal-win check is compiled on first use: do it now, beside the server, not in the first 洁律 game
     threading.Thread(target=_warm_jielu, name="jielu-warm-up", daemon=True).start()
-    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", ws_max_size=MAX_JSON_BYTES)
-    uvicorn.Server(config).run(sockets=[sock])
+    serve_forever(app, sock, log_level="warning", ws="websockets-sansio", ws_max_size=MAX_JSON_BYTES)
     return 0
+
+
+def serve_forever(app: Any, sock: socket.socket, **config: Any) -> None:
+    """Serve ``app`` with uvicorn on the listening socket ``sock`` until Ctrl-C (``config``: uvicorn's options)."""
+    import uvicorn
+
+    uvicorn.Server(uvicorn.Config(app, **config)).run(sockets=[sock])
 
 
 def listening_socket(host: str, port: int) -> socket.socket:

@@ -132,6 +132,9 @@ LENGTHS = {"east": 1, "hanchan": 2}
 """Game lengths a table may choose: the rule set's ``rounds`` (1 East only, 2 East and South)."""
 
 _EARLY = 0.0005
+
+CLOCK_IDLE = 1.0
+"""The longest the tables' clock sleeps before it looks at every held table again (seconds)."""
 """Seconds a timed step may run before its time (a clock's rounding must not cost a whole extra tick)."""
 
 RESULT_SECONDS_MAX = 600
@@ -694,9 +697,9 @@ class _Listener:
     loop: asyncio.AbstractEventLoop
     queue: asyncio.Queue[int]
     seat: int | None = None
-    told: int = -1
-    """The seat's view step this listener was last woken for (a seat's listener is woken only when its view
-    changed)."""
+    told: tuple[int, str, int] = (-1, "", 0)
+    """What the seat's view showed when this listener was last woken (:meth:`LiveTable.seen_key`): a seat's
+    listener is woken only when that changed."""
 
 
 @dataclass
@@ -823,6 +826,20 @@ class LiveTable:
         if seat == SPECTATOR:
             return len(self.game.events) + self.released
         return len(self.game.events) + self._seen[seat] + self.released
+
+    def seen_key(self, seat: int) -> tuple[int, str, int]:
+        """What ``seat``'s view shows, in brief: its :meth:`view_step` and which scene it is shown (a call window
+        it watches, a finished hand held under its result, the live table, the game over). A listener is told
+        whenever this changes: a scene can change with the step unchanged (a person's own added kan: the call
+        window's step counts the kan and the end of the turn, the table after it the kan and the replacement
+        draw), and the page must then be sent what it now shows. Like the step, it is a function of what the
+        seat may see."""
+        sh = self._shadow
+        if sh is not None and (seat in sh.seats or seat == SPECTATOR):
+            return self.view_step(seat), "window", sh.results
+        if self._hold is not None:
+            return self.view_step(seat), "held", len(self.hand_results)
+        return self.view_step(seat), "over" if self.game.over else "live", len(self.hand_results)
 
     def _asked(self) -> list[bool]:
         """Per seat, whether it is asked to act now."""
@@ -1043,12 +1060,12 @@ class LiveTable:
         elif self._hold is not None:
             if self._hold.until is not None:
                 times.append(self._hold.until)
-        else:
+        elif not self.game.over:
             due = self._due()
             if due is not None:
                 times.append(due)
             times.extend(d for s in self.humans if (d := self._deadline(s)) is not None)
-        wake = min(times) if times and not self.game.over else None
+        wake = min(times) if times else None  # a game over may still close its last call window
         changed = wake != self.wake_at
         self.wake_at = wake
         if changed and wake is not None and self.scheduler is not None:
@@ -1255,7 +1272,7 @@ class LiveTable:
         listener = _Listener(asyncio.get_running_loop(), asyncio.Queue(), seat)
         with self.lock:
             if seat is not None:
-                listener.told = self.view_step(seat)
+                listener.told = self.seen_key(seat)
             self.listeners.append(listener)
         return listener
 
@@ -1273,9 +1290,11 @@ class LiveTable:
             for li in self.listeners:
                 if li.seat is None:
                     told.append((li, self.step))
-                elif self.view_step(li.seat) != li.told or li.seat == wake:
-                    li.told = self.view_step(li.seat)
-                    told.append((li, li.told))
+                    continue
+                seen = self.seen_key(li.seat)
+                if seen != li.told or li.seat == wake:
+                    li.told = seen
+                    told.append((li, seen[0]))
         for li, step in told:
             try:
                 li.loop.call_soon_threadsafe(li.queue.put_nowait, step)
@@ -1558,6 +1577,7 @@ class TableManager:
         self._threaded = clock is None
         self._clock_cond = threading.Condition()
         self._clock_thread: threading.Thread | None = None
+        self._closed = False
         self.store = store
         self.seed_source = seed_source or (lambda: secrets.token_hex(8))
         self.max_tables = max_tables
@@ -1625,6 +1645,7 @@ class TableManager:
         if not table.over:
             with self._lock:
                 self.tables[table_id] = table
+            self._wake_clock()  # the clock may have looked before the table was held
         return table
 
     def _count_creation(self, client: str | None) -> None:
@@ -1670,6 +1691,7 @@ class TableManager:
                 with self._lock:
                     if len(self.tables) < self.max_tables or self._evict_lru():
                         self.tables[table_id] = table
+                self._wake_clock()  # its timed steps were scheduled before it was held
         with self._lock:
             self._loading.pop(table_id, None)
         return table
@@ -1869,29 +1891,42 @@ class TableManager:
     # -- the clock: paced steps, call windows, timers, held hands ---------------------------------------------
 
     def _wake_clock(self) -> None:
-        """A table's next timed step changed: (re)start the clock thread and let it look again."""
+        """A table's next timed step may have changed, or a table was created or read back: make sure the clock
+        runs, and let it look again at once."""
         if not self._threaded:
             return
         with self._clock_cond:
-            if self._clock_thread is None:
+            if self._clock_thread is None or not self._clock_thread.is_alive():
                 self._clock_thread = threading.Thread(target=self._clock_loop, name="jantaku-table-clock", daemon=True)
                 self._clock_thread.start()
             self._clock_cond.notify_all()
 
     def _clock_loop(self) -> None:
-        """Run each held table's :meth:`LiveTable.tick` when it is due; the thread ends when nothing is due."""
-        while True:
+        """Run each held table's :meth:`LiveTable.tick` when it is due.
+
+        The one clock of the manager: it lives until :meth:`close`, sleeping until the earliest time due, or
+        :data:`CLOCK_IDLE` seconds when nothing is due, and looks at every held table again whenever it wakes.
+        A table created, read back or moved on while it sleeps is seen at the latest :data:`CLOCK_IDLE`
+        seconds later (at once, as every change of a table's timed step wakes it): no table can be missed
+        because it was made between a look and a sleep."""
+        while not self._closed:
             with self._clock_cond:
                 with self._lock:
                     times = [t.wake_at for t in self.tables.values() if t.wake_at is not None]
-                if not times:
-                    self._clock_thread = None
-                    return
-                wait = min(times) - self.clock()
+                wait = min(times) - self.clock() if times else CLOCK_IDLE
                 if wait > 0:
-                    self._clock_cond.wait(min(wait, 5.0))
+                    self._clock_cond.wait(min(wait, CLOCK_IDLE))
                     continue
-            self.run_due()
+            try:
+                self.run_due()
+            except Exception:  # never let one table's failure stop every table's clock
+                log.exception("the table clock failed; it goes on")
+
+    def close(self) -> None:
+        """Stop the clock thread (the server is shutting down)."""
+        with self._clock_cond:
+            self._closed = True
+            self._clock_cond.notify_all()
 
     def run_due(self, now: float | None = None) -> None:
         """Tick every held table whose next timed step is due (the clock thread calls this; tests may too)."""
