@@ -128,14 +128,14 @@ def _free_port() -> int:
 
 
 def check_serve(cmd: str, work: Path, env: dict[str, str]) -> None:
-    """Start ``jantaku serve ...`` on a free port with a scratch database, fetch the play page, stop it."""
+    """Start ``jantaku serve ...`` in the scratch folder on a free port (its other options as written, so its
+    files land where a person's would), fetch the play page, stop it."""
     args = shlex.split(cmd)
-    for opt in ("--port", "--db"):
-        if opt in args:
-            i = args.index(opt)
-            del args[i : i + 2]
+    if "--port" in args:
+        i = args.index("--port")
+        del args[i : i + 2]
     port = _free_port()
-    args += ["--port", str(port), "--db", str(work / "out" / f"serve-{port}.sqlite3")]
+    args += ["--port", str(port)]
     proc = subprocess.Popen(args, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.monotonic() + 60

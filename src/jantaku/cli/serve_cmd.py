@@ -18,7 +18,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="run the web table in a browser",
         description="Start the web table: play whole games against bots or with friends (each seat has its own "
         "link), browse and export stored games, and score hands. Games are kept in a SQLite file.",
-        epilog="examples:\n  jantaku serve\n  jantaku serve --port 8080 --db ~/mahjong/games.sqlite3\n"
+        epilog="examples:\n  jantaku serve\n  jantaku serve --port 8080 --db out/games.sqlite3   (an existing folder)\n"
         "  jantaku serve --max-tables 200 --tables-per-minute 10\n"
         "  jantaku serve --host 0.0.0.0 --allowed-host mahjong.example.org\n\n"
         "Every move is stored before it is answered. Only tables in play are held in memory: a finished game,\n"
