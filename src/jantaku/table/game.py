@@ -117,12 +117,12 @@ def settle(
         first = groups[0]
         if rules.leftover_deposits == "first":
             if rules.tie_break == "split" and len(first) > 1:
-                for s, v in zip(first, _split(total_deposit, len(first), 100), strict=True):
+                for s, v in zip(first, _split_sticks(deposits, len(first)), strict=True):
                     deposit_pts[s] = v
             else:
                 deposit_pts[order[0]] = total_deposit
         elif rules.leftover_deposits == "first_if_decided":
-            for s, v in zip(first, _split(total_deposit, len(first), 100), strict=True):
+            for s, v in zip(first, _split_sticks(deposits, len(first)), strict=True):
                 deposit_pts[s] = v
     final = []
     for s in range(4):
@@ -137,6 +137,18 @@ def settle(
                 final[s] = float(to_thousands(points[s] - rules.return_points) + rank_pts[s] // 1000) - pen[s]
         final[top] = -sum(final[s] for s in range(4) if s != top)
     return GameResult(points, ranks, final, deposit_pts, pen)
+
+
+def _split_sticks(sticks: int, n: int) -> list[float]:
+    """Leftover riichi sticks shared by ``n`` tied players: one stick (1,000 points) is split in shares of 100
+    points, the remainder to the seats nearest the first dealer (three ways: 400/300/300), and several sticks
+    multiply that split (001 6章2条6 "存在多根立直棒时按倍数计算"; 003 6章2条6 "不能整除的情况下将其等倍处理（如
+    2000点的情况是800、600、600）"), not the split of their sum (which would give 700/700/600).
+
+    >>> _split_sticks(1, 3), _split_sticks(2, 3), _split_sticks(3, 2), _split_sticks(1, 4)
+    ([400.0, 300.0, 300.0], [800.0, 600.0, 600.0], [1500.0, 1500.0], [250.0, 250.0, 250.0, 250.0])
+    """
+    return [share * sticks for share in _split(1000, n, 100)]
 
 
 def _split(total: float, n: int, unit: int) -> list[float]:

@@ -1,0 +1,49 @@
+"""Exact to the letter, part three (issue 31): each behaviour with the article it comes from.
+
+1. Leftover riichi sticks shared by three tied players: one stick is 400/300/300, and several sticks multiply that
+   split (001 6章2条6 "有三人点数相同时，1000点按400·300·300的方式分配。存在多根立直棒时按倍数计算。"; 003 6章2条6
+   "3名选手同分的情况下，1000点分成400、300、300来分配、不能整除的情况下将其等倍处理（如2000点的情况是800、600、
+   600）"), in the engine's settlement and in the league recorder, which settles with it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from jantaku.rules import load_rules
+from jantaku.table.game import settle
+
+
+@pytest.mark.parametrize(
+    ("rules", "scores", "sticks", "expected"),
+    [
+        # 003 6章2条6: 2,000 points of sticks among three tied firsts are 800/600/600 (seat order ranks the tie)
+        ("meibi", [35500, 35500, 35500, 11500], 2, [36.3, 6.1, -3.9]),
+        # 001 6章2条6: the same for M-League, whose rank points of the tie are split 20/15/15 as its example says
+        ("mleague", [28300, 28300, 28300, 13100], 2, [19.1, 13.9, 13.9]),
+        # one stick: 400/300/300 (001's example at 28,600)
+        ("mleague", [28600, 28600, 28600, 13200], 1, [19.0, 13.9, 13.9]),
+        # three sticks: 1,200/900/900
+        ("mleague", [28000, 28000, 28000, 13000], 3, [19.2, 13.9, 13.9]),
+    ],
+)
+def test_sticks_shared_by_three_tied_players_multiply_the_split_of_one(rules, scores, sticks, expected):
+    result = settle(load_rules(rules), scores, sticks, 0)
+    assert result.final[:3] == expected
+    per_stick = [400 * sticks, 300 * sticks, 300 * sticks]
+    assert result.deposits_to[:3] == per_stick
+
+
+def test_the_league_recorder_settles_tied_sticks_the_same_way(tmp_path):
+    from jantaku.league.store import LeagueStore
+
+    store = LeagueStore(tmp_path / "league.db")
+    try:
+        store.create_event("Cup", "mleague")
+        for name in "ABCD":
+            store.add_player("Cup", name)
+        store.quick_entry("Cup", list("ABCD"), [28300, 28300, 28300, 13100], deposits=2)
+        totals = {row["player"]: row["total"] for row in store.standings("Cup")}
+    finally:
+        store.close()
+    assert totals == {"A": 19.1, "B": 13.9, "C": 13.9, "D": -46.9}
