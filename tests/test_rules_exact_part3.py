@@ -47,3 +47,33 @@ def test_the_league_recorder_settles_tied_sticks_the_same_way(tmp_path):
     finally:
         store.close()
     assert totals == {"A": 19.1, "B": 13.9, "C": 13.9, "D": -46.9}
+
+
+# 5. The rule pages: naming the documents never rewrites a number ("30,000" stayed "30,μ 2021").
+
+
+def test_naming_the_documents_alters_no_number_in_any_source():
+    import re
+
+    from jantaku.rules.ruleset import Ruleset
+    from jantaku.rules.sources import describe_source
+
+    numbers = re.compile(r"\d{1,3}(?:,\d{3})+")
+    checked = 0
+    for name, spec in Ruleset.__dataclass_fields__.items():
+        source = spec.metadata.get("source", "") if spec.metadata else ""
+        for number in numbers.findall(source):
+            assert number in describe_source(source), f"{name}: {number} altered in {describe_source(source)!r}"
+            checked += 1
+    assert checked >= 2  # the sources cite 30,000 and 64,000 at least
+
+
+def test_the_generated_rule_pages_keep_every_number():
+    import re
+    from pathlib import Path
+
+    pages = Path(__file__).parents[1] / "docs" / "rules" / "reference"
+    text = "\n".join(p.read_text(encoding="utf-8") for p in sorted(pages.glob("*.md")))
+    assert "30,000" in text and "64,000" in text
+    for short in ("μ 2021", "M-League 2023", "online rules", "眉笔", "洁律"):
+        assert not re.search(r"\d," + re.escape(short), text), short

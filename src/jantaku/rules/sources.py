@@ -91,7 +91,8 @@ DOCUMENTS: dict[str, RuleDocument] = {
 DECISION = "decision"
 """The word a ``source`` text uses for a value the project chose where the documents are silent."""
 
-_CODE = re.compile(r"(?<![\w-])(00\d)(?![\w-])")
+_CODE = re.compile(r"(?<![\w-])(?<!\d[,.])(00\d)(?![\w-])")
+"""A document code: three digits standing alone, not the thousands of a number (``30,000``, ``64,000``)."""
 
 
 def source_codes(source: str) -> list[str]:
@@ -99,6 +100,8 @@ def source_codes(source: str) -> list[str]:
 
     >>> source_codes("000 Art 65; 001 5章1条3; 002 3.3; 003 decision")
     ['000', '001', '002', '003']
+    >>> source_codes("Tenhou (30,000 or more); 64,000 + 900; 1.000")
+    []
     """
     return _CODE.findall(source)
 
