@@ -77,3 +77,35 @@ def test_the_generated_rule_pages_keep_every_number():
     assert "30,000" in text and "64,000" in text
     for short in ("μ 2021", "M-League 2023", "online rules", "眉笔", "洁律"):
         assert not re.search(r"\d," + re.escape(short), text), short
+
+
+# 2. 眉笔's West 4: 003 6章2条7 "如果西4局流局后仍没有选手达到35000点，则比赛直接结束，以当前的得点进行排名。"
+
+
+def _at_west(rules_name: str, hand: int, scores: list[int]):
+    from jantaku.table import Game
+
+    game = Game(load_rules(rules_name), seed=1, first_dealer=0)
+    game.round_wind, game.dealer, game.scores = 2, hand - 1, list(scores)
+    return game
+
+
+@pytest.mark.parametrize("kind", ["exhaustive", "abortive"])
+def test_meibi_west_4_ends_after_a_draw_even_with_the_dealer_tenpai(kind):
+    from jantaku.table.kyoku import HandResult
+
+    scores = [34000, 33000, 30000, 23000]  # nobody at 35,000
+    game = _at_west("meibi", 4, scores)
+    assert game._game_ends(HandResult(kind=kind, dealer_continues=True, scores=scores))
+    # West 3's draw with the dealer tenpai does not end it, nor does a West 4 dealer's win below 35,000
+    assert not _at_west("meibi", 3, scores)._game_ends(HandResult(kind=kind, dealer_continues=True, scores=scores))
+    assert not game._game_ends(HandResult(kind="tsumo", dealer_continues=True, scores=scores))
+
+
+def test_other_presets_keep_west_4_with_the_dealers_renchan():
+    from jantaku.table.kyoku import HandResult
+
+    scores = [29000, 28000, 25000, 18000]  # nobody at 30,000
+    game = _at_west("standard", 4, scores)
+    assert not game._game_ends(HandResult(kind="exhaustive", dealer_continues=True, scores=scores))
+    assert load_rules("meibi").west_last_draw_ends and not load_rules("standard").west_last_draw_ends

@@ -112,6 +112,13 @@ class Ruleset:
         "someone is strictly over it (exactly the target plays on); False: at the target or more (Tenhou).",
         "003 6章2条7 没有选手超过35000点 ... 直到有选手超过35000点时比赛结束; 002 1.2 有人在原點以上時; Tenhou",
     )
+    west_last_draw_ends: bool = _p(
+        False,
+        "A draw (exhaustive or abortive) in the west round's last hand (West 4) ends the game, even with the "
+        "dealer keeping the deal; False: the dealer's renchan plays West 4 again.",
+        "003 6章2条7 如果西4局流局后仍没有选手达到35000点，则比赛直接结束; 002 and Tenhou: silent (decision: the "
+        "dealer keeps the deal)",
+    )
     agari_yame: bool = _p(
         True,
         "All-last: the game ends when the dealer wins or is tenpai while first with at least `return_points`.",

@@ -498,6 +498,8 @@ class Game:
         if not last:
             return False
         top = max(range(4), key=lambda s: (scores[s], -((s - self.first_dealer) % 4)))
+        if extension and rules.west_last_draw_ends and result.kind in ("exhaustive", "abortive"):
+            return True  # 003 6章2条7: after a West 4 draw the game ends, the dealer's tenpai notwithstanding
         if result.dealer_continues:
             # all-last: a dealer who wins while first stops the game (agari-yame; Tenhou's logs show no
             # tenpai-yame and no stop after an abortive draw)
