@@ -109,3 +109,30 @@ def test_other_presets_keep_west_4_with_the_dealers_renchan():
     game = _at_west("standard", 4, scores)
     assert not game._game_ends(HandResult(kind="exhaustive", dealer_continues=True, scores=scores))
     assert load_rules("meibi").west_last_draw_ends and not load_rules("standard").west_last_draw_ends
+
+
+# 4. Settlements of games that start at 30,000 (a club's records: 120,000 on the table, return = start, no oka).
+
+
+@pytest.mark.parametrize("uma", [[15000, 5000, -5000, -15000], [30000, 10000, -10000, -30000]])
+def test_replay_infers_the_settlement_of_a_game_started_at_30000(tmp_path, uma):
+    import json
+
+    from jantaku.cli import main
+    from jantaku.records.export import game_record
+    from jantaku.records.replay import replay_record
+    from jantaku.records.tenhou6 import read_tenhou6, write_tenhou6
+    from jantaku.sim.runner import play_game
+
+    rules = load_rules("tenhou").replace(starting_points=30000, return_points=30000, rank_points=uma)
+    game = play_game(rules, "club-30000", ["efficiency"] * 4)
+    assert game.events[1]["scores"] == [30000] * 4  # the record shows the start
+    doc = write_tenhou6(game_record(game), title="club", rule_disp="般南喰赤")
+    [record] = read_tenhou6(doc)
+    report = replay_record(record)
+    assert not report.mismatches, report.mismatches
+    u = "/".join(f"{p // 1000:+d}" for p in uma)
+    assert report.settlement.startswith(f"start 30,000, return 30,000, rank points {u}"), report.settlement
+    path = tmp_path / "club.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["replay", "--check", str(path)]) == 0

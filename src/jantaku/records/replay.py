@@ -114,18 +114,24 @@ class Settlement:
     return_points: int
     rank_points: tuple[int, int, int, int]
     rounding: str
+    starting_points: int | None = None
+    """The record's own starting points, where they are not the rule set's (a club that starts at 30,000)."""
 
     def changes(self) -> dict[str, Any]:
         """The rule parameters this settlement sets."""
-        return {
+        out: dict[str, Any] = {
             "return_points": self.return_points,
             "rank_points": list(self.rank_points),
             "final_rounding": self.rounding,
         }
+        if self.starting_points is not None:
+            out["starting_points"] = self.starting_points
+        return out
 
     def __str__(self) -> str:
         uma = "/".join(f"{p // 1000:+d}" for p in self.rank_points)
-        return f"return {self.return_points:,}, rank points {uma}, rounding {_ROUNDING_NAMES[self.rounding]}"
+        start = f"start {self.starting_points:,}, " if self.starting_points is not None else ""
+        return f"{start}return {self.return_points:,}, rank points {uma}, rounding {_ROUNDING_NAMES[self.rounding]}"
 
 
 def _to_thousands(rounding: str, diff: int) -> float:
@@ -136,8 +142,14 @@ def _to_thousands(rounding: str, diff: int) -> float:
     return diff / 1000
 
 
-def infer_settlement(scores: list[int], final: list[float], first_dealer: int, rules: Ruleset) -> Settlement | None:
+def infer_settlement(
+    scores: list[int], final: list[float], first_dealer: int, rules: Ruleset, start: int | None = None
+) -> Settlement | None:
     """The settlement that turns a record's final scores into its final points, or ``None`` if none does.
+
+    ``start``: the points every player had at the record's first hand, where the record shows them (a club
+    that starts at 30,000 has 120,000 on the table, not the rule set's 100,000): the oka follows from it, and a
+    start other than the rule set's is named in the result.
 
     Tried in order: the rule set's own rounding, then Tenhou's five-down/six-up, half up and none; the rule
     set's zero line, then the starting points (no oka) and 30,000. For each, the rank points are read back
@@ -160,17 +172,20 @@ def infer_settlement(scores: list[int], final: list[float], first_dealer: int, r
     'return 25,000, rank points +15/+5/-5/-15, rounding none (exact, to 0.1)'
     >>> infer_settlement([43600, 31000, 15000, 10400], [33.6, 11.0, -15.0, -29.7], 0, load_rules("tenhou")) is None
     True
+    >>> str(infer_settlement([52000, 31000, 24000, 13000], [37.0, 6.0, -11.0, -32.0], 0, load_rules("tenhou"), 30000))
+    'start 30,000, return 30,000, rank points +15/+5/-5/-15, rounding tenhou (to thousands, five down six up)'
     """
     if len(scores) != 4 or len(final) != 4:
         return None
     want = [round(float(x), 1) for x in final]
     order = sorted(range(4), key=lambda s: (-scores[s], (s - first_dealer) % 4))
     roundings = [rules.final_rounding, *(r for r in ("tenhou", "half_up", "none") if r != rules.final_rounding)]
-    zero_lines = list(dict.fromkeys((rules.return_points, rules.starting_points, 30000)))
+    begin = rules.starting_points if start is None else start
+    own_start = None if begin == rules.starting_points else begin
     fits: list[Settlement] = []
     for rounding in roundings:
-        for ret in zero_lines:
-            oka = 4 * (ret - rules.starting_points)
+        for ret in dict.fromkeys((rules.return_points, begin, 30000)):
+            oka = 4 * (ret - begin)
             rank = [0, 0, 0, 0]
             for place, s in enumerate(order):
                 rank[place] = round((want[s] - _to_thousands(rounding, scores[s] - ret)) * 1000)
@@ -178,7 +193,7 @@ def infer_settlement(scores: list[int], final: list[float], first_dealer: int, r
                 rank[0] = oka - sum(rank[1:])
             if any(r % 1000 for r in rank) or sum(rank) != oka or rank != sorted(rank, reverse=True):
                 continue
-            candidate = Settlement(ret, (rank[0], rank[1], rank[2], rank[3]), rounding)
+            candidate = Settlement(ret, (rank[0], rank[1], rank[2], rank[3]), rounding, own_start)
             got = settle(rules.replace(**candidate.changes()), list(scores), 0, first_dealer).final
             if [round(x, 1) for x in got] == want:
                 fits.append(candidate)
@@ -186,7 +201,8 @@ def infer_settlement(scores: list[int], final: list[float], first_dealer: int, r
         return None
 
     def plausible(c: Settlement) -> tuple[bool, bool, bool]:
-        uma = [c.rank_points[0] - 4 * (c.return_points - rules.starting_points), *c.rank_points[1:]]
+        begin = rules.starting_points if c.starting_points is None else c.starting_points
+        uma = [c.rank_points[0] - 4 * (c.return_points - begin), *c.rank_points[1:]]
         return (
             c.rank_points == rules.rank_points and c.return_points == rules.return_points,
             all(u % 5000 == 0 for u in uma),
@@ -307,7 +323,11 @@ def replay_record(record: GameRecord, rules: Ruleset | str | None = None) -> Rep
         if not (isinstance(pen, list) and len(pen) == 4 and all(isinstance(x, int | float) for x in pen)):
             pen = [0.0] * 4
         before_pen = [round(f + p, 1) for f, p in zip(record.final, pen, strict=True)]
-        found = infer_settlement(list(end["scores"]), before_pen, first_dealer, rs.replace(rank_points=own.rank_points))
+        begin = first.get("scores")
+        start = begin[0] if isinstance(begin, list) and len(set(begin)) == 1 and first.get("honba") == 0 else None
+        found = infer_settlement(
+            list(end["scores"]), before_pen, first_dealer, rs.replace(rank_points=own.rank_points), start
+        )
         if found is None:
             report.mismatches.append(
                 Mismatch(
