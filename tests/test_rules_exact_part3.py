@@ -136,3 +136,51 @@ def test_replay_infers_the_settlement_of_a_game_started_at_30000(tmp_path, uma):
     path = tmp_path / "club.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     assert main(["replay", "--check", str(path)]) == 0
+
+
+# 3. An abortive draw and the dealer's tenpai: under abortive_renchan = tenpai (眉笔, 003 3章11条1 and 3章12条3
+#    "流局时听牌是连庄，其余状态都是轮庄") the dealer keeps the deal when tenpai, and a riichi player is tenpai.
+
+ABORTIVE_KINDS = ["nine_terminals", "four_winds", "four_riichi", "four_kans", "triple_ron"]
+
+
+@pytest.mark.parametrize("rules_name", ["mu", "mleague", "standard", "tenhou", "meibi", "mahjongsoul"])
+@pytest.mark.parametrize("reason", ABORTIVE_KINDS)
+def test_the_recorder_keeps_the_deal_after_an_abortive_draw_as_the_rule_set_says(tmp_path, rules_name, reason):
+    from jantaku.league.errors import LeagueError
+    from jantaku.league.store import LeagueStore
+
+    rules = load_rules(rules_name)
+    store = LeagueStore(tmp_path / "league.db")
+    try:
+        store.create_event("Cup", rules_name)
+        for name in "ABCD":
+            store.add_player("Cup", name)
+        gid = store.new_game("Cup", list("ABCD"), first_dealer=0)
+        cases = [([], []), ([], [0]), ([0, 1, 2, 3] if reason == "four_riichi" else [0], [])]
+        for riichi, tenpai in cases:
+            entry = {"kind": "abortive", "reason": reason, "riichi": riichi, "tenpai": tenpai}
+            before = store.game(gid)["state"]
+            try:
+                store.add_entry(gid, entry)
+            except LeagueError as e:  # a kind the rule set does not have is refused, naming it
+                assert reason in str(e) or "abortive" in str(e)
+                return
+            after = store.game(gid)["state"]
+            keeps = rules.abortive_renchan == "always" or 0 in riichi or 0 in tenpai
+            assert (after["dealer"] == before["dealer"]) == keeps, (riichi, tenpai, before, after)
+            store.correct_last(gid, None)
+    finally:
+        store.close()
+
+
+def test_four_riichi_with_the_dealer_among_them_keeps_the_meibi_deal_from_the_command_line(tmp_path, capsys):
+    from jantaku.cli import main
+
+    db = str(tmp_path / "league.db")
+    for args in (["create", "Cup", "--rules", "meibi"], ["player", "Cup", "A", "B", "C", "D"]):
+        assert main(["league", "--db", db, *args]) == 0
+    assert main(["league", "--db", db, "game", "Cup", "A", "B", "C", "D"]) == 0
+    capsys.readouterr()
+    assert main(["league", "--db", db, "abortive", "1", "four_riichi", "--riichi", "all"]) == 0
+    assert "next E1 (1 honba, 4 sticks, dealer A)" in capsys.readouterr().out

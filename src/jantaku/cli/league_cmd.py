@@ -269,7 +269,7 @@ _ARGUMENT_HELP = {
 
 def _entry_options(c: argparse.ArgumentParser, riichi: bool = True) -> None:
     if riichi:
-        c.add_argument("--riichi", default="", help="who declared riichi in the hand (comma-separated)")
+        c.add_argument("--riichi", default="", help="who declared riichi in the hand (comma-separated, or all)")
     c.add_argument("--correct", action="store_true", help="replace the game's last entry with this one")
     c.add_argument("--expect", type=int, help="the entry's number (refused if someone entered another meanwhile)")
 
@@ -353,6 +353,9 @@ def _seat_of(game: dict[str, Any], name: str) -> int:
 
 
 def _seats_of(game: dict[str, Any], text: str) -> list[int]:
+    """The seats of the comma-separated player names in ``text``; ``all`` is the four (four riichi)."""
+    if text.strip().lower() == "all":
+        return [0, 1, 2, 3]
     return [_seat_of(game, n) for n in _names(text)]
 
 

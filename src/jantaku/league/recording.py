@@ -242,7 +242,9 @@ def _hand(game: Game, rules: Ruleset, kind: str, entry: dict[str, Any]) -> list[
         )
     else:
         reason = check_abortive(rules, entry.get("reason"))
-        tenpai_seats = _seats(entry, "tenpai")
+        # a riichi player is tenpai; the others are as entered (003 3章11条1, 3章12条3: under abortive_renchan =
+        # tenpai the dealer keeps the deal when tenpai, as after four riichi where the dealer is one of them)
+        tenpai_seats = set(_seats(entry, "tenpai")) | set(riichi)
         continues = rules.abortive_renchan == "always" or game.dealer in tenpai_seats
         total = [0, 0, 0, 0]
         result = HandResult(

@@ -283,6 +283,7 @@ function showFields() {
   $("f-win").classList.toggle("hidden", k !== "win");
   $("f-draw").classList.toggle("hidden", k !== "draw");
   $("f-abortive").classList.toggle("hidden", k !== "abortive");
+  $("tenpai-row").classList.toggle("hidden", !["draw", "abortive"].includes(k));  // a riichi player is tenpai anyway
   $("f-yame").classList.toggle("hidden", k !== "yame");
   $("f-player").classList.toggle("hidden", !["chombo", "card", "penalty"].includes(k));
   $("f-card").classList.toggle("hidden", k !== "card");
@@ -318,7 +319,7 @@ async function submitEntry() {
   } else if (k === "draw") {
     entry = { kind: "draw", tenpai: checked("tenpai"), nagashi: checked("nagashi"), riichi };
   } else if (k === "abortive") {
-    entry = { kind: "abortive", reason: $("abortive-reason").value, riichi };
+    entry = { kind: "abortive", reason: $("abortive-reason").value, tenpai: checked("tenpai"), riichi };
   } else {
     entry = { kind: k, seat: Number($("who").value), reason: $("reason").value };
     if (k === "card") entry.color = $("card-color").value;
