@@ -184,3 +184,22 @@ def test_four_riichi_with_the_dealer_among_them_keeps_the_meibi_deal_from_the_co
     capsys.readouterr()
     assert main(["league", "--db", db, "abortive", "1", "four_riichi", "--riichi", "all"]) == 0
     assert "next E1 (1 honba, 4 sticks, dealer A)" in capsys.readouterr().out
+
+
+# 6. Readings: 002 3.3 "本場清算：在n本場和牌時，需要多支付300n點(diǎn)，由支付者均攤" - on a pao ron the payers are the
+#    liable player and the discarder, who halve the honba (standard); Tenhou's own logs show the liable player
+#    paying it all (tenhou), as 001 8章1条2 and 003 8章1条2 say for M-League and 眉笔.
+
+
+@pytest.mark.parametrize(
+    ("rules_name", "liable_pays", "discarder_pays"),
+    [("standard", 24000 + 300, 24000 + 300), ("tenhou", 24000 + 600, 24000), ("mleague", 24000 + 600, 24000)],
+)
+def test_the_honba_of_a_pao_ron_follows_each_document(rules_name, liable_pays, discarder_pays):
+    from jantaku import Tile, WinConditions, score_hand
+
+    # the dealer's daisangen (48,000) by ron from seat 2, seat 3 fed the third dragon set; 2 honba
+    conditions = WinConditions(win=Tile("5s"), tsumo=False, winner=0, discarder=2, pao=3, honba=2)
+    r = score_hand("123m55s 555z+1 666z+2 777z+3", conditions, rules_name)
+    assert r.payments[3] == -liable_pays and r.payments[2] == -discarder_pays
+    assert r.payments[0] == liable_pays + discarder_pays

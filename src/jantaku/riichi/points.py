@@ -162,13 +162,17 @@ def payments(
             half = round_up(mult * pao_basic // 2, unit)
             deltas[liable] -= half
             deltas[discarder] -= round_up(mult * pao_basic, unit) - half
-            honba_payer = liable if rules.pao_honba == "liable" else discarder
+            if rules.pao_honba == "shared":  # 002 3.3 本場清算…由支付者均攤: the two payers halve it
+                honba_paid = {liable: honba // 2, discarder: honba - honba // 2}
+            else:
+                honba_paid = {liable if rules.pao_honba == "liable" else discarder: honba}
         else:
             deltas[discarder] -= round_up(mult * pao_basic, unit) if pao_basic else 0
-            honba_payer = discarder
+            honba_paid = {discarder: honba}
         if rest_basic:
             deltas[discarder] -= round_up(mult * rest_basic, unit)
-        deltas[honba_payer] -= honba
+        for seat, amount in honba_paid.items():
+            deltas[seat] -= amount
     points = -sum(deltas) - honba
     deltas[winner] = points + honba + 1000 * c.deposits
     return deltas, points

@@ -216,9 +216,11 @@ class Ruleset:
     )
     pao_honba: str = _p(
         "liable",
-        "Who pays the honba of a ron with pao: the liable player, or the discarder.",
-        "001 8章1条2; 003 8章1条2; Tenhou: the liable player (real log 2010060416gm-0061-0000-2d91fbe3)",
-        ("liable", "discarder"),
+        "Who pays the honba of a ron with pao: the liable player, the discarder, or `shared`: the two payers "
+        "halve it (on tsumo the liable player, the only payer, pays it all).",
+        "001 8章1条2; 003 8章1条2; Tenhou: the liable player (real log 2010060416gm-0061-0000-2d91fbe3); 002 3.3 "
+        "本場清算…由支付者均攤: shared by the payers",
+        ("liable", "discarder", "shared"),
     )
     pao_scope: str = _p(
         "yakuman",
