@@ -7,6 +7,7 @@ pytest ends without its summary.
 
 Every process the run starts carries the mark ``JANTAKU_TEST_RUN`` in its environment, and is ended when the run
 ends, however it ends (``tests/reaper.py``: a sweep at the end, and a watcher that sweeps when pytest is killed).
+The 洁律 check is compiled into numba's cache once, before the workers start.
 """
 
 from __future__ import annotations
@@ -39,6 +40,11 @@ def pytest_configure(config: pytest.Config) -> None:
         start_new_session=True,  # out of pytest's process group: a signal to the group does not end it
     )
     config.stash[_WATCHER] = (run_id, watcher)
+    # Compile the 洁律 check into numba's cache once, before pytest-xdist starts its workers: on a fresh clone
+    # every worker and every command the tests start would otherwise compile it again (20-60 s each).
+    from jantaku.jielu.wincheck import warm_up
+
+    warm_up()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -186,20 +186,41 @@ def test_four_riichi_with_the_dealer_among_them_keeps_the_meibi_deal_from_the_co
     assert "next E1 (1 honba, 4 sticks, dealer A)" in capsys.readouterr().out
 
 
-# 6. Readings: 002 3.3 "本場清算：在n本場和牌時，需要多支付300n點(diǎn)，由支付者均攤" - on a pao ron the payers are the
-#    liable player and the discarder, who halve the honba (standard); Tenhou's own logs show the liable player
-#    paying it all (tenhou), as 001 8章1条2 and 003 8章1条2 say for M-League and 眉笔.
+# 6. Readings: 002 3.3 "本場清算：在n本場和牌時，需要多支付300n點(diǎn)，由支付者均攤" read literally: on a
+#    pao ron the payers are the liable player and the discarder, who halve the honba (pao_honba = shared, 150
+#    points a honba each). standard and tenhou keep the liable player paying it all (Tenhou's own logs;
+#    decision), as 001 8章1条2 and 003 8章1条2 say for M-League and 眉笔; the reference prints the reason.
 
 
 @pytest.mark.parametrize(
     ("rules_name", "liable_pays", "discarder_pays"),
-    [("standard", 24000 + 300, 24000 + 300), ("tenhou", 24000 + 600, 24000), ("mleague", 24000 + 600, 24000)],
+    [("shared", 24000 + 300, 24000 + 300), ("standard", 24000 + 600, 24000), ("tenhou", 24000 + 600, 24000)],
 )
 def test_the_honba_of_a_pao_ron_follows_each_document(rules_name, liable_pays, discarder_pays):
     from jantaku import Tile, WinConditions, score_hand
 
+    rules = load_rules("standard").replace(pao_honba="shared") if rules_name == "shared" else load_rules(rules_name)
+
     # the dealer's daisangen (48,000) by ron from seat 2, seat 3 fed the third dragon set; 2 honba
     conditions = WinConditions(win=Tile("5s"), tsumo=False, winner=0, discarder=2, pao=3, honba=2)
-    r = score_hand("123m55s 555z+1 666z+2 777z+3", conditions, rules_name)
+    r = score_hand("123m55s 555z+1 666z+2 777z+3", conditions, rules)
     assert r.payments[3] == -liable_pays and r.payments[2] == -discarder_pays
     assert r.payments[0] == liable_pays + discarder_pays
+
+
+# 6. Readings: pao and the other sets. 001 8章1条1 "出现暗杠或副露的两种三元牌的情况下，被副露第三种三元牌"
+#    and 003 8章1条1 "已暗槓以及副露的三元牌达到两种时" need the other two sets shown; 000 Art 67
+#    "打出的牌成为大三元第三组…刻子/明杠时" does not say so. jantaku needs them shown everywhere
+#    (pao_shown_sets), and reads 000 literally when told.
+
+
+@pytest.mark.parametrize("shown", [True, False])
+def test_pao_for_a_third_dragon_fed_to_concealed_sets_follows_pao_shown_sets(shown):
+    from jantaku.table.kyoku import Kyoku
+    from scenario_walls import build_wall, play
+
+    wall = build_wall(["7z2345678m23456p", "555666z77z123m9s", None, None], ["1s"])
+    k = Kyoku(load_rules("mu").replace(pao_shown_sets=shown), wall)
+    play(k, [("d", 0, "7z"), ("pon", 1)])
+    assert ("daisangen" in k.seats[1].pao) is not shown
+    assert load_rules("mu").pao_shown_sets and load_rules("standard").pao_shown_sets

@@ -437,6 +437,7 @@ def test_pao_daisangen_tsumo_liable_pays(preset, closed, win, honba, deltas):
     ("preset", "honba", "deltas"),
     [
         ("standard", 1, [0, 32300, -16300, -16000]),
+        ("tenhou", 1, [0, 32300, -16300, -16000]),
         ("mleague", 1, [0, 32300, -16300, -16000]),
         ("meibi", 1, [0, 32300, -16300, -16000]),
         ("mu", 0, [0, 32000, -16000, -16000]),
@@ -444,8 +445,9 @@ def test_pao_daisangen_tsumo_liable_pays(preset, closed, win, honba, deltas):
 )
 def test_pao_daisangen_ron_split(preset, honba, deltas):
     """000 Art 67: 荣和时则要和放铳者分别支付一半的点数; 001 8章1条: 其他人放铳时需要包牌者和放铳者平分放铳点数,
-    2. 本场积棒也由包牌家全部支付; 003 8章1条2: 本场点由包牌者承担; RULES.md: standard, the liable player pays the
-    honba (Tenhou). Seat 3 deals in the 9p; seat 2 fed the third dragon."""
+    2. 本场积棒也由包牌家全部支付; 003 8章1条2: 本场点由包牌者承担; 002 3.3 本場清算…由支付者均攤 would have the
+    liable player and the discarder halve the honba (pao_honba = shared); standard and tenhou have the liable player
+    pay it (a real Tenhou record; decision). Seat 3 deals in the 9p; seat 2 fed the third dragon."""
     wall = daisangen_wall("123m9p", ["1m", "9p"])
     k = new_kyoku(preset, wall, honba=honba)
     play(k, [*PONS, ("tg", 2), ("d", 3, "9p"), ("ron", 1)])

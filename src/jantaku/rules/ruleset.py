@@ -214,6 +214,13 @@ class Ruleset:
         "000 Art 67; 001 8章1条; 002 3.3; 003 8章1条",
         PAO_YAKU,
     )
+    pao_shown_sets: bool = _p(
+        True,
+        "Pao needs the other sets shown before the feeding call (called, or declared as closed kans); False: "
+        "any call that completes the sets makes its feeder liable, sets still concealed in the hand included.",
+        "001 8章1条1 出现暗杠或副露的两种三元牌的情况下; 003 8章1条1 已暗槓以及副露的三元牌达到两种时; 000 Art 67 and "
+        "002 3.3 do not say shown (decision: shown, as a feeder can only be held to what the table shows)",
+    )
     pao_honba: str = _p(
         "liable",
         "Who pays the honba of a ron with pao: the liable player, the discarder, or `shared`: the two payers "

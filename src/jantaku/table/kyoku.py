@@ -1198,6 +1198,8 @@ class Kyoku:
         """A call that completes the third dragon set, fourth wind set or fourth kan makes its feeder liable."""
         st = self.seats[seat]
         sets = [m.kind34 for m in st.melds if m.kind is not MeldKind.CHI]
+        if not self.rules.pao_shown_sets:  # 000 Art 67 read literally: concealed sets count too
+            sets += [h for h in range(27, 34) if st.counts[h] >= 3]
         k = meld.kind34
         if k in (31, 32, 33) and all(d in sets for d in (31, 32, 33)):
             st.pao.setdefault("daisangen", discarder)
