@@ -224,3 +224,31 @@ def test_pao_for_a_third_dragon_fed_to_concealed_sets_follows_pao_shown_sets(sho
     play(k, [("d", 0, "7z"), ("pon", 1)])
     assert ("daisangen" in k.seats[1].pao) is not shown
     assert load_rules("mu").pao_shown_sets and load_rules("standard").pao_shown_sets
+
+
+# 5. The rule pages and refusals cite the rule set's own document.
+
+
+@pytest.mark.parametrize(("rules_name", "cited"), [("mu", "μ 2021 Art 19"), ("mleague", "M-League 2023 3章11条1"),
+                                                   ("meibi", "眉笔 3章2条3")])  # fmt: skip
+def test_an_abortive_draw_refusal_cites_its_own_rule_set(rules_name, cited):
+    from jantaku.league.errors import LeagueError
+    from jantaku.league.validation import check_abortive
+
+    with pytest.raises(LeagueError) as refused:
+        check_abortive(load_rules(rules_name), "triple_ron")
+    assert cited in str(refused.value)
+    for other in {"μ 2021", "M-League 2023", "眉笔"} - {d for d in ("μ 2021", "M-League 2023", "眉笔") if d in cited}:
+        assert other not in str(refused.value), refused.value
+
+
+def test_meibi_cites_its_text_where_it_states_a_rule():
+    from pathlib import Path
+
+    import jantaku
+
+    preset = (Path(jantaku.__file__).parent / "rules" / "presets" / "meibi.toml").read_text(encoding="utf-8")
+    lines = {line.split("=")[0].strip(): line for line in preset.splitlines() if "=" in line}
+    for key, article in [("abortive_draws", "3章2条3"), ("multiple_ron", "5章1条3"), ("bust", "3章2条4"),
+                         ("chankan_closed_kan", "3章5条6")]:  # fmt: skip
+        assert article in lines[key] and "decision" not in lines[key], lines[key]

@@ -172,14 +172,24 @@ def check_draw(rules: Ruleset, riichi: list[int], tenpai: list[int], nagashi: li
         raise EntryError(f"rule set {rules.name} has no nagashi mangan {_cite('000 Art 51-52; 001 9章')}")
 
 
+def _abortive_source(rules: Ruleset) -> str:
+    """The article of ``rules``' own document that lists its abortive draws (a refusal cites its own rule set)."""
+    from jantaku.rules.ruleset import Ruleset as _Ruleset
+
+    source = _Ruleset.__dataclass_fields__["abortive_draws"].metadata["source"]
+    document = {"mu": "000", "mleague": "001", "meibi": "003"}.get(rules.name, "002")
+    own = [part.strip() for part in source.split(";") if part.strip().startswith(document)]
+    return own[0] if own else f"{document} (the abortive draws)"
+
+
 def check_abortive(rules: Ruleset, reason: object) -> str:
     """An abortive draw the rule set has."""
     if not rules.abortive_draws:
-        raise EntryError(f"rule set {rules.name} has no abortive draws {_cite('001 3章11条1')}")
+        raise EntryError(f"rule set {rules.name} has no abortive draws {_cite(_abortive_source(rules))}")
     if reason not in rules.abortive_draws:
         raise EntryError(
             f"abortive draw {reason!r} is not in {rules.name}'s rules "
-            f"(it has {', '.join(sorted(rules.abortive_draws))}) {_cite('002 1.2')}"
+            f"(it has {', '.join(sorted(rules.abortive_draws))}) {_cite(_abortive_source(rules))}"
         )
     return str(reason)
 

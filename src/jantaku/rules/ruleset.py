@@ -253,7 +253,8 @@ class Ruleset:
     abortive_draws: frozenset[str] = _p(
         frozenset(ABORTIVE_DRAWS),
         "Abortive draws in play (nine terminals is the player's choice).",
-        "002 1.2; 001 3章11条 (none); 003 decision",
+        "002 1.2 途中流局; 000 Art 19 (a hand ends by a win or the exhaustive draw only: none); 001 3章11条1 "
+        "(任何情况下都没有途中流局: none); 003 3章2条3 (四家立直、四风连打、四杠散了、九种九牌)",
         ABORTIVE_DRAWS,
     )
     nagashi_mangan: bool = _p(True, "Nagashi mangan at an exhaustive draw, paid as a mangan tsumo.", "002 1.2")
