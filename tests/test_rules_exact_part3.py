@@ -252,3 +252,13 @@ def test_meibi_cites_its_text_where_it_states_a_rule():
     for key, article in [("abortive_draws", "3章2条3"), ("multiple_ron", "5章1条3"), ("bust", "3章2条4"),
                          ("chankan_closed_kan", "3章5条6")]:  # fmt: skip
         assert article in lines[key] and "decision" not in lines[key], lines[key]
+
+
+def test_the_decisions_page_says_which_presets_score_double_yakuman():
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "docs" / "rules" / "sources.md").read_text(encoding="utf-8")
+    doubles = {name: sorted(load_rules(name).double_yakuman) for name in ("mu", "mleague", "standard", "meibi")}
+    assert all(not d for d in doubles.values()), doubles
+    assert len(load_rules("mahjongsoul").double_yakuman) == 4
+    assert "every preset scores them single" not in text and "`mahjongsoul` scores all four double" in text
