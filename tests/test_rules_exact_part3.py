@@ -262,3 +262,16 @@ def test_the_decisions_page_says_which_presets_score_double_yakuman():
     assert all(not d for d in doubles.values()), doubles
     assert len(load_rules("mahjongsoul").double_yakuman) == 4
     assert "every preset scores them single" not in text and "`mahjongsoul` scores all four double" in text
+
+
+@pytest.mark.parametrize("rules_name", ["meibi", "standard"])
+def test_four_riichi_with_the_dealer_among_them_keeps_the_deal_in_play(rules_name):
+    from jantaku.table.kyoku import Kyoku
+    from scenario_walls import build_wall, play
+
+    hands = ["123m456m789m123p5s", "123p456p789p123s5m", "123s456s789s123m5p", "666m777p888s66z77z"]
+    wall = build_wall(hands, ["1z", "2z", "3z", "5z"])
+    k = Kyoku(load_rules(rules_name), wall)
+    play(k, [("r", 0, "1z"), ("r", 1, "2z"), ("r", 2, "3z"), ("r", 3, "5z")])
+    assert k.result is not None and k.result.kind == "abortive" and k.result.reason == "four_riichi"
+    assert k.result.dealer_continues  # 003 3章12条3 流局时听牌是连庄 (meibi); 002 1.5 莊家連莊 (standard)
