@@ -73,6 +73,12 @@ def _ancestors() -> set[int]:
     return pids
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``first`` run first: the longest waits (a whole game at the default pace) then overlap the
+    rest of the suite on the other workers instead of ending it."""
+    items.sort(key=lambda item: item.get_closest_marker("first") is None)
+
+
 def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) -> None:
     if _TRACE:
         with open(_TRACE, "a", encoding="utf-8") as f:

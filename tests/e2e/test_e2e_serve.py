@@ -24,6 +24,8 @@ import pytest
 
 from .driver import play_turn
 
+pytestmark = pytest.mark.first  # minutes of waiting on the default pace: start it first, beside everything else
+
 WATCHDOG = 12.0
 """Seconds a view may stand still while the table does not wait for the person (pace 0.45 s a step, a call
 window, a bot's draw and discard; no turn timer by default; a result panel is closed at once)."""
