@@ -86,7 +86,7 @@ def test_a_truncated_log_keeps_its_complete_hands_and_says_where_it_stops(tmp_pa
     [
         (b'<mjloggm><GO type="185"/></mjloggm>', "three-player"),
         (b"hello", "not a Tenhou mjlog"),
-        (gzip.compress(b'<mjloggm><RYUUKYOKU type="zzz" sc="1"/></mjloggm>'), "unknown draw type"),
+        (gzip.compress(b'<mjloggm><RYUUKYOKU type="zzz" sc="1"/></mjloggm>', mtime=0), "unknown draw type"),
     ],
 )
 def test_malformed_mjlog_is_named(text, message):
