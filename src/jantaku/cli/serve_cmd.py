@@ -174,7 +174,8 @@ def listening_socket(host: str, port: int) -> socket.socket:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as e:
         raise JantakuError(f"--host {host!r}: {e.strerror}") from None
-    family, kind, proto, _name, address = infos[0]
+    # a name with both addresses (localhost) listens on its IPv4 one, which every browser falls back to
+    family, kind, proto, _name, address = min(infos, key=lambda info: info[0] != socket.AF_INET)
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
