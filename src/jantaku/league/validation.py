@@ -177,7 +177,9 @@ def _abortive_source(rules: Ruleset) -> str:
     from jantaku.rules.ruleset import Ruleset as _Ruleset
 
     source = _Ruleset.__dataclass_fields__["abortive_draws"].metadata["source"]
-    document = {"mu": "000", "mleague": "001", "meibi": "003"}.get(rules.name, "002")
+    from jantaku.rules.sources import DOCUMENTS
+
+    document = next((d.code for d in DOCUMENTS.values() if rules.name in d.presets), "002")
     own = [part.strip() for part in source.split(";") if part.strip().startswith(document)]
     return own[0] if own else f"{document} (the abortive draws)"
 
