@@ -73,10 +73,40 @@ def _ancestors() -> set[int]:
     return pids
 
 
+HEAVY_MODULES = (
+    "tests/test_table_harness.py",
+    "tests/test_wheel.py",
+    "tests/test_sim_ray.py",
+    "tests/test_jielu_legal_win.py",
+    "tests/test_jielu_bruteforce.py",
+    "tests/e2e/test_e2e_league.py",
+    "tests/e2e/test_e2e_details.py",
+    "tests/test_lab.py",
+    "tests/e2e/test_e2e_pace.py",
+    "tests/test_readme.py",
+    "tests/e2e/test_e2e_play.py",
+    "tests/e2e/test_e2e_layout.py",
+    "tests/test_jielu_reach.py",
+    "tests/league/test_league_web.py",
+    "tests/test_env_rllib.py",
+)
+"""The modules that take longest (measured on 2 cores), longest first. They are handed out right after the
+``first`` tests, so that the run ends on short modules that fill the workers evenly instead of on one long one
+(``--no-loadscope-reorder`` keeps this order; xdist would otherwise hand out the modules with most tests first,
+and a module of one long test last). tests/test_suite_schedule.py checks that every name here exists."""
+
+
+def _schedule_rank(item: pytest.Item) -> int:
+    if item.get_closest_marker("first") is not None:
+        return -1
+    path = item.nodeid.split("::", 1)[0]
+    return HEAVY_MODULES.index(path) if path in HEAVY_MODULES else len(HEAVY_MODULES)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Tests marked ``first`` run first: the longest waits (a whole game at the default pace) then overlap the
-    rest of the suite on the other workers instead of ending it."""
-    items.sort(key=lambda item: item.get_closest_marker("first") is None)
+    rest of the suite on the other workers instead of ending it. The heavy modules follow, longest first."""
+    items.sort(key=_schedule_rank)
 
 
 def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) -> None:

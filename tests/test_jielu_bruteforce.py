@@ -26,6 +26,7 @@ from itertools import pairwise
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import tries
 from jantaku.jielu import fantable
 from jantaku.jielu.melds import KONG, PUNG
 from jantaku.jielu.search import best_completion
@@ -410,7 +411,7 @@ def check(closed, fixed, extra, incidental, max_w):
 # -- the properties ------------------------------------------------------------------------------------------------
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@settings(max_examples=tries(700), deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(
     seed=st.integers(0, 2**32 - 1),
     n_fixed=st.sampled_from((2, 3, 3, 4, 4)),
@@ -425,7 +426,7 @@ def test_optimiser_equals_brute_force_with_any_number_of_wildcards(seed, n_fixed
     check(closed, fixed, extra, incidental, 3 if n_fixed == 2 else 5)
 
 
-@settings(max_examples=700, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@settings(max_examples=tries(250), deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(
     seed=st.integers(0, 2**32 - 1),
     n_fixed=st.sampled_from((0, 0, 1)),

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import pytest
 
 import jantaku.table.kyoku as kyoku_module
+from budget import tries
 from jantaku.hand import Hand
 from jantaku.jielu import can_win
 from jantaku.jielu.conditions import incidental_flags
@@ -113,12 +114,12 @@ def random_case(rng: random.Random) -> tuple[Hand, WinConditions | None]:
 def test_random_hands_answer_as_the_unpruned_search():
     rng = random.Random(16)
     answers = []
-    for _ in range(120):
+    for _ in range(tries(50)):
         hand, conditions = random_case(rng)
         want = exact(hand, conditions)
         assert can_win(hand, conditions) == want, (str(hand), conditions)
         answers.append(want)
-    assert 10 <= sum(answers) <= 110  # both answers are tested, many times
+    assert 0.08 * len(answers) <= sum(answers) <= 0.92 * len(answers)  # both answers are tested, many times
 
 
 # -- the hands the table asks about ----------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budget import tries
 from jantaku.jielu.evaluate import evaluate
 from jantaku.jielu.fantable import default_fan_table, with_points
 from jantaku.jielu.melds import KONG, PUNG, meld_tiles
@@ -105,7 +106,7 @@ def _hand(rng: random.Random, style: str, n_fixed: int, swaps: int):
     return melds, pair, fixed, closed
 
 
-@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@settings(max_examples=tries(1000), deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(
     seed=st.integers(0, 2**32 - 1),
     style=st.sampled_from(("pungs", "nine", "five", "honors", "any")),
