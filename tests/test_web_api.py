@@ -12,6 +12,7 @@ from jantaku.records.tenhou6 import read_tenhou6
 from jantaku.web import app as web_app
 from jantaku.web.app import create_app
 from jantaku.web.storage import SqliteStore
+from seats import claim_all
 
 MJLOG = next(Path(__file__).parent.joinpath("data/records/tenhou-mjlog").rglob("*.mjlog"))
 
@@ -31,7 +32,7 @@ def client(tmp_path):
 def _table(client, seats=("human", "random", "random", "random"), rules="tenhou"):
     r = client.post("/api/tables", json={"rules": rules, "seats": list(seats)})
     assert r.status_code == 201, r.text
-    return r.json()
+    return claim_all(client, r.json())  # each invited person opens their link
 
 
 def _bot_game(client):

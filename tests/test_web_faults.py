@@ -33,6 +33,7 @@ from starlette.testclient import TestClient
 from jantaku.web.app import create_app
 from jantaku.web.storage import SqliteStore
 from jantaku.web.tables import Conflict, TableManager, Unavailable
+from seats import claim_all, create_claimed
 
 HUMAN_AND_BOTS = ["human", "random", "random", "random"]
 
@@ -55,6 +56,9 @@ class _FailingConnection:
 
     def __getattr__(self, name):
         return getattr(self._db, name)
+
+
+TWO_PEOPLE = ["human", "human", "random", "random"]
 
 
 def _failing_store(path):
@@ -159,7 +163,7 @@ def test_sqlite_reporting_a_full_database_refuses_the_move(tmp_path):
 def test_two_servers_on_one_file_never_both_accept_a_step(tmp_path):
     path = tmp_path / "shared.sqlite3"
     with TestClient(create_app(SqliteStore(path))) as a, TestClient(create_app(SqliteStore(path))) as b:
-        data = a.post("/api/tables", json={"rules": "tenhou", "seats": ["human", "human", "random", "random"]}).json()
+        data = claim_all(a, a.post("/api/tables", json={"rules": "tenhou", "seats": TWO_PEOPLE}).json())
         tid, tokens = data["id"], [data["seats"][0]["token"], data["seats"][1]["token"]]
         for _ in range(6):
             views = [_view(a, tid, t) for t in tokens]
@@ -186,7 +190,7 @@ def test_two_servers_on_one_file_never_both_accept_a_step(tmp_path):
 def test_a_table_read_again_from_the_file_keeps_its_watchers(tmp_path):
     path = tmp_path / "shared.sqlite3"
     with TestClient(create_app(SqliteStore(path))) as a, TestClient(create_app(SqliteStore(path))) as b:
-        data = a.post("/api/tables", json={"rules": "tenhou", "seats": ["human", "human", "random", "random"]}).json()
+        data = claim_all(a, a.post("/api/tables", json={"rules": "tenhou", "seats": TWO_PEOPLE}).json())
         tid, tokens = data["id"], [data["seats"][0]["token"], data["seats"][1]["token"]]
         views = [_view(a, tid, t) for t in tokens]
         seat = 0 if views[0]["actions"] else 1
@@ -204,7 +208,7 @@ def test_the_store_refuses_a_write_that_does_not_extend_its_step(tmp_path):
     """The compare-and-swap itself, raced from two connections: each step is taken exactly once."""
     path = tmp_path / "race.sqlite3"
     first, second = TableManager(SqliteStore(path)), TableManager(SqliteStore(path))
-    table = first.create("tenhou", ["human", "human", "random", "random"], seed="race")
+    table = create_claimed(first, "tenhou", ["human", "human", "random", "random"], seed="race")
     tokens = [s.token for s in table.seats[:2]]
     for _ in range(15):
         view = first.get(table.id).view(0)
@@ -373,6 +377,11 @@ def test_kill_9_during_play_loses_no_acknowledged_move(tmp_path):
         for kinds in (HUMAN_AND_BOTS, HUMAN_AND_BOTS, ["human", "human", "efficiency", "random"]):
             status, data = server.request("POST", "/api/tables", {"rules": "tenhou", "seats": kinds})
             assert status == 201
+            for s in data["seats"]:
+                if s["kind"] == "human" and not s["claimed"]:  # the invited person opens the link
+                    status, claimed = server.request("POST", f"/api/tables/{data['id']}/claim", {"invite": s["invite"]})
+                    assert status == 200
+                    s["token"] = claimed["token"]
             seats += [(data["id"], s["token"]) for s in data["seats"] if s["kind"] == "human"]
         acked: dict[tuple[str, str], dict] = {}  # the last acknowledged view of each seat
         moves: dict[str, int] = {}  # acknowledged moves per table

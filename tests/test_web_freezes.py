@@ -22,6 +22,7 @@ from jantaku.table import Game
 from jantaku.web.storage import SqliteStore
 from jantaku.web.tables import SPECTATOR, TableManager, TableOptions
 from scenario_walls import build_wall
+from seats import create_claimed
 
 PACE_MS = 450  # `jantaku serve`'s default pace (normal)
 
@@ -56,10 +57,10 @@ def test_a_table_created_while_the_clock_is_idle_is_played():
     m = TableManager(SqliteStore(":memory:"))  # the real clock thread, as `jantaku serve` runs it
     options = TableOptions(pace=PACE_MS)
     seats = ["human", "efficiency", "efficiency", "efficiency"]
-    waiting = m.create("tenhou", seats, seed=_seed(True), options=options)  # the person deals: nothing timed
+    waiting = create_claimed(m, "tenhou", seats, seed=_seed(True), options=options)  # the person deals: nothing timed
     assert waiting.wake_at is None
     time.sleep(1.5)  # the clock looks, finds nothing due (the old clock thread ended here)
-    table = m.create("tenhou", seats, seed=_seed(False), options=options)  # a bot deals first
+    table = create_claimed(m, "tenhou", seats, seed=_seed(False), options=options)  # a bot deals first
     first = table.view_step(0)
     deadline = time.monotonic() + 20
     while table.view_step(0) == first and time.monotonic() < deadline:
@@ -70,7 +71,7 @@ def test_a_table_created_while_the_clock_is_idle_is_played():
 
 def _four_people(m: TableManager, walls, rules: str = "tenhou"):
     options = TableOptions(pace=PACE_MS, result_seconds=0)
-    t = m.create(rules, ["human"] * 4, seed="freeze", options=options)
+    t = create_claimed(m, rules, ["human"] * 4, seed="freeze", options=options)
     t.game = Game(t.ruleset(), seed=t.seed, names=[i.name for i in t.seats], first_dealer=0, walls=walls)
     t.actions.clear()
     return t

@@ -19,6 +19,7 @@ from jantaku.tiles import Tile, counts34
 from jantaku.web.app import create_app
 from jantaku.web.storage import SqliteStore
 from jantaku.web.tables import hand_result_json, waits_json
+from seats import claim_all
 
 
 @pytest.fixture
@@ -31,7 +32,7 @@ def client(tmp_path):
 def _create(client, seats):
     r = client.post("/api/tables", json={"rules": "jielu", "seats": seats})
     assert r.status_code == 201, r.text
-    return r.json()
+    return claim_all(client, r.json())  # each invited person opens their link
 
 
 def _choose(view) -> int:

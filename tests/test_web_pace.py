@@ -17,6 +17,7 @@ from jantaku.tiles import Tile
 from jantaku.web.app import create_app
 from jantaku.web.storage import SqliteStore
 from jantaku.web.tables import SPECTATOR, BadRequest, Conflict, TableManager, TableOptions
+from seats import create_claimed
 
 PACE = 0.2  # seconds per step at the paced tables below
 TICK = 0.01
@@ -73,7 +74,7 @@ def test_bots_move_one_step_a_pace_apart_and_never_slower():
     clock = Clock()
     m = _manager(clock=clock)
     options = TableOptions(pace=int(PACE * 1000))
-    t = m.create("tenhou", ["human", "efficiency", "efficiency", "efficiency"], seed="pace-1", options=options)
+    t = create_claimed(m, "tenhou", ["human", "efficiency", "efficiency", "efficiency"], seed="pace-1", options=options)
     gaps: list[float] = []  # from each change seat 0 sees (or its own move) to the next change it sees
     after_pass: list[float] = []  # the same after seat 0 passed on a call
     last_step, since, passed = t.view_step(0), clock.now, False
@@ -99,7 +100,8 @@ def test_bots_move_one_step_a_pace_apart_and_never_slower():
 def test_a_bots_turn_is_shown_as_its_draw_then_its_discard():
     clock = Clock()
     m = _manager(clock=clock)
-    t = m.create(
+    t = create_claimed(
+        m,
         "tenhou",
         ["human", "efficiency", "efficiency", "efficiency"],
         seed="pace-2",
@@ -129,8 +131,8 @@ def test_a_bots_turn_is_shown_as_its_draw_then_its_discard():
 
 def test_instant_pace_plays_the_bots_at_once():
     m = _manager()
-    t = m.create(
-        "tenhou", ["human", "efficiency", "efficiency", "efficiency"], seed="pace-3", options=TableOptions(pace=0)
+    t = create_claimed(
+        m, "tenhou", ["human", "efficiency", "efficiency", "efficiency"], seed="pace-3", options=TableOptions(pace=0)
     )
     assert t.view(0)["actions"] and t.wake_at is None
 
@@ -147,7 +149,7 @@ def _watch(seed: str, b_kind: str, viewer: int = 0) -> tuple[list[tuple[str, flo
     clock = Clock()
     m = _manager(clock=clock)
     seats = ["human", "efficiency", b_kind, "efficiency"]
-    t = m.create("tenhou", seats, seed=seed, options=TableOptions(pace=int(PACE * 1000)))
+    t = create_claimed(m, "tenhou", seats, seed=seed, options=TableOptions(pace=int(PACE * 1000)))
     seen: list[list] = []  # [discard, seconds to the next change, changes]
     state = {"step": t.view_step(viewer), "discard": None, "at": clock.now}
 
@@ -216,7 +218,8 @@ def _to_hand_end(m, clock, t, people=(0,)) -> None:
 def test_the_finished_hand_stays_until_every_person_closed_it(tmp_path):
     clock = Clock()
     m = _manager(tmp_path / "g.sqlite3", clock)
-    t = m.create(
+    t = create_claimed(
+        m,
         "tenhou",
         ["human", "efficiency", "human", "efficiency"],
         seed="hold-1",
@@ -251,7 +254,8 @@ def test_the_finished_hand_stays_until_every_person_closed_it(tmp_path):
 def test_the_finished_hand_is_let_go_when_its_time_is_up():
     clock = Clock()
     m = _manager(clock=clock)
-    t = m.create(
+    t = create_claimed(
+        m,
         "tenhou",
         ["human", "efficiency", "efficiency", "efficiency"],
         seed="hold-2",
@@ -268,7 +272,7 @@ def test_the_finished_hand_is_let_go_when_its_time_is_up():
 
 def test_without_a_hold_the_next_hand_is_dealt_at_once():
     m = _manager()
-    t = m.create("tenhou", ["human", "efficiency", "efficiency", "efficiency"], seed="hold-3")
+    t = create_claimed(m, "tenhou", ["human", "efficiency", "efficiency", "efficiency"], seed="hold-3")
     clock = m.clock
     _to_hand_end(m, clock, t)
     assert t.view(0)["hold"] is None and t.view(0)["hand_results"] == 1
@@ -280,7 +284,8 @@ def test_without_a_hold_the_next_hand_is_dealt_at_once():
 def test_the_timer_discards_the_drawn_tile_and_spends_the_bank():
     clock = Clock()
     m = _manager(clock=clock)
-    t = m.create(
+    t = create_claimed(
+        m,
         "tenhou",
         ["human", "efficiency", "efficiency", "efficiency"],
         seed="timer-1",
@@ -310,8 +315,12 @@ def test_the_timer_discards_the_drawn_tile_and_spends_the_bank():
 def test_the_timer_passes_a_call_and_never_takes_a_win():
     clock = Clock()
     m = _manager(clock=clock)
-    t = m.create(
-        "tenhou", ["human", "efficiency", "efficiency", "efficiency"], seed="timer-2", options=TableOptions(timer="3+5")
+    t = create_claimed(
+        m,
+        "tenhou",
+        ["human", "efficiency", "efficiency", "efficiency"],
+        seed="timer-2",
+        options=TableOptions(timer="3+5"),
     )
     kinds_timed_out = []
     while len(t.hand_results) < 3:
@@ -338,7 +347,7 @@ def _auto_game(seed: str, auto: dict[str, bool]) -> tuple[list[dict], list[dict]
     """A hand or two played by an efficiency bot through seat 0's views (instant pace); returns the views seat 0
     was asked to decide in and the hand results."""
     m = _manager()
-    t = m.create("tenhou", ["human", "efficiency", "efficiency", "efficiency"], seed=seed)
+    t = create_claimed(m, "tenhou", ["human", "efficiency", "efficiency", "efficiency"], seed=seed)
     if auto:
         m.set_auto(t.id, t.seats[0].token, auto)
     player = make_bot("efficiency", seed="auto-player")
@@ -376,7 +385,7 @@ def test_auto_options_take_wins_pass_calls_and_discard_in_riichi():
 
 def test_no_calls_never_passes_a_ron():
     m = _manager()
-    t = m.create("tenhou", ["human", "efficiency", "efficiency", "efficiency"], seed="auto-4")
+    t = create_claimed(m, "tenhou", ["human", "efficiency", "efficiency", "efficiency"], seed="auto-4")
     m.set_auto(t.id, t.seats[0].token, {"no_calls": True})
     pon = Action(PON, 0, Tile("5m"), (Tile("5m"), Tile("5m")))
     ron = Action(RON, 0, Tile("5m"))

@@ -20,6 +20,7 @@ from jantaku.web.app import create_app
 from jantaku.web.storage import SqliteStore
 from jantaku.web.tables import action_from_json
 from scenario_walls import build_wall
+from seats import claim_all, create_claimed
 
 RULES = "mleague"
 PRIVATE_PHASES = ("responses", "chankan", "declare")
@@ -56,7 +57,7 @@ def _create(client, people: tuple[int, int], rules: str = RULES) -> tuple[str, d
         kinds[s] = "human"
     r = client.post("/api/tables", json={"rules": rules, "seats": kinds})
     assert r.status_code == 201, r.text
-    data = r.json()
+    data = claim_all(client, r.json())  # each invited person opens their link
     return data["id"], {s["seat"]: s["token"] for s in data["seats"] if s["kind"] == "human"}
 
 
@@ -89,7 +90,7 @@ def _held(client, walls, seed: str, hands: dict[int, str], draws: list[str], peo
     kinds = ["efficiency"] * 4
     for s in people:
         kinds[s] = "human"
-    table = client.app.state.manager.create(RULES, kinds, seed=seed)
+    table = create_claimed(client.app.state.manager, RULES, kinds, seed=seed)
     return table.id, {s: table.seats[s].token for s in people}
 
 

@@ -257,32 +257,37 @@ def test_a_json_body_must_say_it_is_json(client):
 
 
 def test_a_reissued_link_replaces_the_old_one(client, tmp_path):
-    data = _table(client)
-    tid, owner = data["id"], data["owner_token"]
-    old = [s.get("token") for s in data["seats"]]
-    assert owner not in old and len(owner) >= 20
+    data = _table(client)  # the creator sits at seat 0; seat 1 is an invitation
+    tid, owner, old0, invite = data["id"], data["owner_token"], data["seats"][0]["token"], data["seats"][1]["invite"]
+    assert owner != old0 and len(owner) >= 20 and "token" not in data["seats"][1]
     # the seat itself reissues its link
-    r = client.post(f"/api/tables/{tid}/seats/0/reissue", json={"token": old[0]})
+    r = client.post(f"/api/tables/{tid}/seats/0/reissue", json={"token": old0})
     assert r.status_code == 200, r.text
     new0 = r.json()["token"]
-    assert new0 != old[0] and r.json() == {"seat": 0, "token": new0, "link": f"/?table={tid}&token={new0}"}
-    _refused(client.get(f"/api/tables/{tid}/view", params={"token": old[0]}), 403)
+    assert new0 != old0 and r.json() == {"seat": 0, "token": new0, "link": f"/?table={tid}&token={new0}"}
+    _refused(client.get(f"/api/tables/{tid}/view", params={"token": old0}), 403)
     view = client.get(f"/api/tables/{tid}/view", params={"token": new0})
     assert view.status_code == 200 and view.json()["seat"] == 0
-    # the creator reissues seat 1's link
+    # the creator replaces seat 1's invitation before anyone opened it: the old one is used up
     r = client.post(f"/api/tables/{tid}/seats/1/reissue", json={"token": owner})
     assert r.status_code == 200, r.text
-    new1 = r.json()["token"]
-    _refused(client.get(f"/api/tables/{tid}/view", params={"token": old[1]}), 403)
-    assert client.get(f"/api/tables/{tid}/view", params={"token": new1}).json()["seat"] == 1
+    invite1 = r.json()["invite"]
+    assert invite1 != invite and r.json() == {"seat": 1, "invite": invite1, "link": f"/?table={tid}&invite={invite1}"}
+    _refused(client.post(f"/api/tables/{tid}/claim", json={"invite": invite}), 409, "new link")
+    r = client.post(f"/api/tables/{tid}/claim", json={"invite": invite1})
+    assert r.status_code == 200 and r.json()["seat"] == 1
+    token1 = r.json()["token"]
+    # a claimed seat is its holder's: the creator can no longer replace it (nor its own seat with the owner token)
+    _refused(client.post(f"/api/tables/{tid}/seats/1/reissue", json={"token": owner}), 409, "held")
+    _refused(client.post(f"/api/tables/{tid}/seats/0/reissue", json={"token": owner}), 409, "held")
     # the old link can neither act nor watch
     step = client.get(f"/api/tables/{tid}/view", params={"token": new0}).json()["step"]
-    _refused(client.post(f"/api/tables/{tid}/act", json={"token": old[0], "step": step, "index": 0}), 403)
-    with client.websocket_connect(f"{WS}/ws/tables/{tid}?token={old[1]}") as ws:
+    _refused(client.post(f"/api/tables/{tid}/act", json={"token": old0, "step": step, "index": 0}), 403)
+    with client.websocket_connect(f"{WS}/ws/tables/{tid}?token={old0}") as ws:
         assert ws.receive_json()["status"] == 403
     # another seat, an old token, a bot seat, a bad seat
     _refused(client.post(f"/api/tables/{tid}/seats/1/reissue", json={"token": new0}), 403, "creator")
-    _refused(client.post(f"/api/tables/{tid}/seats/0/reissue", json={"token": old[0]}), 403)
+    _refused(client.post(f"/api/tables/{tid}/seats/0/reissue", json={"token": old0}), 403)
     _refused(client.post(f"/api/tables/{tid}/seats/2/reissue", json={"token": owner}), 400, "bot")
     _refused(client.post(f"/api/tables/{tid}/seats/7/reissue", json={"token": owner}), 400, "seat")
     _refused(client.post(f"/api/tables/{tid}/seats/x/reissue", json={"token": owner}), 400, "seat")
@@ -291,17 +296,19 @@ def test_a_reissued_link_replaces_the_old_one(client, tmp_path):
     # it is stored: after a restart the new links work and the old ones do not
     path = client.app.state.store.path
     with TestClient(create_app(SqliteStore(path)), base_url=BASE) as again:
-        _refused(again.get(f"/api/tables/{tid}/view", params={"token": old[0]}), 403)
+        _refused(again.get(f"/api/tables/{tid}/view", params={"token": old0}), 403)
         assert again.get(f"/api/tables/{tid}/view", params={"token": new0}).json()["seat"] == 0
-        assert again.get(f"/api/tables/{tid}/view", params={"token": new1}).json()["seat"] == 1
+        assert again.get(f"/api/tables/{tid}/view", params={"token": token1}).json()["seat"] == 1
+        _refused(again.post(f"/api/tables/{tid}/claim", json={"invite": invite1}), 409)
 
 
 def test_a_reissue_closes_the_old_links_websocket(client):
     data = _table(client)
-    tid, owner, old = data["id"], data["owner_token"], data["seats"][1]["token"]
+    tid = data["id"]
+    old = client.post(f"/api/tables/{tid}/claim", json={"invite": data["seats"][1]["invite"]}).json()["token"]
     with client.websocket_connect(f"{WS}/ws/tables/{tid}?token={old}") as ws:
         assert ws.receive_json()["type"] == "view"
-        assert client.post(f"/api/tables/{tid}/seats/1/reissue", json={"token": owner}).status_code == 200
+        assert client.post(f"/api/tables/{tid}/seats/1/reissue", json={"token": old}).status_code == 200
         message = ws.receive_json()
         assert message["type"] == "error" and message["status"] == 403
         with pytest.raises(WebSocketDisconnect) as closed:

@@ -16,6 +16,7 @@ from jantaku.table.kyoku import CALLED, DRAWN, ENDED
 from jantaku.web.app import create_app
 from jantaku.web.storage import SqliteStore
 from jantaku.web.tables import SPECTATOR
+from seats import claim_all
 
 PRIVATE_PHASES = ("responses", "chankan", "declare")
 
@@ -33,7 +34,7 @@ def _create(client, rules: str = "mleague", people: tuple[int, ...] = (0, 2)) ->
         kinds[s] = "human"
     r = client.post("/api/tables", json={"rules": rules, "seats": kinds})
     assert r.status_code == 201, r.text
-    return r.json()
+    return claim_all(client, r.json())  # each invited person opens their link
 
 
 def _watch_token(created: dict) -> str:
@@ -141,7 +142,7 @@ def test_a_spectator_can_never_act_nor_reissue(client):
     # a wrong spectator token is a wrong token
     assert client.get(f"/api/tables/{tid}/view", params={"token": watch[:-1] + "x"}).status_code == 403
     # a reissued seat link leaves the spectator link as it was
-    r = client.post(f"/api/tables/{tid}/seats/0/reissue", json={"token": created["owner_token"]})
+    r = client.post(f"/api/tables/{tid}/seats/0/reissue", json={"token": created["seats"][0]["token"]})
     assert r.status_code == 200
     assert client.get(f"/api/tables/{tid}/view", params={"token": watch}).status_code == 200
 

@@ -8,6 +8,7 @@ from jantaku.table.actions import Action
 from jantaku.tiles import Tile
 from jantaku.web.storage import SqliteStore
 from jantaku.web.tables import BadRequest, Conflict, Forbidden, NotFound, TableManager, action_to_json
+from seats import create_claimed
 
 HUMAN_FIRST = ["human", "random", "random", "random"]
 
@@ -26,7 +27,7 @@ def _play_first_action_until(table, seat, hands):
 
 
 def test_a_view_shows_only_the_own_hand(manager):
-    table = manager.create("tenhou", ["human", "human", "random", "random"], seed="view")
+    table = create_claimed(manager, "tenhou", ["human", "human", "random", "random"], seed="view")
     v0, v1 = table.view(0), table.view(1)
     assert len(v0["hand"]) == 13 and v0["drawn"] is not None  # the dealer (seat 0 here) has drawn
     assert v0["hand"] == sorted(v0["hand"], key=lambda t: Tile(t).sort_key)
@@ -43,7 +44,7 @@ def test_a_view_shows_only_the_own_hand(manager):
 
 
 def test_stale_and_illegal_actions_change_nothing(manager):
-    table = manager.create("mleague", HUMAN_FIRST, seed="stale")
+    table = create_claimed(manager, "mleague", HUMAN_FIRST, seed="stale")
     before = table.view(0)
     with pytest.raises(Conflict, match="stale"):
         table.act(0, before["step"] + 1, 0)
@@ -60,7 +61,7 @@ def test_stale_and_illegal_actions_change_nothing(manager):
 
 
 def test_a_person_plays_a_whole_hand_by_first_actions(manager):
-    table = manager.create("tenhou", HUMAN_FIRST, seed="hand")
+    table = create_claimed(manager, "tenhou", HUMAN_FIRST, seed="hand")
     _play_first_action_until(table, 0, 1)
     result = table.view(0)["last_result"]
     assert result["number"] == 1 and result["round"] == "E1"
@@ -71,7 +72,7 @@ def test_a_person_plays_a_whole_hand_by_first_actions(manager):
 
 
 def test_a_bot_game_is_played_and_stored(manager):
-    table = manager.create("mleague", ["random"] * 4, seed="bots")
+    table = create_claimed(manager, "mleague", ["random"] * 4, seed="bots")
     assert table.over and table.view(0)["final"]["ranks"]
     stored = manager.store.get_game(table.id)
     assert stored.status == "finished" and stored.events[-1]["type"] == "end_game"
@@ -80,7 +81,7 @@ def test_a_bot_game_is_played_and_stored(manager):
 
 
 def test_tokens_and_ids(manager):
-    table = manager.create("mu", ["human", "human", "random", "random"])
+    table = create_claimed(manager, "mu", ["human", "human", "random", "random"])
     assert table.seat_of(table.seats[1].token) == 1
     for bad in (None, "", "nope", table.seats[0].token + "x"):
         with pytest.raises(Forbidden):
@@ -88,17 +89,17 @@ def test_tokens_and_ids(manager):
     with pytest.raises(NotFound):
         manager.get("no-such-table")
     with pytest.raises(BadRequest, match="unknown rule set"):
-        manager.create("nope", HUMAN_FIRST)
+        create_claimed(manager, "nope", HUMAN_FIRST)
     with pytest.raises(BadRequest, match="neither"):
-        manager.create("mu", ["human", "mjai:rm -rf /", "random", "random"])
+        create_claimed(manager, "mu", ["human", "mjai:rm -rf /", "random", "random"])
     with pytest.raises(BadRequest, match="four"):
-        manager.create("mu", ["human"])
+        create_claimed(manager, "mu", ["human"])
 
 
 def test_a_table_is_restored_after_a_restart(tmp_path):
     path = tmp_path / "games.sqlite3"
     first = TableManager(SqliteStore(path))
-    table = first.create("standard", HUMAN_FIRST, seed="restart")
+    table = create_claimed(first, "standard", HUMAN_FIRST, seed="restart")
     token = table.seats[0].token
     for _ in range(5):
         view = table.view(0)
@@ -133,7 +134,7 @@ def test_an_additive_fan_result_is_shown_without_han_or_fu():
 
 
 def test_waits_with_a_drawn_tile_list_each_discard_that_keeps_tenpai(manager):
-    table = manager.create("tenhou", HUMAN_FIRST, seed="waits")
+    table = create_claimed(manager, "tenhou", HUMAN_FIRST, seed="waits")
     for _ in range(200):
         view = table.view(0)
         waits = view["waits"]

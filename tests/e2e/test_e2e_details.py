@@ -199,12 +199,21 @@ def test_the_creators_links_copy_reissue_and_the_spectator_page(sized, server):
     sized.wait_for_function("(old) => document.querySelector(\"#link-list li[data-seat='1'] a\").href !== old", arg=url)
     fresh = seat1.locator("a.seat-link").get_attribute("href")
     table_id = re.search(r"table=([^&]+)", url).group(1)
-    old_token, new_token = url.rsplit("=", 1)[1], fresh.rsplit("=", 1)[1]
-    refused = sized.request.get(f"{server.url}api/tables/{table_id}/view?token={old_token}")
-    assert refused.status == 403
-    assert sized.request.get(f"{server.url}api/tables/{table_id}/view?token={new_token}").status == 200
-    # the spectator's page: every seat's tiles closed, no hand or buttons, it says it only watches
+    old_invite, new_invite = url.rsplit("invite=", 1)[1], fresh.rsplit("invite=", 1)[1]
+    claim = f"{server.url}api/tables/{table_id}/claim"
+    headers = {"Origin": server.url.rstrip("/")}
+    assert sized.request.post(claim, data={"invite": old_invite}, headers=headers).status == 409
+    taken = sized.request.post(claim, data={"invite": new_invite}, headers=headers)
+    assert taken.status == 200 and taken.json()["seat"] == 1
+    # once taken, the creator's panel (at the creator's own seat) says so and shows no link for it
     watch = sized.locator("#link-list li[data-seat='spectator'] a.spectator-link").get_attribute("href")
+    sized.click("#go-to-seat")
+    sized.wait_for_selector("#hand > img.tile")
+    sized.click("#table-links summary")
+    sized.locator("#table-link-list li[data-seat='1'][data-state='taken']").wait_for()
+    assert sized.locator("#table-link-list li[data-seat='1'] a, #table-link-list li[data-seat='1'] button").count() == 0
+    assert sized.locator("#table-link-list li[data-seat='0'][data-state='yours'] a.own-link").count() == 1
+    # the spectator's page: every seat's tiles closed, no hand or buttons, it says it only watches
     spectator = sized.context.new_page()
     spectator.goto(watch)
     spectator.wait_for_selector(".player .concealed img")
@@ -232,12 +241,10 @@ def test_copy_falls_back_to_selecting_the_link_and_the_owner_sees_the_links_whil
     row.locator("button.copy-link[data-copied]").wait_for()
     assert row.locator("button.copy-link").get_attribute("data-copied") == "selected"
     assert sized.evaluate("() => window.getSelection().toString()") == row.locator("a").get_attribute("href")
-    # reissuing this page's own link moves the page to the new one
-    before = sized.url
-    sized.locator("#table-link-list li[data-seat='0'] button.reissue-link").click()
-    sized.wait_for_url(lambda u: u != before)
-    sized.wait_for_selector("#hand > img.tile")
-    assert "token=" in sized.url and sized.url != before
+    # the creator's own seat is listed as theirs, with nothing to replace; the seat can be left
+    own = sized.locator("#table-link-list li[data-seat='0']")
+    assert own.get_attribute("data-state") == "yours" and own.locator("button").count() == 0
+    assert sized.locator("#leave-seat").is_visible()
 
 
 def test_the_favicon_and_no_missing_file(sized, server):

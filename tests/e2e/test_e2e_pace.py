@@ -17,6 +17,7 @@ from jantaku.rules import load_rules
 from jantaku.table import Wall, draw_seating
 from jantaku.web.tables import TableOptions
 from scenario_walls import build_wall
+from seats import create_claimed
 
 SIZES = [pytest.param((390, 844), id="phone"), pytest.param((1366, 768), id="laptop")]
 PACE_MS = 150
@@ -63,7 +64,8 @@ def _walled(monkeypatch, seed, hands_by_offset, draws, dora="1z"):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_bots_move_at_the_pace_and_the_last_discard_is_marked(browser, server, size):
-    table = server.app.state.manager.create(
+    table = create_claimed(
+        server.app.state.manager,
         RULES,
         ["human", "efficiency", "efficiency", "efficiency"],
         seed=f"e2e-pace-{size[0]}",
@@ -129,7 +131,7 @@ def test_a_pon_is_announced_on_the_board(browser, server, size, monkeypatch):
     b = (a + 2) % 4
     kinds = ["efficiency"] * 4
     kinds[a] = kinds[b] = "human"
-    table = server.app.state.manager.create(RULES, kinds, seed=seed, options=TableOptions(pace=PACE_MS))
+    table = create_claimed(server.app.state.manager, RULES, kinds, seed=seed, options=TableOptions(pace=PACE_MS))
     with _pages(browser, size, 2) as (page_a, page_b):
         _open(page_a, server, table, a)
         _open(page_b, server, table, b)
@@ -165,8 +167,8 @@ def test_the_finished_hand_stays_until_both_people_closed_its_result(browser, se
     c, b = (a + 1) % 4, (a + 2) % 4
     kinds = ["efficiency"] * 4
     kinds[a] = kinds[b] = "human"
-    table = server.app.state.manager.create(
-        RULES, kinds, seed=seed, options=TableOptions(pace=PACE_MS, result_seconds=60)
+    table = create_claimed(
+        server.app.state.manager, RULES, kinds, seed=seed, options=TableOptions(pace=PACE_MS, result_seconds=60)
     )
     with _pages(browser, size, 2) as (page_a, page_b):
         _open(page_a, server, table, a)
@@ -206,7 +208,8 @@ def test_the_finished_hand_stays_until_both_people_closed_its_result(browser, se
 
 @pytest.mark.parametrize("size", SIZES)
 def test_auto_options_and_the_turn_timer_in_the_page(browser, server, size):
-    table = server.app.state.manager.create(
+    table = create_claimed(
+        server.app.state.manager,
         RULES,
         ["human", "efficiency", "efficiency", "efficiency"],
         seed=f"e2e-pace-auto-{size[0]}",

@@ -107,10 +107,12 @@ def test_two_people_share_a_table_and_see_only_their_own_tiles(browser, server):
     try:
         host = contexts[0].new_page()
         _start_from_lobby(host, server, "mu", ["human", "human", "efficiency", "efficiency"])
-        links = host.locator("#link-list a.seat-link")
-        links.first.wait_for()
-        assert links.count() == 2
-        urls = [links.nth(i).get_attribute("href") for i in range(2)]
+        own = host.locator("#link-list a.own-link")  # the creator's own seat: not an invitation
+        own.wait_for()
+        invitations = host.locator("#link-list a.seat-link")
+        assert invitations.count() == 1
+        urls = [own.get_attribute("href"), invitations.first.get_attribute("href")]
+        assert "token=" in urls[0] and "invite=" in urls[1] and "token=" not in urls[1]
         pages = [host, contexts[1].new_page()]
         frames: list[list[dict]] = [[], []]
         for i, p in enumerate(pages):
@@ -118,6 +120,13 @@ def test_two_people_share_a_table_and_see_only_their_own_tiles(browser, server):
             p.goto(urls[i])
         for p in pages:
             p.wait_for_selector("#hand > img.tile")
+        assert "invite=" not in pages[1].url and "token=" in pages[1].url  # the invitation became the seat
+        # a third browser with the same invitation is refused, and sees no hand
+        late = browser.new_context().new_page()
+        late.goto(urls[1])
+        late.wait_for_selector("#status[data-claim='refused']")
+        assert late.locator("#hand > img").count() == 0 and "already used" in late.locator("#status").inner_text()
+        late.context.close()
         table, _ = _table_of(pages[0], server)
         moves = 0
         for _ in range(6):

@@ -12,6 +12,7 @@ import pytest
 from jantaku.rules import load_rules
 from jantaku.table import Wall, draw_seating
 from scenario_walls import build_wall
+from seats import create_claimed
 
 from .driver import wait_ready
 
@@ -40,7 +41,7 @@ def pon_table(server, monkeypatch):
     monkeypatch.setattr(Wall, "from_seed", classmethod(from_seed))  # the server runs in this process
     kinds = ["efficiency"] * 4
     kinds[a] = kinds[b] = "human"
-    table = server.app.state.manager.create(RULES, kinds, seed=SEED)
+    table = create_claimed(server.app.state.manager, RULES, kinds, seed=SEED)
     return table, a, b
 
 

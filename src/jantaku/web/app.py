@@ -8,11 +8,20 @@
 ``GET  /api/yaku``                       every yaku and dora name in kanji, English and Chinese
 ``GET  /api/status``                     the tables held in memory and the server's limits (for monitoring)
 ``POST /api/tables``                     a new table ``{"rules", "seats": [4 x "human"|bot], "names"?}``
-                                         and its options ``pace``, ``result_seconds``, ``timer``, ``length``;
-                                         answers every human seat's secret token and share link, and the
-                                         creator's ``owner_token`` and the read-only ``spectator_link``
-``POST /api/tables/{id}/seats/{seat}/``  ``{"token"}`` (the ``owner_token`` or the seat's own token): the seat
-``reissue``                              gets a new token and link; the old link is refused (403) from then on
+                                         and its options ``pace``, ``result_seconds``, ``timer``, ``length``,
+                                         ``creator_seat`` (the first human seat by default, or ``null``);
+                                         answers the creator's seat's secret ``token`` and ``link``, each other
+                                         human seat's invitation ``link`` (``?invite=``), the creator's
+                                         ``owner_token`` and the read-only ``spectator_link``
+``POST /api/tables/{id}/claim``          ``{"invite"}``: the first to open an invitation takes the seat and
+                                         gets its ``token`` and ``link``; the invitation is used up (409 after)
+``POST /api/tables/{id}/leave``          ``{"token"}``: the holder leaves the seat (its token is refused from
+                                         then on); the creator can invite someone else to it
+``GET  /api/tables/{id}/invitations``    ``?token=`` the ``owner_token``: each human seat, whether it is
+                                         claimed, and the invitation link of each seat nobody holds
+``POST /api/tables/{id}/seats/{seat}/``  ``{"token"}``: the seat's own token gets a new token and link (the old
+``reissue``                              one is refused, 403); the ``owner_token`` gets a new invitation for a
+                                         seat nobody holds (409 for a claimed seat)
 ``GET  /api/tables/{id}/view?token=``    the seat's view (own hand, public table, legal actions); with the
                                          table's spectator token (its read-only ``spectator_link``) the public
                                          table, no closed tile and no options (every hand once it is over)
@@ -256,12 +265,15 @@ async def create_table(request: Request) -> Response:
     options = None
     if rules in playable_presets():
         options = check_table_options(body, rules, manager.defaults, load_rules(rules).family)
-    table = await run_in_threadpool(manager.create, rules, seats, names, None, _client(request), options)
+    creator = body.get("creator_seat", "first")
+    table = await run_in_threadpool(manager.create, rules, seats, names, None, _client(request), options, creator)
     out = []
     for s, info in enumerate(table.seats):
-        entry: dict[str, Any] = {"seat": s, **info.to_json(with_token=info.kind == "human")}
-        if info.kind == "human":
-            entry["link"] = f"/?table={table.id}&token={info.token}"
+        entry: dict[str, Any] = {"seat": s, **info.to_json()}
+        if info.claimed:  # the creator's own seat
+            entry.update(claimed=True, token=info.token, link=_seat_link(table.id, info.token))
+        elif info.kind == "human":
+            entry.update(claimed=False, invite=info.invite, link=_invite_link(table.id, info.invite))
         out.append(entry)
     # no step here: the table's own count of actions would tell how many hidden passes came before (each seat's
     # view has its own step)
@@ -285,8 +297,38 @@ async def reissue_link(request: Request) -> Response:
         raise BadRequest(f"seat: 0-3, not {_short(text, 20)!r}")
     seat = int(text)
     manager = _manager(request)
-    table, token = await run_in_threadpool(manager.reissue, request.path_params["id"], body.get("token"), seat)
-    return JSONResponse({"seat": seat, "token": token, "link": f"/?table={table.id}&token={token}"})
+    table, kind, secret = await run_in_threadpool(manager.reissue, request.path_params["id"], body.get("token"), seat)
+    link = _seat_link(table.id, secret) if kind == "token" else _invite_link(table.id, secret)
+    return JSONResponse({"seat": seat, kind: secret, "link": link})
+
+
+def _seat_link(table_id: str, token: str | None) -> str:
+    return f"/?table={table_id}&token={token}"
+
+
+def _invite_link(table_id: str, invite: str | None) -> str:
+    return f"/?table={table_id}&invite={invite}"
+
+
+async def claim_seat(request: Request) -> Response:
+    body = await _json_body(request)
+    table, seat, token = await run_in_threadpool(_manager(request).claim, request.path_params["id"], body.get("invite"))
+    return JSONResponse({"seat": seat, "token": token, "link": _seat_link(table.id, token)})
+
+
+async def leave_seat(request: Request) -> Response:
+    body = await _json_body(request)
+    _, seat = await run_in_threadpool(_manager(request).leave, request.path_params["id"], body.get("token"))
+    return JSONResponse({"seat": seat, "left": True})
+
+
+async def invitations(request: Request) -> Response:
+    owner = request.query_params.get("token")
+    table, seats = await run_in_threadpool(_manager(request).seat_links, request.path_params["id"], owner)
+    for entry in seats:
+        if "invite" in entry:
+            entry["link"] = _invite_link(table.id, entry["invite"])
+    return JSONResponse({"seats": seats, "spectator_link": f"/?table={table.id}&watch={table.spectator_token()}"})
 
 
 async def table_view(request: Request) -> Response:
@@ -866,6 +908,9 @@ def create_app(
         Route("/api/tables/{id}/ready", table_ready, methods=["POST"]),
         Route("/api/tables/{id}/auto", table_auto, methods=["POST"]),
         Route("/api/tables/{id}/seats/{seat}/reissue", reissue_link, methods=["POST"]),
+        Route("/api/tables/{id}/claim", claim_seat, methods=["POST"]),
+        Route("/api/tables/{id}/leave", leave_seat, methods=["POST"]),
+        Route("/api/tables/{id}/invitations", invitations, methods=["GET"]),
         Route("/api/games", list_games),
         Route("/api/games/{id}", get_game),
         Route("/api/games/{id}/export", export_game),

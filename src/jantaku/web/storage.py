@@ -115,9 +115,11 @@ class StoredTable:
     actions: list[dict[str, Any]]
     status: str = "playing"
     owner: str | None = None
-    """The table creator's secret (it may reissue any seat's link); ``None`` for tables from before it."""
+    """The table creator's secret (it may replace the invitation of a seat nobody holds); ``None`` for tables from
+    before it."""
     tokens: int = 0
-    """How many times a seat's token was reissued (a write from a process that missed one is refused)."""
+    """How many times a seat's token or invitation changed (claimed, reissued, left): a write from a process that
+    missed one is refused."""
     options: dict[str, Any] = field(default_factory=dict)
     """The table's pace and time options, each seat's auto options and how many finished hands were let go
     (see :class:`~jantaku.web.tables.TableOptions`); empty for tables from before them."""

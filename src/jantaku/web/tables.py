@@ -23,6 +23,10 @@ may answer a discard (pon, chi, kan, ron), rob a kan or declare tenpai, the view
 waiting (see :meth:`LiveTable.view`). Its ``step`` counts the changes this seat can see, so a pass is not
 counted by anyone but the seat that passed.
 
+A human seat's link is an invitation (:class:`SeatInfo`): the first to open it claims the seat
+(:meth:`TableManager.claim`) and alone holds its secret token from then on; the creator, who holds the table's
+owner token and its own seat's token, can replace an invitation nobody has used, never read a claimed seat.
+
 A table with people also has a read-only spectator link (:meth:`LiveTable.spectator_token`, derived from the
 owner's token): its view (:meth:`LiveTable.spectator_view`) holds the public table only, no closed tile and no
 options, until the game is over, when every hand is shown; it can never act.
@@ -674,17 +678,30 @@ def waits_json(k: Kyoku, seat: int) -> dict[str, Any]:
 
 @dataclass
 class SeatInfo:
-    """Who sits at a seat: ``kind`` is ``human`` or ``bot``; a human seat has a secret token."""
+    """Who sits at a seat: ``kind`` is ``human`` or ``bot``.
+
+    A human seat is either *claimed*, when its ``token`` (the secret its holder acts with) is set, or open,
+    when only its ``invite`` is: the code of the invitation link the table's creator shares. The first browser
+    that opens the invitation claims the seat and receives the token; the creator never sees it.
+    """
 
     kind: str
     name: str
     bot: str | None = None
     token: str | None = None
+    invite: str | None = None
+
+    @property
+    def claimed(self) -> bool:
+        """Whether a person holds this (human) seat."""
+        return self.kind == "human" and self.token is not None
 
     def to_json(self, with_token: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "name": self.name, "bot": self.bot}
         if with_token:
             out["token"] = self.token
+            if self.invite is not None:
+                out["invite"] = self.invite
         return out
 
 
@@ -1599,10 +1616,15 @@ class TableManager:
         seed: str | None = None,
         client: str | None = None,
         options: TableOptions | None = None,
+        creator_seat: Any = "first",
     ) -> LiveTable:
         """A new table: ``seats`` are four of ``human`` or a bot name (:data:`BOTS`). Bots play at once (a
         table of four bots plays its whole game here), or at the table's pace (``options``, default
-        :attr:`defaults`). ``client`` (an address) counts against the creation limit."""
+        :attr:`defaults`). ``client`` (an address) counts against the creation limit.
+
+        The creator sits at ``creator_seat``: the first human seat by default, a human seat's number, or
+        ``None`` for a creator who only hands out the invitations. That seat is claimed at once (its token is
+        the creator's); every other human seat waits for its invitation to be opened (:meth:`claim`)."""
         if not isinstance(rules, str) or rules not in playable_presets():
             raise BadRequest(f"unknown rule set {rules!r}: one of {', '.join(playable_presets())}")
         if not isinstance(seats, list) or len(seats) != 4:
@@ -1610,11 +1632,18 @@ class TableManager:
         infos = []
         for s, kind in enumerate(seats):
             if kind == "human":
-                infos.append(SeatInfo("human", f"player {s + 1}", None, secrets.token_urlsafe(16)))
+                infos.append(SeatInfo("human", f"player {s + 1}", None, None, secrets.token_urlsafe(12)))
             elif isinstance(kind, str) and kind in BOTS:
                 infos.append(SeatInfo("bot", f"{kind} bot {s + 1}", kind))
             else:
                 raise BadRequest(f"seat {s}: {_short(kind)} is neither 'human' nor a bot ({', '.join(BOTS)})")
+        humans = [s for s, info in enumerate(infos) if info.kind == "human"]
+        if creator_seat == "first":
+            creator_seat = humans[0] if humans else None
+        if creator_seat is not None:
+            if not _is_int(creator_seat) or creator_seat not in humans:
+                raise BadRequest(f"creator_seat: one of the human seats {humans} or null, not {_short(creator_seat)}")
+            infos[creator_seat].token, infos[creator_seat].invite = secrets.token_urlsafe(16), None
         if names is not None:
             if not isinstance(names, list) or len(names) != 4 or not all(isinstance(n, str) for n in names):
                 raise BadRequest("names: a list of four strings")
@@ -1727,7 +1756,7 @@ class TableManager:
         table.notify()
 
     def _rebuild(self, stored: StoredTable) -> LiveTable:
-        infos = [SeatInfo(s["kind"], s["name"], s.get("bot"), s.get("token")) for s in stored.seats]
+        infos = [SeatInfo(s["kind"], s["name"], s.get("bot"), s.get("token"), s.get("invite")) for s in stored.seats]
         options = TableOptions.from_json(stored.options)
         game = Game(table_rules(stored.rules, options), seed=stored.seed, names=[i.name for i in infos])
         table = LiveTable(
@@ -1811,9 +1840,39 @@ class TableManager:
         table.last_used = time.monotonic()
         return table
 
-    def reissue(self, table_id: str, token: Any, seat: Any) -> tuple[LiveTable, str]:
-        """Replace human seat ``seat``'s token with a new one (its old link then gets 403); allowed to the table's
-        creator (``token`` its ``owner_token``) and to the seat itself. Returns the table and the new token.
+    def claim(self, table_id: str, invite: Any) -> tuple[LiveTable, int, str]:
+        """Open an invitation: the seat whose invitation code is ``invite`` is claimed by whoever opens it first,
+        who receives the seat's secret token (returned with the table and the seat). A code that is no longer any
+        seat's, because the seat was claimed or the creator issued a new invitation, is refused (409)."""
+        if not isinstance(invite, str) or not invite:
+            raise BadRequest("'invite' (the invitation code of a seat link, a string) is required")
+        table = self.get(table_id)
+        with table.lock:
+            seats = [
+                s
+                for s, info in enumerate(table.seats)
+                if info.kind == "human" and info.invite is not None and secrets.compare_digest(info.invite, invite)
+            ]
+            if not seats:
+                raise Conflict(
+                    "this invitation was already used (the seat is taken) or replaced by a new one: "
+                    "ask the table's creator for a new link"
+                )
+            if table.over:
+                raise Conflict(f"table {table.id} is over: its seats can no longer be taken")
+            fresh = secrets.token_urlsafe(16)
+            self._change_seat(table, seats[0], token=fresh, invite=None)
+        return table, seats[0], fresh
+
+    def reissue(self, table_id: str, token: Any, seat: Any) -> tuple[LiveTable, str, str]:
+        """A new link for human seat ``seat``: returns the table, what the secret is (``"invite"`` or
+        ``"token"``) and the secret.
+
+        - The seat's holder (``token`` its own token) gets a new token; its old link is refused (403) from then.
+        - The table's creator (``token`` its ``owner_token``) may replace the invitation of a seat nobody has
+          claimed yet, or whose holder left (:meth:`leave`): the old invitation is refused from then. A claimed
+          seat belongs to its holder, and the creator can neither read nor replace its link (409).
+
         A finished table's links stay as they are (409)."""
         if not isinstance(token, str):
             raise BadRequest("'token' (the creator's owner_token or the seat's own token, a string) is required")
@@ -1830,24 +1889,75 @@ class TableManager:
                 raise BadRequest(f"seat {seat} is a bot: it has no link")
             if table.over:
                 raise Conflict(f"table {table.id} is over: its links can no longer be changed")
-            old, fresh = info.token, secrets.token_urlsafe(16)
-            info.token = fresh
-            table.tokens += 1
-            try:
-                with self._storing(table.id):
-                    self.store.save_tokens(table.stored_table(), table.step, table.tokens - 1)
-            except StaleWrite:
-                info.token, table.tokens = old, table.tokens - 1
-                self._refresh(table)
+            if own:
+                fresh = secrets.token_urlsafe(16)
+                self._change_seat(table, seat, token=fresh, invite=None)
+                kind = "token"
+            elif info.claimed:
                 raise Conflict(
-                    "another server process changed this table first: nothing was changed, try again"
-                ) from None
-            except BaseException:
-                info.token, table.tokens = old, table.tokens - 1
-                raise
+                    f"seat {seat} is held by the person who opened its invitation: only they can change its link "
+                    "(or leave the seat, after which you can invite someone else)"
+                )
+            else:
+                fresh = secrets.token_urlsafe(12)
+                self._change_seat(table, seat, token=None, invite=fresh)
+                kind = "invite"
         table.last_used = time.monotonic()
         table.notify(wake=seat)  # the old link's websockets learn that it no longer holds the seat
-        return table, fresh
+        return table, kind, fresh
+
+    def leave(self, table_id: str, token: Any) -> tuple[LiveTable, int]:
+        """The holder of ``token`` leaves the seat: the token is refused from then on, and the seat waits for a
+        new invitation, which the creator issues (:meth:`reissue`, :meth:`seat_links`). The game does not wait
+        for the empty seat any more than for a person who does not act (the turn timer and the auto options
+        apply as before). Returns the table and the seat."""
+        if not isinstance(token, str):
+            raise BadRequest("'token' (the seat's secret, a string) is required")
+        table = self.get(table_id)
+        with table.lock:
+            seat = table.seat_of(token)
+            if table.over:
+                raise Conflict(f"table {table.id} is over: its seats can no longer be changed")
+            self._change_seat(table, seat, token=None, invite=secrets.token_urlsafe(12))
+        table.last_used = time.monotonic()
+        table.notify(wake=seat)
+        return table, seat
+
+    def seat_links(self, table_id: str, owner: Any) -> tuple[LiveTable, list[dict[str, Any]]]:
+        """The creator's view of the seats (``owner`` the ``owner_token``): each human seat's name, whether it is
+        claimed, and the invitation code of each seat nobody holds. Never a claimed seat's token."""
+        if not isinstance(owner, str):
+            raise BadRequest("'token' (the creator's owner_token, a string) is required")
+        table = self.get(table_id)
+        if table.owner is None or not secrets.compare_digest(table.owner, owner):
+            raise Forbidden("only the table's creator (its owner_token) may list the invitations")
+        out = []
+        for seat, info in enumerate(table.seats):
+            if info.kind != "human":
+                continue
+            entry: dict[str, Any] = {"seat": seat, "name": info.name, "claimed": info.claimed}
+            if not info.claimed and info.invite is not None:
+                entry["invite"] = info.invite
+            out.append(entry)
+        return table, out
+
+    def _change_seat(self, table: LiveTable, seat: int, token: str | None, invite: str | None) -> None:
+        """Set seat ``seat``'s token and invitation and store them (with ``table.lock`` held); on a refused write
+        the seat is put back as it was."""
+        info = table.seats[seat]
+        old = info.token, info.invite
+        info.token, info.invite = token, invite
+        table.tokens += 1
+        try:
+            with self._storing(table.id):
+                self.store.save_tokens(table.stored_table(), table.step, table.tokens - 1)
+        except StaleWrite:
+            (info.token, info.invite), table.tokens = old, table.tokens - 1
+            self._refresh(table)
+            raise Conflict("another server process changed this table first: nothing was changed, try again") from None
+        except BaseException:
+            (info.token, info.invite), table.tokens = old, table.tokens - 1
+            raise
 
     def ready(self, table_id: str, token: Any) -> LiveTable:
         """The seat of ``token`` closed the result panel of the hand held on the board (see

@@ -5,7 +5,7 @@ const TEXT = {
   en: {
     title: "jantaku web table", play: "Play", games: "Stored games", score: "Score calculator",
     newTable: "New table", rules: "Rules", seat: "Seat", human: "Person", efficiency: "Efficiency bot",
-    random: "Random bot", name: "Name", create: "Create table", links: "Share each person's link:",
+    random: "Random bot", name: "Name", create: "Create table",
     strong: "Strong bot", review: "Review", analyse: "Analyse", league: "League",
     open: "Open", round: "Round", honba: "Honba", deposits: "Riichi sticks", wall: "Wall", dora: "Dora",
     you: "you", riichiBadge: "Riichi", yourTurn: "Your turn", waiting: "Waiting for other players",
@@ -46,13 +46,13 @@ const TEXT = {
     jieluWaits: "Regular-form shanten, without wildcards; a hand may win whenever wildcards make it worth a point.",
     extraWildcards: "Extra wildcards (jielu)",
     defaultPlayer: "Player {n}", defaultBot: "{bot} {n}", copyLink: "Copy", copied: "Copied",
-    selectedToCopy: "Selected: press Ctrl+C", reissue: "New link", reissueHint: "Give this seat a new link: the old one stops working",
+    selectedToCopy: "Selected: press Ctrl+C", reissue: "New link",
     spectatorLink: "Spectators (read-only)", spectating: "Watching (read-only)", tableLinks: "Links to this table",
   },
   zh: {
     title: "雀卓 网页牌桌", play: "对局", games: "牌谱", score: "点数计算",
     newTable: "新牌桌", rules: "规则", seat: "座位", human: "玩家", efficiency: "效率机器人",
-    random: "随机机器人", name: "名字", create: "创建牌桌", links: "把各自的链接发给每位玩家：",
+    random: "随机机器人", name: "名字", create: "创建牌桌",
     strong: "强力机器人", review: "复盘", analyse: "规则分析", league: "联赛",
     open: "打开", round: "场", honba: "本场", deposits: "立直棒", wall: "余牌", dora: "宝牌指示牌",
     you: "你", riichiBadge: "立直", yourTurn: "轮到你了", waiting: "等待其他玩家",
@@ -93,7 +93,7 @@ const TEXT = {
     jieluWaits: "按一般型（四组一对）计算、不含万能牌的向听数；只要用万能牌后至少1分即可和牌。",
     extraWildcards: "额外万能牌（洁律）",
     defaultPlayer: "玩家{n}", defaultBot: "{bot}{n}", copyLink: "复制", copied: "已复制",
-    selectedToCopy: "已选中，请按 Ctrl+C", reissue: "换新链接", reissueHint: "给这个座位换一个新链接，旧链接随即失效",
+    selectedToCopy: "已选中，请按 Ctrl+C", reissue: "换新链接",
     spectatorLink: "观战（只读）", spectating: "观战中（只读）", tableLinks: "本桌链接",
   },
 };

@@ -5,6 +5,7 @@ const params = new URLSearchParams(location.search);
 const tableId = params.get("table");
 const watching = !params.get("token") && !!params.get("watch");  // a spectator's read-only link
 const token = params.get("token") || params.get("watch");
+const invite = params.get("invite");  // an invitation: the page takes the seat, then shows it
 let view = null;
 let socket = null;
 let riichiMode = false;
@@ -47,8 +48,19 @@ async function lobby() {
       kind.value = keep[s] || (s === 0 ? "human" : meta.default_bot || meta.bots[0]);
       seats.append(el("tr", {}, el("td", {}, String(s + 1)), el("td", {}, kind),
         el("td", {}, el("input", { id: `name${s}`, maxlength: "40", placeholder: defaultName(kind.value, s) }))));
-      kind.addEventListener("change", () => { document.getElementById(`name${s}`).placeholder = defaultName(kind.value, s); });
+      kind.addEventListener("change", () => { document.getElementById(`name${s}`).placeholder = defaultName(kind.value, s); renderCreator(); });
     }
+    renderCreator();
+  };
+  // which seat the creator takes: the first person's by default, or none (an organiser who only invites)
+  const renderCreator = () => {
+    const select = document.getElementById("creator-seat");
+    const keep = select.value;
+    const humans = [0, 1, 2, 3].filter((s) => document.getElementById(`kind${s}`).value === "human");
+    select.replaceChildren(...humans.map((s) => el("option", { value: String(s) }, `${t("seat")} ${s + 1}`)),
+      el("option", { value: "none" }, t("yourSeatNone")));
+    select.value = [...select.options].some((o) => o.value === keep) ? keep : (humans.length ? String(humans[0]) : "none");
+    document.getElementById("creator-seat-label").hidden = humans.length < 2;
   };
   render();
   setupLanguage.onChange = render;
@@ -59,12 +71,18 @@ async function lobby() {
       const kinds = [0, 1, 2, 3].map((s) => document.getElementById(`kind${s}`).value);
       // a name left empty: the default in the interface's language ("玩家1", "效率机器人2")
       const names = [0, 1, 2, 3].map((s) => document.getElementById(`name${s}`).value.trim() || defaultName(kinds[s], s));
-      const table = await api("POST", "/api/tables", { rules: rules.value, seats: kinds, names, ...tableOptions() });
+      const creator = document.getElementById("creator-seat").value;
+      const table = await api("POST", "/api/tables", { rules: rules.value, seats: kinds, names, ...tableOptions(),
+        creator_seat: creator === "none" ? null : Number(creator) });
       const humans = table.seats.filter((s) => s.kind === "human");
       if (!humans.length) { location.href = `/replay?game=${encodeURIComponent(table.id)}`; return; }
       saveOwnerLinks(table);
-      if (humans.length === 1) { location.href = humans[0].link; return; }
-      renderLinks(document.getElementById("link-list"), table.id);
+      const mine = humans.find((s) => s.claimed);
+      if (humans.length === 1 && mine) { location.href = mine.link; return; }
+      await renderLinks(document.getElementById("link-list"), table.id);
+      const go = document.getElementById("go-to-seat");
+      go.hidden = !mine;
+      if (mine) go.href = mine.link;
       document.getElementById("links").hidden = false;
     } catch (e) { showError(e.message); }
   });
@@ -75,76 +93,6 @@ async function lobby() {
 function defaultName(kind, s) {
   return kind === "human" ? t("defaultPlayer").replace("{n}", s + 1)
     : t("defaultBot").replace("{bot}", t(kind)).replace("{n}", s + 1);
-}
-
-// The creator keeps the table's links (and its owner_token, which reissues them) in this browser only.
-function ownerKey(id) { return `jantaku-owner-${id}`; }
-
-function saveOwnerLinks(table) {
-  const seats = table.seats.filter((s) => s.kind === "human").map((s) => ({ seat: s.seat, name: s.name, link: s.link }));
-  localStorage.setItem(ownerKey(table.id), JSON.stringify({ owner: table.owner_token, seats, spectator: table.spectator_link }));
-}
-
-function ownerLinks(id) {
-  try { return JSON.parse(localStorage.getItem(ownerKey(id)) || "null"); } catch { return null; }
-}
-
-function flash(button, text) {
-  const label = button.textContent;
-  button.textContent = text;
-  setTimeout(() => { button.textContent = label; }, 1500);
-}
-
-// Copy a link: the clipboard where the browser allows it, else the link's text is selected for the person to copy.
-function copyButton(link) {
-  const button = el("button", { type: "button", class: "secondary copy-link" }, t("copyLink"));
-  button.addEventListener("click", async () => {
-    try {
-      if (!navigator.clipboard || !navigator.clipboard.writeText) throw new Error("no clipboard");
-      await navigator.clipboard.writeText(link.href);
-      button.dataset.copied = "clipboard";
-      flash(button, t("copied"));
-    } catch {
-      const range = document.createRange();
-      range.selectNodeContents(link);
-      const sel = window.getSelection();
-      sel.removeAllRanges();
-      sel.addRange(range);
-      button.dataset.copied = "selected";
-      flash(button, t("selectedToCopy"));
-    }
-  });
-  return button;
-}
-
-function renderLinks(list, id) {
-  const info = ownerLinks(id);
-  if (!info) return false;
-  const rows = info.seats.map((s) => {
-    const link = el("a", { href: new URL(s.link, location.href).href, class: "seat-link" }, new URL(s.link, location.href).href);
-    const reissue = el("button", { type: "button", class: "secondary reissue-link", "data-seat": String(s.seat), title: t("reissueHint") }, t("reissue"));
-    reissue.addEventListener("click", () => reissueLink(id, s.seat, list).catch((e) => showError(e.message)));
-    return el("li", { "data-seat": String(s.seat) }, `${t("seat")} ${s.seat + 1} (${s.name}): `, link, " ", copyButton(link), reissue);
-  });
-  if (info.spectator) {
-    const url = new URL(info.spectator, location.href).href;
-    const link = el("a", { href: url, class: "spectator-link" }, url);
-    rows.push(el("li", { "data-seat": "spectator" }, `${t("spectatorLink")}: `, link, " ", copyButton(link)));
-  }
-  list.replaceChildren(...rows);
-  return true;
-}
-
-// A new link for a seat (the old one is refused from then on); this page follows its own seat's new link.
-async function reissueLink(id, seat, list) {
-  const info = ownerLinks(id);
-  const answer = await api("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/reissue`, { token: info.owner });
-  const entry = info.seats.find((s) => s.seat === seat);
-  const mine = new URLSearchParams(entry.link.split("?")[1]).get("token") === token && !watching;
-  entry.link = answer.link;
-  localStorage.setItem(ownerKey(id), JSON.stringify(info));
-  if (mine && tableId === id) { if (socket) socket.fatal = true; location.replace(answer.link); return; }
-  renderLinks(list, id);
 }
 
 // -- the board ---------------------------------------------------------------------------------------------
@@ -451,10 +399,22 @@ function render() {
 }
 
 setupLanguage(() => { if (view) render(); else if (setupLanguage.onChange) setupLanguage.onChange(); });
-if (tableId && token) {
+if (tableId && invite && !token) {
+  document.getElementById("board").hidden = false;
+  claimInvite(tableId, invite);
+} else if (tableId && token) {
   document.getElementById("board").hidden = false;
   const list = document.getElementById("table-link-list");
-  if (!watching && list && renderLinks(list, tableId)) document.getElementById("table-links").hidden = false;
+  const panel = document.getElementById("table-links");
+  if (!watching && list && ownerLinks(tableId)) {
+    panel.hidden = false;
+    panel.addEventListener("toggle", () => { if (panel.open) renderLinks(list, tableId).catch((e) => showError(e.message)); });
+  }
+  if (!watching) {
+    const leave = document.getElementById("leave-seat");
+    leave.hidden = false;
+    leave.addEventListener("click", () => leaveSeat(tableId, token).catch((e) => showError(e.message)));
+  }
   connect();
 } else {
   lobby().catch((e) => showError(e.message));
