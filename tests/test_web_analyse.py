@@ -26,6 +26,15 @@ def test_page_and_limits(client):
     assert page.status_code == 200 and "analyse.js" in page.text
     lim = client.get("/api/analyse/limits").json()
     assert lim["games"] == ANALYSE_MAX_GAMES and "strong" in lim["bots"] and "mleague" in lim["presets"]
+    assert lim["available"] is True and "install" not in lim  # the test install has the lab extra
+
+
+def test_the_limits_say_when_the_lab_extra_is_missing(client, monkeypatch):
+    import jantaku.web.analyse as analyse
+
+    monkeypatch.setattr(analyse, "lab_available", lambda: False)
+    lim = client.get("/api/analyse/limits").json()
+    assert lim["available"] is False and lim["install"] == "pip install 'jantaku[lab]'"
 
 
 def test_an_analysis_and_its_report(client):

@@ -49,3 +49,13 @@ def test_analyse_page_runs_an_analysis_and_opens_its_report(page, context, serve
     assert report.locator("h1").inner_text() == "jantaku analyze: mleague, mu"
     # the style sheet is the server's own file, so the policy lets it apply
     assert report.evaluate("() => getComputedStyle(document.body).backgroundColor") == "rgb(255, 255, 255)"
+
+
+def test_without_the_lab_extra_the_page_says_how_to_install_it_before_any_click(page, server, monkeypatch):
+    import jantaku.web.analyse as analyse
+
+    monkeypatch.setattr(analyse, "lab_available", lambda: False)  # a server installed without the lab extra
+    page.goto(server.url + "analyse")
+    page.wait_for_selector("#status[data-unavailable='1']")
+    assert "pip install 'jantaku[lab]'" in page.locator("#status").inner_text()
+    assert page.locator("#run").is_disabled()

@@ -24,6 +24,7 @@ LAYOUT = """(vertical) => {
     if (box.scrollWidth > box.clientWidth + 1) problems.push(`seat ${name(box)} cut off (${box.scrollWidth} px)`);
     for (const img of box.querySelectorAll('img')) {
       const i = rect(img);
+      if (!i.width && !i.height) continue;  // not drawn (a called tile leaves its river)
       if (i.right > r.right + 0.5 || i.left < r.left - 0.5) problems.push(`a tile of seat ${name(box)} sticks out`);
     }
   }
@@ -75,11 +76,30 @@ def test_the_play_page_deep_into_a_hand(sized, server):
     out = _check(sized, "play")
     offered = [a for a in view["actions"] if a["type"] != "dahai"]
     assert out["buttons"] == len(offered) + 1  # and the waits button
-    # rivers wrap at 6 tiles a row
-    rows = sized.locator(f".river[data-seat='{table.view(0)['seat']}'] img").evaluate_all(
-        "imgs => new Set(imgs.map(i => Math.round(i.getBoundingClientRect().top))).size"
-    )
-    assert rows == -(-len(view["players"][0]["river"]) // 6)
+    # rivers wrap at 6 tiles a row, the third row running on (as Tenhou draws them); a called tile leaves the river
+    for p in view["players"]:
+        shown = [r for r in p["river"] if r["called_by"] is None]
+        tops = sized.locator(f".river[data-seat='{p['seat']}'] img:not(.called)").evaluate_all(
+            "imgs => imgs.map(i => Math.round(i.getBoundingClientRect().top))"
+        )
+        lefts = sized.locator(f".river[data-seat='{p['seat']}'] img:not(.called)").evaluate_all(
+            "imgs => imgs.map(i => Math.round(i.getBoundingClientRect().left))"
+        )
+        assert len(tops) == len(shown)
+        if p["seat"] == view["seat"]:  # the own river, drawn facing this person: rows go down
+            assert len(set(tops)) == min(3, -(-len(shown) // 6))
+            assert all(tops[i] == tops[0] for i in range(min(6, len(tops))))
+        else:  # the others' rivers are turned to face their seats: their rows run along another axis
+            assert len(set(tops)) > 1 or len(set(lefts)) > 1
+        called = sized.locator(f".river[data-seat='{p['seat']}'] img.called")
+        assert called.count() == len(p["river"]) - len(shown)
+        assert all(not c.is_visible() for c in called.all())
+    # the whole square table on the screen; at 1366x768 the page fits without scrolling, hand and buttons included
+    box = sized.locator("#table").bounding_box()
+    assert abs(box["width"] - box["height"]) < 1
+    assert box["y"] >= 0 and box["y"] + box["height"] <= sized.viewport_size["height"]
+    if sized.viewport_size["width"] >= 1000:
+        assert sized.evaluate("() => document.scrollingElement.scrollHeight") <= sized.viewport_size["height"]
     sized.click("#waits-button")  # the waits panel open: the buttons stay on screen
     _check(sized, "play-waits")
 

@@ -109,9 +109,7 @@ def _run(args: dict[str, Any]) -> tuple[dict[str, Any], str]:
     try:
         require_matplotlib()
     except JantakuError:
-        raise NotAvailable(
-            "the server cannot draw reports: install the lab extra (pip install 'jantaku[lab]')"
-        ) from None
+        raise NotAvailable(f"the server cannot draw reports: install the lab extra ({INSTALL_LAB})") from None
     try:
         named = rule_sets(args["rules"], args["sweep"])
         parse_bots(args["bots"])
@@ -164,8 +162,24 @@ def _limits() -> dict[str, int]:
     return {"games": ANALYSE_MAX_GAMES, "total_games": ANALYSE_MAX_TOTAL_GAMES, "rule_sets": ANALYSE_MAX_RULE_SETS}
 
 
+INSTALL_LAB = "pip install 'jantaku[lab]'"
+"""What installs what the page needs (matplotlib, through the ``lab`` extra)."""
+
+
+def lab_available() -> bool:
+    """Whether the server can draw reports (the ``lab`` extra's matplotlib is installed)."""
+    import importlib.util
+
+    return importlib.util.find_spec("matplotlib") is not None
+
+
 async def limits(request: Request) -> Response:
-    return JSONResponse({**_limits(), "bots": list(WEB_BOTS), "presets": preset_names()})
+    """The page's caps, bots and presets, and whether the server can run an analysis at all (``available``; when
+    not, ``install`` says what to install): the page says so before any click."""
+    out = {**_limits(), "bots": list(WEB_BOTS), "presets": preset_names(), "available": lab_available()}
+    if not out["available"]:
+        out["install"] = INSTALL_LAB
+    return JSONResponse(out)
 
 
 def _get(rid: str) -> tuple[str, list[bytes]]:

@@ -1985,6 +1985,8 @@ class TableManager:
         seat = table.seat_of(token)
         if table.over:
             raise Conflict("the game is over")
+        if "riichi_discard" in changes and not table.game.rules.riichi:
+            raise BadRequest(f"auto option riichi_discard: {table.rules} has no riichi")
         self._guarded(table, lambda: table.set_auto(seat, dict(changes), self._commit))
         table.last_used = time.monotonic()
         return table

@@ -78,6 +78,13 @@ async function showLimits() {
     document.getElementById("limits").textContent =
       `at most ${lim.games} games per rule set, ${lim.total_games} in all, ${lim.rule_sets} rule sets`;
     document.getElementById("games").max = lim.games;
+    if (lim.available === false) {  // said before any click: the server lacks the lab extra
+      document.getElementById("run").disabled = true;
+      const status = document.getElementById("status");
+      status.dataset.unavailable = "1";
+      status.replaceChildren("This server cannot run analyses: its administrator installs them with ",
+        Object.assign(document.createElement("code"), { textContent: lim.install }), " and restarts it.");
+    }
   } catch (e) { /* the default text stays */ }
 }
 

@@ -112,11 +112,11 @@ function announceEvent() {
   pacing.announce = key;
   if (!a) return;
   const kind = a.type === "hora" ? (a.tsumo ? "tsumo" : "ron") : a.type;
-  const box = a.seat !== null && a.seat !== undefined ? boxOfSeat(a.seat) : document.getElementById("center");
+  const seatBox = a.seat !== null && a.seat !== undefined ? boxOfSeat(a.seat) : null;
+  const box = seatBox ? seatBox.querySelector(".seat-label") || seatBox : document.getElementById("center");
   if (!box) return;
-  // over the result panel when it is open (a modal dialog covers the rest of the page)
-  const dialog = document.getElementById("result-dialog");
-  const layer = dialog && dialog.open ? dialog : document.body;
+  // on the page, never over the result panel: an open panel (a modal dialog) lies above the banner
+  const layer = document.body;
   const r = box.getBoundingClientRect();
   const banner = el("div", { class: `announce announce-${kind}`, role: "status", "data-announce": kind, "data-seat": String(a.seat ?? "") },
     t(`announce_${kind}`));
@@ -177,7 +177,9 @@ function renderAutoOptions() {
     });
     return el("label", { class: "auto-option" }, input, ` ${t(label)}`);
   };
-  bar.replaceChildren(box("win", "autoWin"), box("no_calls", "autoNoCalls"), box("riichi_discard", "autoRiichi"));
+  // 洁律 has no riichi, so no automatic discards in riichi
+  const riichi = view.family !== "jielu";
+  bar.replaceChildren(box("win", "autoWin"), box("no_calls", "autoNoCalls"), riichi ? box("riichi_discard", "autoRiichi") : null);
 }
 
 // The person's own decision clock and the held hand's countdown, counted down here between views.

@@ -135,16 +135,6 @@ function act(index) {
 
 const CALLS = ["chi", "pon", "daiminkan", "ankan", "kakan"];
 
-function meldTiles(m, small) {
-  const span = el("span", { class: "meld", title: m.text, "data-meld": m.type });
-  m.tiles.forEach((tile, i) => {
-    const face = m.type === "ankan" && (i === 0 || i === 3) ? "back" : tile;
-    const called = m.type !== "ankan" && m.called !== null && tile === m.called && !span.querySelector(".sideways");
-    span.append(tileImg(face, [called ? "sideways" : "", small ? "small" : ""].filter(Boolean).join(" ")));
-  });
-  return span;
-}
-
 // Whose box is marked as acting: this seat when it is asked, another seat only on its draw/discard turn (or the
 // all-last dealer's choice to stop, after a hand has ended), which everyone sees. Whether someone may call, rob a kan or declare tenpai is private: the server never says it (a
 // seat not asked is told only that the table waits), and the page never guesses it.
@@ -153,52 +143,6 @@ const PUBLIC_PHASES = ["drawn", "called", "ended"];
 function isActing(seat) {
   if (view.over || !view.to_act.includes(seat)) return false;
   return seat === view.seat || PUBLIC_PHASES.includes(view.round.phase);
-}
-
-function renderPlayer(box, p) {
-  const you = p.seat === view.seat ? ` (${t("you")})` : "";
-  const dealer = p.seat === view.round.dealer ? el("span", { class: "badge dealer" }, t("dealer")) : null;
-  const title = el("h3", {}, el("span", { class: "wind" }, windName(p.wind)), ` ${p.name}${you} `,
-    el("span", { class: "points" }, String(p.score)), dealer);
-  if (p.riichi) title.append(el("span", { class: "badge" }, t("riichiBadge")));
-  const win = p.won ? (view.wins || []).find((w) => w.seat === p.seat) : null;
-  if (p.won) title.append(el("span", { class: "badge won", "data-won": String(p.seat) }, t("wonBadge"),
-    win ? ` · ${t("scoreS")} ${win.score} · ${signed(win.payments[p.seat])}` : ""));
-  const river = el("div", { class: "river", "data-seat": String(p.seat) });
-  for (const r of p.river) {
-    const cls = [r.riichi ? "sideways" : "", r.called_by !== null ? "called" : "", r.tsumogiri ? "tsumogiri" : ""];
-    const img = tileImg(r.tile, cls.filter(Boolean).join(" "));
-    if (r.riichi) img.title = t("riichiBadge");
-    if (r.called_by !== null) img.title = `${t("calledBy")} ${view.players[r.called_by].name}`;
-    river.append(img);
-  }
-  const melds = el("div", { class: "melds" }, ...p.melds.map((m) => meldTiles(m, true)));
-  let hidden = p.seat === view.seat ? null
-    : el("div", { class: "concealed" }, ...Array.from({ length: Math.min(p.hand_count, 14) }, () => tileImg("back", "mini")));
-  if (p.hand && p.seat !== view.seat) {  // a spectator's view once the game is over: every hand
-    hidden = el("div", { class: "concealed shown-hand" }, ...p.hand.map((x) => tileImg(x, "small")));
-  }
-  if (win && p.seat !== view.seat) {  // 洁律: a winner's hand is open while the others play on
-    hidden = el("div", { class: "concealed won-hand" }, ...win.hand.map((x) => tileImg(x, "small")),
-      win.win_tile && win.from !== null ? tileImg(win.win_tile, "small win-tile") : null);
-  }
-  box.replaceChildren(...[title, hidden, river, melds].filter(Boolean));
-  box.classList.toggle("acting", isActing(p.seat));
-  box.classList.toggle("won", !!p.won);
-}
-
-function renderCenter() {
-  const r = view.round;
-  const center = document.getElementById("center");
-  const jielu = view.family === "jielu";
-  center.replaceChildren(...[
-    el("div", { class: "round-name" }, `${windName(r.wind)} ${r.number}`),
-    jielu ? null : el("div", {}, `${r.honba} ${t("honba")} · ${t("deposits")} ${r.deposits}`),
-    el("div", { id: "wall-count" }, `${t("wall")}: ${r.tiles_left}`),
-    jielu ? null : el("div", { id: "dora" }, `${t("dora")}: `, ...r.dora_indicators.map((d) => tileImg(d, "small"))),
-    el("div", { class: "rules-name" }, view.rules),
-    jielu ? el("div", { class: "rules-name", id: "jielu-mode" }, t(view.mode === "original" ? "originalMode" : "pointsMode")) : null,
-  ].filter(Boolean));
 }
 
 function actionButton(a) {
@@ -345,8 +289,9 @@ function resultBody(r) {
   if (!jielu) body.append(el("div", {}, `${t("dora")}: `, ...r.dora_indicators.map((x) => tileImg(x, "small"))));
   body.append(el("table", { class: "data payments" },
     el("tr", {}, el("th", {}, t("player")), el("th", {}, t("payments")), el("th", {}, t("scoreCol"))),
-    ...r.deltas.map((d, s) => el("tr", { "data-seat": String(s) }, el("td", {}, name(s)), el("td", { class: "num delta" }, signed(d)),
-      el("td", { class: "num" }, String(r.scores[s]))))));
+    // ranked by the scores after the hand (equal scores in seat order)
+    ...[0, 1, 2, 3].sort((a, b) => r.scores[b] - r.scores[a] || a - b).map((s) => el("tr", { "data-seat": String(s) },
+      el("td", {}, name(s)), el("td", { class: "num delta" }, signed(r.deltas[s])), el("td", { class: "num" }, String(r.scores[s]))))));
   return body;
 }
 
