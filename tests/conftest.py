@@ -96,6 +96,12 @@ HEAVY_MODULES = (
 and a module of one long test last). tests/test_suite_schedule.py checks that every name here exists."""
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``--numprocesses=auto``: a worker per core and one more. The ``first`` test (a whole game at the default
+    pace) keeps one worker waiting on the game's pace for minutes, which leaves the cores to the others."""
+    return (os.cpu_count() or 1) + 1
+
+
 def _schedule_rank(item: pytest.Item) -> int:
     if item.get_closest_marker("first") is not None:
         return -1

@@ -172,3 +172,20 @@ def test_every_change_of_scene_is_pushed_even_with_the_same_step(viewer):
     _do(m, t, 1, "ron")
     _advance(m, clock, PACE_MS / 1000 + 0.5)
     assert t.seen_key(viewer)[1] == "over"
+
+
+def test_the_clock_stops_before_the_server_is_gone(tmp_path):
+    """A server shutting down stops its table clock first (and waits for a step it is taking): no timed step is
+    written after the store is closed."""
+    from starlette.testclient import TestClient
+
+    from jantaku.web.app import create_app
+
+    app = create_app(SqliteStore(tmp_path / "games.sqlite3"))
+    with TestClient(app) as client:
+        body = {"rules": "tenhou", "seats": ["human"] + ["efficiency"] * 3, "pace": "normal"}
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 201
+        thread = app.state.manager._clock_thread
+        assert thread is not None and thread.is_alive()
+    assert not thread.is_alive()

@@ -502,3 +502,15 @@ def test_serve_sets_the_lobby_defaults_and_refuses_bad_ones(monkeypatch, tmp_pat
     assert main(["serve", "--result-seconds", "9999"]) == 2
     assert "--result-seconds" in capsys.readouterr().err
     assert main(["serve", "--timer", "1+1"]) == 2
+
+
+def test_serve_defaults_are_what_jantaku_serve_gives_a_table():
+    """SERVE_DEFAULTS (what the browser tests create their tables with) is what `jantaku serve` starts with."""
+    from jantaku.cli import build_parser
+    from jantaku.web.limits import check_table_options
+    from jantaku.web.tables import SERVE_DEFAULTS
+
+    args = build_parser().parse_args(["serve"])
+    pace = int(args.pace) if args.pace.isdigit() else args.pace
+    options = {"pace": pace, "result_seconds": args.result_seconds, "timer": args.timer}
+    assert check_table_options(options, "", TableOptions(), "riichi") == SERVE_DEFAULTS

@@ -32,9 +32,9 @@ def test_the_called_tile_is_turned_toward_its_source(page, server):
     # a red five called stays the called tile
     assert _layout(page, _meld("pon", ["5s", "0s", "5s"], "0s", 1)) == ["5s", "5s", "0s>"]
     # an open kan: the same three places
-    assert _layout(page, _meld("daiminkan", ["1z"] * 4, "1z", 3)) == ["1z>", "1z", "1z", "1z"]
-    assert _layout(page, _meld("daiminkan", ["1z"] * 4, "1z", 2)) == ["1z", "1z>", "1z", "1z"]
-    assert _layout(page, _meld("daiminkan", ["1z"] * 4, "1z", 1)) == ["1z", "1z", "1z", "1z>"]
+    assert _layout(page, _meld("minkan", ["1z"] * 4, "1z", 3)) == ["1z>", "1z", "1z", "1z"]
+    assert _layout(page, _meld("minkan", ["1z"] * 4, "1z", 2)) == ["1z", "1z>", "1z", "1z"]
+    assert _layout(page, _meld("minkan", ["1z"] * 4, "1z", 1)) == ["1z", "1z", "1z", "1z>"]
     # an added kan: the added tile (listed last) lies on the called one
     assert _layout(page, _meld("kakan", ["5p", "5p", "5p", "0p"], "5p", 2)) == ["5p", "5p>+0p>", "5p"]
     assert _layout(page, _meld("kakan", ["9s", "9s", "9s", "9s"], "9s", 1)) == ["9s", "9s", "9s>+9s>"]

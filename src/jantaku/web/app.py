@@ -72,13 +72,14 @@ otherwise (a tile, the yaku names).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import ipaddress
 import json
 import logging
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -925,8 +926,19 @@ def create_app(
         Mount("/league", league_app(league_db or Path(db or "jantaku.sqlite3").with_suffix(".league.sqlite3"))),
     ]
     handlers = {WebError: _web_error, HTTPException: _http_error, Exception: _server_error}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        # the table clock stops before the server (and whoever closes the store after it) goes: no timed step
+        # is taken half-way through a shutdown
+        await run_in_threadpool(app.state.manager.close)
+
     app = Starlette(
-        routes=routes, exception_handlers=handlers, middleware=[Middleware(BrowserGuard, allowed_hosts=allowed_hosts)]
+        routes=routes,
+        exception_handlers=handlers,
+        middleware=[Middleware(BrowserGuard, allowed_hosts=allowed_hosts)],
+        lifespan=lifespan,
     )
     app.state.store = store
     app.state.reviews = ReviewService()

@@ -79,6 +79,7 @@ __all__ = [
     "BOTS",
     "LENGTHS",
     "PACES",
+    "SERVE_DEFAULTS",
     "TIMERS",
     "BadRequest",
     "Conflict",
@@ -177,6 +178,11 @@ class TableOptions:
             timer if timer in TIMERS else "off",
             length if length in LENGTHS else None,
         )
+
+
+SERVE_DEFAULTS = TableOptions(pace=PACES["normal"], result_seconds=20, timer="off")
+"""The options ``jantaku serve`` gives a table created without them (its ``--pace``, ``--result-seconds`` and
+``--timer`` defaults): the normal pace, a finished hand held 20 s under its result, no turn timer."""
 
 
 def table_rules(rules: str, options: TableOptions) -> Ruleset:
@@ -2034,11 +2040,15 @@ class TableManager:
             except Exception:  # never let one table's failure stop every table's clock
                 log.exception("the table clock failed; it goes on")
 
-    def close(self) -> None:
-        """Stop the clock thread (the server is shutting down)."""
+    def close(self, wait: float = 10.0) -> None:
+        """Stop the clock thread (the server is shutting down) and wait up to ``wait`` seconds for a timed step it
+        is taking to end, so that nothing is written after the store is closed."""
         with self._clock_cond:
             self._closed = True
             self._clock_cond.notify_all()
+            thread = self._clock_thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(wait)
 
     def run_due(self, now: float | None = None) -> None:
         """Tick every held table whose next timed step is due (the clock thread calls this; tests may too)."""
