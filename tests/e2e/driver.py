@@ -6,6 +6,7 @@ is only reached through the page.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from jantaku.shapes.waits import discard_options
@@ -21,9 +22,25 @@ def _step(page: Any) -> str:
     return page.evaluate("() => document.body.dataset.step || ''")
 
 
-def wait_ready(page: Any) -> None:
-    """Wait until the person must decide or a result panel is open."""
-    page.wait_for_function(READY)
+WATCHDOG = 12.0
+"""Seconds a page's view may stand still while the person is not asked and no result panel is open (a step is at
+most 0.45 s at the default pace, a bot's turn two steps, a call window one): longer is a freeze."""
+
+
+def wait_ready(page: Any, limit: float = 600.0) -> None:
+    """Wait until the person must decide or a result panel is open; a watchdog over the wait fails, naming the
+    step, when the view stands still for :data:`WATCHDOG` seconds meanwhile (a frozen table)."""
+    start = time.monotonic()
+    last, since = None, start
+    while not page.evaluate(READY):
+        step = _step(page)
+        now = time.monotonic()
+        if step != last:
+            last, since = step, now
+        elif now - since > WATCHDOG:
+            raise AssertionError(f"the view stood still at step {step} for {WATCHDOG:.0f} s, the person not asked")
+        assert now - start < limit, f"not asked to act after {limit:.0f} s (step {step})"
+        time.sleep(0.05)
 
 
 def _click_and_wait(page: Any, locator: Any) -> None:

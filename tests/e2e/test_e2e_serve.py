@@ -12,6 +12,7 @@ options; only ``--port`` is given, a free one), driven in chromium from the lobb
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -150,3 +151,34 @@ def test_two_whole_games_on_a_fresh_server_at_its_default_pace(browser, served):
     finally:
         ctx.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def test_a_whole_jielu_game_with_several_winners_in_a_hand(browser, served):
+    """A 洁律 game on the same server from the lobby to its final table: the hand goes on after a win, and some
+    hand has several winners. The fast pace (0.15 s a step) only shortens the test (four 洁律 hands at the default
+    pace take 2-3 minutes, and the riichi game above already runs at the default pace): the code that drives the
+    table is the same at any pace."""
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US")
+    ctx.set_default_timeout(30_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        _create_from_lobby(page, served, rules="jielu", pace="fast")
+        assert page.locator("#auto-riichi_discard").count() == 0  # 洁律 has no riichi
+        _play_game(page, "the 洁律 game")
+        table = page.evaluate("() => new URLSearchParams(location.search).get('table')")
+        with urllib.request.urlopen(f"{served}api/games/{table}", timeout=10) as r:
+            events = json.loads(r.read())["events"]
+    finally:
+        ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+    wins_per_hand, wins = [], 0
+    for e in events:
+        if e["type"] == "hora":
+            wins += 1
+        elif e["type"] in ("end_kyoku", "end_game") and wins:
+            wins_per_hand.append(wins)
+            wins = 0
+    assert sum(1 for e in events if e["type"] == "start_kyoku") == 4
+    assert max(wins_per_hand) >= 2, wins_per_hand  # the hand went on after a win
