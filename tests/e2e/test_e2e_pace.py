@@ -197,6 +197,11 @@ def test_the_finished_hand_stays_until_both_people_closed_its_result(browser, se
         assert page_a.locator(".player .shown-hand").count() == 1
         assert page_a.locator("#center .round-name").inner_text() == "East 1"
         assert table.view(a)["hold"]["ready"] is True
+        # B's connection drops during the hold: it connects again, the panel still open and the hand held
+        page_b.evaluate("() => socket.close()")
+        page_b.wait_for_function("() => socket.readyState === WebSocket.OPEN", timeout=10_000)
+        assert page_b.locator("#result-dialog[open]").count() == 1
+        assert page_b.locator("#center .round-name").inner_text() == "East 1"
         # B reloads: the panel is still there for B, who closes it: the next hand is dealt on both pages
         page_b.reload()
         page_b.locator("#result-dialog[open]").wait_for()
