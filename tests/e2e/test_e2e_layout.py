@@ -157,3 +157,23 @@ def test_the_score_page(sized, server):
     for col in sized.locator("#score-result .score-column, #palette").all():
         box = col.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= sized.viewport_size["width"] + 0.5
+
+
+def test_a_touched_tile_does_not_stay_raised_on_a_phone(browser, server):
+    """On a touch screen a tile is never raised by "hover" (a tap that is not a discard leaves it where it was);
+    with a mouse the tile under the pointer rises."""
+    table = server.app.state.manager.create("tenhou", ["human", "random", "random", "random"], seed="layout-touch")
+    raised = "(t) => getComputedStyle(document.querySelector(`#hand > img.tile.playable[data-tile='${t}']`)).transform"
+    for touch in (True, False):
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=touch, is_mobile=touch)
+        try:
+            page = ctx.new_page()
+            page.goto(f"{server.url}?table={table.id}&token={table.seats[0].token}")
+            tile = page.locator("#hand > img.tile.playable").first
+            tile.wait_for()
+            name = tile.get_attribute("data-tile")
+            tile.hover()
+            page.wait_for_timeout(150)  # the rise is a 0.08 s transition
+            assert (page.evaluate(raised, name) == "none") is touch
+        finally:
+            ctx.close()
