@@ -4,7 +4,7 @@ set): every page that watches a table sees what happens, and nothing stands stil
 
 - A game that ends on a bot's ron against another bot (a yakuman that busts the discarder): the person who
   created the table, a second person who took the other seat through its invitation, and a spectator all see the
-  last result and the final table.
+  last result and the final table; the same for a game ending on an exhaustive draw.
 - The person's own closed kan, open kan and added kan, each followed by the replacement draw and a discard; the
   melds drawn on the table as they are (the closed kan's ends face down, the called tiles turned to the seat
   they came from, the added tile on the called one).
@@ -18,7 +18,7 @@ from contextlib import contextmanager
 
 from jantaku.rules import load_rules
 from jantaku.table import Wall, draw_seating
-from jantaku.web.tables import SERVE_DEFAULTS
+from jantaku.web.tables import SERVE_DEFAULTS, TableOptions
 from scenario_walls import build_wall
 
 from .conftest import TIMEOUT_MS
@@ -251,3 +251,64 @@ def test_a_reload_and_a_dropped_websocket_mid_hand_and_mid_call_window(browser, 
             ),
             "after the kan",
         )
+
+
+def _pass_or_tsumogiri(view: dict) -> int:
+    """The index of a person's quietest move: discard the drawn tile, pass a call, stay silent at a draw."""
+    acts = view["actions"]
+    for want in (
+        lambda a: a["type"] == "dahai" and a.get("tsumogiri"),
+        lambda a: a["type"] in ("none", "noten"),
+        lambda a: a["type"] == "dahai",
+    ):
+        found = [i for i, a in enumerate(acts) if want(a)]
+        if found:
+            return found[0]
+    return 0
+
+
+def test_a_game_ending_on_an_exhaustive_draw_is_seen_by_both_people_and_a_spectator(browser, server):
+    """Random bots almost never win, and the people only discard what they draw: every hand of this East-only
+    game is an exhaustive draw. The first three hands are played at once on the server (at no pace), then the
+    table takes the server's default options for its last hand, played in the browsers at the default pace."""
+    manager = server.app.state.manager
+    kinds = ["human", "random", "human", "random"]
+    table = manager.create("mleague", kinds, seed="draw-end-0", options=TableOptions(length="east"), creator_seat=0)
+    claimed = manager.claim(table.id, table.seats[2].invite)[2]
+    tokens = {0: table.seats[0].token, 2: claimed}
+    while len(table.hand_results) < 3:
+        seat = next(s for s in tokens if table.view(s)["actions"])
+        view = table.view(seat)
+        manager.act(table.id, tokens[seat], view["step"], _pass_or_tsumogiri(view))
+    assert [r["kind"] for r in table.hand_results] == ["exhaustive"] * 3
+    with table.lock:  # the last hand at `jantaku serve`'s pace and hold
+        table.options = TableOptions(SERVE_DEFAULTS.pace, SERVE_DEFAULTS.result_seconds, SERVE_DEFAULTS.timer, "east")
+    with _pages(browser, 3) as (page_a, page_b, watcher):
+        page_a.goto(f"{server.url}?table={table.id}&token={tokens[0]}")
+        page_b.goto(f"{server.url}?table={table.id}&token={tokens[2]}")
+        watcher.goto(f"{server.url}?table={table.id}&watch={table.spectator_token()}")
+        people = [page_a, page_b]
+        for p in (*people, watcher):
+            p.wait_for_selector(".river")
+            if p.locator("#result-dialog[open]").count():  # the third hand's result, seen at load
+                p.click("#result-dialog form button")
+
+        def step(states) -> bool:
+            for p, s in zip(people, states, strict=False):
+                if s["mine"] and not s["dialog"]:
+                    buttons = p.locator("#actions button[data-action=none], #actions button[data-action=noten]")
+                    if buttons.count():
+                        buttons.first.click()
+                    elif p.locator("#hand > img.tile.drawn.playable").count():
+                        p.click("#hand > img.tile.drawn.playable")
+                    else:
+                        p.locator("#hand > img.tile.playable").last.click()
+            return all(s["final"] for s in states)
+
+        watch([*people, watcher], step, "the last hand", limit=300)
+        assert table.over and table.hand_results[-1]["kind"] == "exhaustive" and len(table.hand_results) == 4
+        for p in (*people, watcher):
+            result = p.locator("#result-dialog .result")
+            assert result.get_attribute("data-kind") == "exhaustive"
+            assert result.locator("h3.draw").inner_text() == "Exhaustive draw"
+            assert p.locator("#result-dialog .final tr[data-seat]").count() == 4
