@@ -89,6 +89,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="a further host name people reach the server by (repeatable), e.g. the machine's name on the "
         "network or the name a proxy forwards; requests naming any other host are refused (421)",
     )
+    p.add_argument(
+        "--proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="the address of a reverse proxy in front of the server (repeatable): only its X-Forwarded-For and "
+        "X-Forwarded-Proto are believed, so the per-address limits count the real client. Default: none, and "
+        "those headers are ignored from everyone (a client could otherwise choose its own address)",
+    )
     p.set_defaults(run=run)
 
 
@@ -156,8 +165,24 @@ def run(args: argparse.Namespace) -> int:
     print(f"jantaku web table: open {url_for(args.host, args.port)}  (games in {db})", flush=True)
     # the 洁律 legal-win check is compiled on first use: do it now, beside the server, not in the first 洁律 game
     threading.Thread(target=_warm_jielu, name="jielu-warm-up", daemon=True).start()
-    serve_forever(app, sock, log_level="warning", ws="websockets-sansio", ws_max_size=MAX_JSON_BYTES)
+    serve_forever(
+        app, sock, log_level="warning", ws="websockets-sansio", ws_max_size=MAX_JSON_BYTES, **proxy_config(args.proxy)
+    )
     return 0
+
+
+def proxy_config(proxies: list[str]) -> dict[str, Any]:
+    """uvicorn's options for ``--proxy``: forwarded headers believed from those addresses only, and from nobody
+    without one (uvicorn believes them from 127.0.0.1 by default, where any local client could send them).
+
+    >>> proxy_config([])
+    {'proxy_headers': False}
+    >>> proxy_config(["10.0.0.2"])
+    {'proxy_headers': True, 'forwarded_allow_ips': '10.0.0.2'}
+    """
+    if not proxies:
+        return {"proxy_headers": False}
+    return {"proxy_headers": True, "forwarded_allow_ips": ",".join(proxies)}
 
 
 def serve_forever(app: Any, sock: socket.socket, **config: Any) -> None:
