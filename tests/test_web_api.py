@@ -256,7 +256,13 @@ def test_serve_command_prints_the_address(monkeypatch, tmp_path, capsys):
     assert main(["serve", "--port", str(port), "--db", str(tmp_path / "x.sqlite3")]) == 0
     assert f"http://127.0.0.1:{port}/" in capsys.readouterr().out
     assert calls == [
-        {"address": ("127.0.0.1", port), "log_level": "warning", "ws": "websockets-sansio", "ws_max_size": 262144}
+        {
+            "address": ("127.0.0.1", port),
+            "log_level": "warning",
+            "ws": "websockets-sansio",
+            "ws_max_size": 262144,
+            "proxy_headers": False,  # X-Forwarded-For believed from nobody without --proxy
+        }
     ]
     assert (tmp_path / "x.sqlite3").exists()
     assert main(["serve", "--port", "0"]) == 2

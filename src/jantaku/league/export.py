@@ -15,6 +15,8 @@ import io
 import json
 from typing import Any
 
+from jantaku.text import csv_cell
+
 __all__ = ["STANDINGS_COLUMNS", "games_csv", "standings_csv", "to_json"]
 
 STANDINGS_COLUMNS = (
@@ -28,6 +30,7 @@ def standings_csv(rows: list[dict[str, Any]]) -> str:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(STANDINGS_COLUMNS)
+    w = _Safe(w)
     for r in rows:
         ranks = r["ranks"]
         w.writerow(
@@ -43,6 +46,7 @@ def games_csv(games: list[dict[str, Any]]) -> str:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(("game", "table", "source", "status", "seat", "player", "score", "rank", "final"))
+    w = _Safe(w)
     for g in games:
         res = g.get("result") or {}
         for seat, name in enumerate(g["players"]):
@@ -52,6 +56,17 @@ def games_csv(games: list[dict[str, Any]]) -> str:
                  _blank(res["ranks"][seat] if res else None), _blank(res["final"][seat] if res else None)]
             )  # fmt: skip
     return out.getvalue()
+
+
+class _Safe:
+    """A CSV writer whose text cells never start a formula (:func:`jantaku.text.csv_cell`): a name like
+    ``=HYPERLINK(...)`` is written as ``'=HYPERLINK(...)``."""
+
+    def __init__(self, writer: Any) -> None:
+        self.writer = writer
+
+    def writerow(self, row: list[Any]) -> None:
+        self.writer.writerow([csv_cell(v) for v in row])
 
 
 def to_json(data: Any) -> str:

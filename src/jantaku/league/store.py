@@ -39,6 +39,7 @@ from jantaku.errors import JantakuError
 from jantaku.extras import require
 from jantaku.rules import Ruleset, load_rules
 from jantaku.rules.loader import preset_names, rules_from_mapping
+from jantaku.text import TextError, check_name
 
 from . import schema as t
 from .errors import ConflictError, EntryError, LeagueError, NotFoundError
@@ -758,9 +759,12 @@ class LeagueStore:
 
 
 def _name(value: object, what: str) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > 200:
-        raise LeagueError(f"{what} must be 1-200 characters, got {value!r}")
-    return value.strip()
+    """A checked name (:func:`jantaku.text.check_name`: valid Unicode, no control or bidirectional characters,
+    at most 200 characters; an event's name also none of the characters of a URL path), or :class:`LeagueError`."""
+    try:
+        return check_name(value, what, 200, path=what == "event name")
+    except TextError as e:
+        raise LeagueError(str(e)) from None
 
 
 def _rules_from_text(text: str, shown: str) -> Ruleset:

@@ -69,6 +69,7 @@ from jantaku.shapes.waits import wait_kinds
 from jantaku.table import Game
 from jantaku.table.actions import ANKAN, CHI, DAIMINKAN, DISCARD, KAKAN, PASS, PON, RIICHI, RON, TENPAI, TSUMO, Action
 from jantaku.table.kyoku import CALLED, CHANKAN, DECLARE, DRAWN, ENDED, RESPONSES, IllegalActionError, Kyoku
+from jantaku.text import TextError, check_name
 from jantaku.tiles import Tile
 
 from .storage import GameStore, StaleWrite, StoredGame, StoredTable, utc_now
@@ -1653,9 +1654,12 @@ class TableManager:
         if names is not None:
             if not isinstance(names, list) or len(names) != 4 or not all(isinstance(n, str) for n in names):
                 raise BadRequest("names: a list of four strings")
-            for info, name in zip(infos, names, strict=True):
+            for s, (info, name) in enumerate(zip(infos, names, strict=True)):
                 if name.strip():
-                    info.name = name.strip()[:40]
+                    try:
+                        info.name = check_name(name, f"names[{s}]")
+                    except TextError as e:
+                        raise BadRequest(str(e)) from None
         self._count_creation(client)
         self._sweep(force=True)
         with self._lock:
