@@ -90,6 +90,21 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "network or the name a proxy forwards; requests naming any other host are refused (421)",
     )
     p.add_argument(
+        "--max-sockets",
+        type=int,
+        default=500,
+        metavar="N",
+        help="open table connections (websockets) the server keeps in all (default 500: a process may commonly "
+        "hold 1,024 open files); more are closed at once with the reason (0: no cap)",
+    )
+    p.add_argument(
+        "--max-sockets-per-address",
+        type=int,
+        default=50,
+        metavar="N",
+        help="open table connections from one address (default 50; 0: no cap)",
+    )
+    p.add_argument(
         "--proxy",
         action="append",
         default=[],
@@ -161,6 +176,8 @@ def run(args: argparse.Namespace) -> int:
         allowed_hosts=allowed,
         table_defaults=defaults,
         league_db=args.league_db,
+        max_sockets=args.max_sockets,
+        max_sockets_per_address=args.max_sockets_per_address,
     )
     print(f"jantaku web table: open {url_for(args.host, args.port)}  (games in {db})", flush=True)
     # the 洁律 legal-win check is compiled on first use: do it now, beside the server, not in the first 洁律 game

@@ -110,7 +110,10 @@ from .league import league_app
 from .limits import (
     MAX_INFLATED,
     MAX_JSON_BYTES,
+    MAX_SOCKETS,
+    MAX_SOCKETS_PER_ADDRESS,
     MAX_UPLOAD,
+    SocketLimiter,
     TooLarge,
     check_score_request,
     check_table_options,
@@ -368,8 +371,23 @@ async def table_socket(websocket: WebSocket) -> None:
     """Push the seat's view after every change; take ``{"type": "act", "step", "index"}`` messages.
 
     A message that is refused gets ``{"type": "error", "status", "error"}`` and the socket stays open; a
-    failure of the server itself closes it with code 1011 and the reason."""
+    failure of the server itself closes it with code 1011 and the reason. A socket over the server's caps (per
+    address and in all: :class:`~jantaku.web.limits.SocketLimiter`) is closed at once with code 1013 and why."""
     await websocket.accept()
+    limiter: SocketLimiter = websocket.app.state.sockets
+    address = _client(websocket)
+    refused = limiter.acquire(address)
+    if refused is not None:
+        await websocket.send_json({"type": "error", "status": 429, "error": refused})
+        await websocket.close(code=1013, reason=refused[:120])
+        return
+    try:
+        await _table_socket(websocket)
+    finally:
+        limiter.release(address)
+
+
+async def _table_socket(websocket: WebSocket) -> None:
     manager = _manager(websocket)
     table_id = websocket.path_params["id"]
     token = websocket.query_params.get("token")
@@ -877,6 +895,8 @@ def create_app(
     allowed_hosts: Iterable[str] | None = None,
     table_defaults: TableOptions | None = None,
     league_db: str | Path | None = None,
+    max_sockets: int = MAX_SOCKETS,
+    max_sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS,
 ) -> Starlette:
     """The application over ``store`` (default: a :class:`~jantaku.web.storage.SqliteStore` at ``db``, or
     ``jantaku.sqlite3`` in the working folder). ``seed_source`` gives new tables their seeds (default: random;
@@ -889,7 +909,8 @@ def create_app(
     ``table_defaults``: the pace and time options of a table created without them (default
     :class:`~jantaku.web.tables.TableOptions`: no pace, no hold, no timer; ``jantaku serve`` passes its own).
     ``league_db``: the league recorder's database at ``/league`` (:mod:`jantaku.web.league`; default a SQLite
-    file beside ``db``, opened on first use)."""
+    file beside ``db``, opened on first use). ``max_sockets`` and ``max_sockets_per_address`` cap the open table
+    websockets in all and from one address (0: no cap; :class:`~jantaku.web.limits.SocketLimiter`)."""
     store = store if store is not None else SqliteStore(db if db is not None else "jantaku.sqlite3")
     routes = [
         Route("/", page),
@@ -941,6 +962,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.store = store
+    app.state.sockets = SocketLimiter(max_sockets, max_sockets_per_address)
     app.state.reviews = ReviewService()
     app.state.manager = TableManager(
         store,

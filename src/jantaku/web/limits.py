@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import threading
 import zlib
 from typing import Any
 
@@ -289,3 +290,49 @@ ANALYSE_MAX_RULE_SETS = 4
 
 ANALYSE_KEPT = 8
 """Reports the server keeps in memory to be opened (the oldest is dropped first)."""
+
+
+MAX_SOCKETS = 500
+"""Default cap on open table websockets in all (``jantaku serve --max-sockets``): a process commonly may hold
+1,024 open files, and the database, the HTTP connections and the log need some of them."""
+
+MAX_SOCKETS_PER_ADDRESS = 50
+"""Default cap on open table websockets from one address (``--max-sockets-per-address``): a household's
+browsers, each with a few tabs and spectators' pages, stay far below it."""
+
+
+class SocketLimiter:
+    """Counts the open table websockets, per client address and in all, and refuses one over either cap (the
+    socket is then closed with code 1013, "try again later", and the reason; nothing else is held for it).
+
+    >>> limiter = SocketLimiter(total=3, per_address=2)
+    >>> limiter.acquire("a"), limiter.acquire("a"), limiter.acquire("a") is not None
+    (None, None, True)
+    >>> limiter.acquire("b"), limiter.acquire("c") is not None
+    (None, True)
+    >>> limiter.release("a"); limiter.acquire("c")
+    """
+
+    def __init__(self, total: int = MAX_SOCKETS, per_address: int = MAX_SOCKETS_PER_ADDRESS) -> None:
+        self.total, self.per_address = total, per_address
+        self.open: dict[str | None, int] = {}
+        self._lock = threading.Lock()
+
+    def acquire(self, address: str | None) -> str | None:
+        """Count a new socket from ``address``: ``None`` when it may stay open, else the reason it may not."""
+        with self._lock:
+            if self.total and sum(self.open.values()) >= self.total:
+                return f"the server holds its limit of {self.total} open table connections: try again later"
+            if self.per_address and self.open.get(address, 0) >= self.per_address:
+                return f"{self.per_address} table connections are open from your address already: close some"
+            self.open[address] = self.open.get(address, 0) + 1
+            return None
+
+    def release(self, address: str | None) -> None:
+        """A socket counted by :meth:`acquire` closed."""
+        with self._lock:
+            left = self.open.get(address, 0) - 1
+            if left > 0:
+                self.open[address] = left
+            else:
+                self.open.pop(address, None)

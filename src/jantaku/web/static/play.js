@@ -109,10 +109,10 @@ function connect() {
       if (data.status === 404 || data.status === 403) socket.fatal = true;
     }
   };
-  socket.onclose = () => {
+  socket.onclose = (ev) => {
     if (socket.fatal) return;
     document.getElementById("status").textContent = t("connectionLost");
-    setTimeout(connect, 1500);
+    setTimeout(connect, ev.code === 1013 ? 10000 : 1500);  // 1013: the server's connection cap; try again later
   };
 }
 
