@@ -159,6 +159,8 @@ def test_score_flags_out_of_range_are_named():
         (b"starting_points = 99999999999999\n", "starting_points must lie within"),
         (b'starting_points = "25000"\n', "starting_points must be an integer, got '25000'"),
         (b"payment_rounding = 0\n", "payment_rounding must be at least 1"),
+        (b"rounds = 5\n", "rounds must lie within 1..4, got 5"),  # no fifth wind (issue 32: games crashed)
+        (b"rounds = 1000000000\n", "rounds must lie within 1..4"),
         (b"time_limit_minutes = nan\n", "time_limit_minutes must lie within"),
         (b"red_fives = [1, 1]\n", "red_fives must be a list of 3 integers"),
         (b"base = 3\n", "base must be a preset name"),

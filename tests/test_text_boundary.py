@@ -85,3 +85,23 @@ def test_csv_exports_never_start_a_formula():
     game = {"id": 1, "table": "A", "source": "web", "status": "finished", "players": ["@me", "b", "c", "d"],
             "result": {"scores": [1, 2, 3, 4], "ranks": [4, 3, 2, 1], "final": [-1, 0, 0, 1]}, "state": {}}  # fmt: skip
     assert next(csv.DictReader(io.StringIO(games_csv([game]))))["player"] == "'@me"
+
+
+def test_digits_that_are_not_ascii_are_not_numbers(client):
+    """``"²".isdigit()`` is true and ``int("²")`` fails: such a path or header is a named 4xx, never a 500."""
+    import jantaku.web.analyse as analyse
+
+    created = client.post("/api/tables", json={"rules": "tenhou", "seats": ["human", "random", "random", "random"]})
+    tid, owner = created.json()["id"], created.json()["owner_token"]
+    for seat in ("²", "٣", "𝟙"):
+        r = client.post(f"/api/tables/{tid}/seats/{seat}/reissue", json={"token": owner})
+        assert r.status_code == 400 and "seat" in r.json()["error"], r.text
+    with analyse._reports_lock:
+        analyse._reports["boundary"] = ("<html></html>", [b"\x89PNG"])
+    try:
+        assert client.get("/analyse/report/boundary/0.png").status_code == 200
+        for n in ("²", "٣"):
+            assert client.get(f"/analyse/report/boundary/{n}.png").status_code == 404
+    finally:
+        with analyse._reports_lock:
+            analyse._reports.pop("boundary", None)

@@ -414,7 +414,7 @@ def _win(store: Any, a: argparse.Namespace) -> Any:
         except ValueError:
             raise JantakuError(f"--also {name} {han} {fu}: han and fu are whole numbers") from None
     for name, count in a.also_yakuman:
-        if not count.isdigit():
+        if not (count.isascii() and count.isdigit()):
             raise JantakuError(f"--also-yakuman {name} {count}: the count is a whole number")
         wins.append({"winner": _seat_of(g, name), "from": frm, "yakuman": int(count)})
     for m in a.also_pao:

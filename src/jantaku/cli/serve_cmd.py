@@ -152,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
     from jantaku.web.limits import MAX_JSON_BYTES, check_table_options
     from jantaku.web.tables import TableOptions, WebError
 
-    pace = int(args.pace) if args.pace.isdigit() else args.pace
+    pace = int(args.pace) if args.pace.isascii() and args.pace.isdigit() else args.pace
     try:
         defaults = check_table_options(
             {"pace": pace, "result_seconds": args.result_seconds, "timer": args.timer}, "", TableOptions(), "riichi"

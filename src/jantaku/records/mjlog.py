@@ -185,12 +185,12 @@ class _State:
             self.names = [urllib.parse.unquote(a.get(f"n{i}", "")) for i in range(4)]
         elif tag == "INIT":
             self._init(a)
-        elif tag[0] in _DRAW and tag[1:].isdigit():
+        elif tag[0] in _DRAW and tag[1:].isascii() and tag[1:].isdigit():
             seat = _DRAW[tag[0]]
             tile = int(tag[1:])
             self.last_draw[seat] = tile
             self.emit({"type": "tsumo", "actor": seat, "pai": self.t(tile)})
-        elif tag[0] in _DISCARD and tag[1:].isdigit():
+        elif tag[0] in _DISCARD and tag[1:].isascii() and tag[1:].isdigit():
             seat = _DISCARD[tag[0]]
             tile = int(tag[1:])
             self.emit({"type": "dahai", "actor": seat, "pai": self.t(tile), "tsumogiri": tile == self.last_draw[seat]})

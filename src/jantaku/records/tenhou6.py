@@ -437,7 +437,7 @@ class _Kyoku:
         what = f"seat {p} discard #{i}"
         if isinstance(x, str):
             if x.startswith("r"):
-                code: Any = int(x[1:]) if x[1:].isdigit() else x
+                code: Any = int(x[1:]) if x[1:].isascii() and x[1:].isdigit() else x
                 if code == _TSUMOGIRI:
                     return _Discard(tsumogiri=True, riichi=True)
                 return _Discard(tile=self._tile(code, what), riichi=True)

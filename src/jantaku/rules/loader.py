@@ -56,6 +56,11 @@ def preset_names() -> list[str]:
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
+INT_RANGES: dict[str, tuple[int, int]] = {"rounds": (1, 4)}
+"""Integer parameters with a narrower range than any integer: ``rounds`` counts prevailing winds (East to North;
+a fifth wind does not exist, and the engine has no seat wind for it)."""
+
+
 def coerce_value(key: str, value: Any) -> Any:
     """Check ``value`` for parameter ``key`` and convert it to the parameter's type (lists -> tuples/sets)."""
     if key not in _FIELDS:
@@ -77,6 +82,9 @@ def coerce_value(key: str, value: Any) -> Any:
             raise RulesError(f"{key} must lie within -{INT_LIMIT}..{INT_LIMIT}, got {excerpt(value)}")
         if key in _POSITIVE and value < 1:
             raise RulesError(f"{key} must be at least 1, got {value}")
+        low, high = INT_RANGES.get(key, (None, None))
+        if low is not None and not low <= value <= high:
+            raise RulesError(f"{key} must lie within {low}..{high}, got {value}")
         return value
     if tp is float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):

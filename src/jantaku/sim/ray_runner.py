@@ -104,7 +104,7 @@ def _connect(ray: Any, address: str | None, workers: int | None) -> bool:
 def _probe(address: str, timeout: float = 5.0) -> None:
     """Fail at once, naming ``address``, when nothing answers there (Ray itself would retry for minutes)."""
     host, _, port = address.rpartition(":")
-    if not host or not port.isdigit():
+    if not host or not (port.isascii() and port.isdigit()):
         raise JantakuError(f"--ray {address!r}: give the head node's address as HOST:PORT (or auto)")
     try:
         with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):

@@ -198,7 +198,7 @@ async def report_page(request: Request) -> Response:
 async def report_image(request: Request) -> Response:
     _, images = _get(request.path_params["id"])
     n = request.path_params["n"]
-    if not n.isdigit() or int(n) >= len(images):
+    if not (n.isascii() and n.isdigit() and len(n) <= 3) or int(n) >= len(images):  # "²" is a digit, not a number
         raise NotFound("no such picture")
     return Response(images[int(n)], media_type="image/png")
 

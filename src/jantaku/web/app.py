@@ -297,7 +297,7 @@ async def create_table(request: Request) -> Response:
 async def reissue_link(request: Request) -> Response:
     body = await _json_body(request)
     text = request.path_params["seat"]
-    if not (text.isdigit() and len(text) == 1):
+    if not (text.isascii() and text.isdigit() and len(text) == 1):
         raise BadRequest(f"seat: 0-3, not {_short(text, 20)!r}")
     seat = int(text)
     manager = _manager(request)
@@ -753,13 +753,13 @@ def host_name(value: str) -> str | None:
     if value.startswith("["):
         end = value.find("]")
         name, rest = value[: end + 1], value[end + 1 :]
-        if end < 0 or (rest and not (rest.startswith(":") and rest[1:].isdigit())):
+        if end < 0 or (rest and not (rest.startswith(":") and rest[1:].isascii() and rest[1:].isdigit())):
             return None
     elif value.count(":") > 1:  # a bare IPv6 address (a --host value)
         name = f"[{value}]"
     else:
         name, _, port = value.partition(":")
-        if _ and not port.isdigit():
+        if _ and not (port.isascii() and port.isdigit()):
             return None
     if not name or any(c.isspace() or c in "/\\@?#" for c in name):
         return None

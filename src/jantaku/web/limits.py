@@ -213,7 +213,7 @@ async def read_body(request: Request, limit: int, what: str) -> bytes:
     """The request's body, refused with :class:`TooLarge` (413) as soon as it passes ``limit`` bytes, or when its
     Content-Length announces more; ``what`` names it in the message ("the upload is larger than 8 MiB")."""
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and len(declared) < 20 and int(declared) > limit:
+    if declared.isascii() and declared.isdigit() and len(declared) < 20 and int(declared) > limit:
         raise TooLarge(f"{what} is larger than {_limit_text(limit)}")
     raw = bytearray()
     async for chunk in request.stream():
