@@ -118,6 +118,15 @@ def test_serve_creates_no_folder(capsys, tmp_path):
     assert not (tmp_path / "nope").exists()
 
 
+def test_serve_on_a_place_it_cannot_write_says_so_at_start(capsys):
+    """A games database that cannot be written (here /proc, which not even root writes) stops the start with one
+    line and exit 2, not a traceback, and not later at the first move (issue 32)."""
+    code = main(["serve", "--port", str(_free_port()), "--db", "/proc/self/jantaku.sqlite3"])
+    err = capsys.readouterr().err
+    assert code == 2 and "the games database cannot be written there" in err and "--db" in err
+    assert "Traceback" not in err and len(err.splitlines()) == 1
+
+
 def test_serve_prints_its_address_once_it_listens(tmp_path):
     port = _free_port()
     proc = subprocess.Popen(

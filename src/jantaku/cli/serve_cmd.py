@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import errno
 import socket
+import sqlite3
 import threading
 from pathlib import Path
 from typing import Any
@@ -167,9 +168,19 @@ def run(args: argparse.Namespace) -> int:
         league_folder = Path(args.league_db).expanduser().parent
         if not league_folder.is_dir():
             raise JantakuError(f"--league-db: no folder {str(league_folder)!r} for the league database")
+    from jantaku.web.storage import SqliteStore
+
+    try:
+        store = SqliteStore(db)
+        store.check_writable()
+    except (sqlite3.Error, OSError) as e:
+        raise JantakuError(
+            f"--db {str(db)!r}: the games database cannot be written there ({e}); give a writable place with --db"
+        ) from None
     sock = listening_socket(args.host, args.port)
     app = create_app(
-        db=db,
+        store,
+        db=db,  # the league database's default lies beside it
         max_tables=args.max_tables,
         idle_seconds=args.idle_minutes * 60,
         creates_per_minute=args.tables_per_minute,

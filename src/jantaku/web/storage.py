@@ -208,6 +208,13 @@ class SqliteStore:
             self._db.execute("PRAGMA synchronous = FULL")  # an acknowledged move survives a power cut too
         self._migrate()
 
+    def check_writable(self) -> None:
+        """Take the database's write lock and let it go: an :class:`sqlite3.Error` when the file (or its folder)
+        cannot be written, so a server can say so at start instead of at the first move."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("ROLLBACK")
+
     # -- schema ----------------------------------------------------------------------------------------------
 
     @property
