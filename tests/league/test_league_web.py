@@ -238,3 +238,15 @@ def test_login_limiter_window():
     lim.failed("c", 1)
     lim.failed("d", 1)
     assert lim.retry_after("e", 1) is not None  # five failures for event 1 within the window, from anywhere
+
+
+def test_out_of_range_ids_and_a_folder_as_file_name_are_named_4xx(client):
+    """Issue 32: a game id beyond a database integer, and ``?file=..`` on the import, were plain-text 500s."""
+    assert client.post("/league/api/events", json={"name": "Cup", "rules": "mleague", "password": "s3cret"}).status_code == 201
+    for gid in (str(2**63), str(-(2**63) - 1), "9" * 5000, "²", "1.5"):
+        r = client.get(f"/league/api/games/{gid}")
+        assert 400 <= r.status_code < 500 and r.headers["content-type"].startswith("application/json"), (gid, r.text)
+    record = Path(__file__).parent.parent / "data/records/tenhou-mjlog/mjx-houou/2010081709gm-00a9-0000-fe3371ad.mjlog"
+    for name in ("..", ".", "...", "../../etc/passwd"):
+        r = client.post(f"/league/api/events/Cup/import?file={name}&names=1", content=record.read_bytes(), headers=PW)
+        assert r.status_code < 500 and r.headers["content-type"].startswith("application/json"), (name, r.text)

@@ -378,8 +378,10 @@ def league_app(db: str | Path) -> Starlette:
     async def import_record(request: Request) -> Response:
         name = request.path_params["name"]
         actor = await admin(request, name)
-        file = "".join(c for c in request.query_params.get("file", "upload") if c.isalnum() or c in "._-")[:80]
-        file = file or "upload"
+        # the name keeps its extension (the record's format) and never names a folder (".", "..")
+        kept = (c for c in request.query_params.get("file", "upload") if c.isascii() and (c.isalnum() or c in "._-"))
+        file = "".join(kept)
+        file = file[:80].lstrip(".") or "upload"
         mapping: dict[str, str] = {}
         for m in request.query_params.getlist("map"):
             if "=" not in m:
@@ -487,12 +489,16 @@ def _event_head(s: Any, name: str) -> dict[str, Any]:
 
 
 def _int(value: object) -> int:
+    """A whole number that a database column holds (-2**63..2**63-1), or a :class:`JantakuError` (400)."""
     try:
-        if isinstance(value, bool):
+        if isinstance(value, bool) or (isinstance(value, str) and not value.strip().lstrip("-").isascii()):
             raise ValueError
-        return int(value)  # type: ignore[arg-type]
+        number = int(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         raise JantakuError(f"expected a whole number, got {str(value)[:40]!r}") from None
+    if not -(2**63) <= number < 2**63:
+        raise JantakuError(f"expected a whole number within a database's range, got {str(value)[:40]!r}")
+    return number
 
 
 def _players(body: dict[str, Any]) -> list[str]:
