@@ -22,7 +22,7 @@ RECORD = Path(__file__).parent.parent / "data/records/tenhou-mjlog/mjx-houou/201
 
 
 def setup_event(store, rules="mleague", players="ABCDEFGH", teams=True):
-    store.create_event("Season", rules, admin_password="secret")
+    store.create_event("Season", rules, admin_password="secret-pw")
     if teams:
         store.add_team("Season", "Red")
         store.add_team("Season", "Blue")
@@ -33,7 +33,7 @@ def setup_event(store, rules="mleague", players="ABCDEFGH", teams=True):
 def test_events_players_teams(store):
     setup_event(store)
     assert [e["name"] for e in store.events()] == ["Season"]
-    assert store.check_admin("Season", "secret") and not store.check_admin("Season", "wrong")
+    assert store.check_admin("Season", "secret-pw") and not store.check_admin("Season", "wrong")
     assert store.teams("Season") == ["Red", "Blue"]
     assert [(p["name"], p["team"]) for p in store.players("Season")][:2] == [("A", "Red"), ("B", "Blue")]
     with pytest.raises(LeagueError, match="exists already"):

@@ -17,7 +17,7 @@ from jantaku.web.storage import SqliteStore
 
 from .simulated import entries_of, simulated_game
 
-PW = {"X-League-Password": "s3cret"}
+PW = {"X-League-Password": "s3cret-pw"}
 
 
 @pytest.fixture
@@ -36,7 +36,7 @@ def test_pages_are_served(client):
 
 
 def test_organiser_records_a_hanchan(client):
-    r = client.post("/league/api/events", json={"name": "Cup", "rules": "mleague", "password": "s3cret"})
+    r = client.post("/league/api/events", json={"name": "Cup", "rules": "mleague", "password": "s3cret-pw"})
     assert r.status_code == 201
     for team in ("Red", "Blue"):
         assert client.post("/league/api/events/Cup/teams", json={"name": team}, headers=PW).status_code == 201
@@ -69,7 +69,7 @@ def test_organiser_records_a_hanchan(client):
 
 
 def test_refusals(client):
-    client.post("/league/api/events", json={"name": "Cup", "rules": "mu", "password": "s3cret"})
+    client.post("/league/api/events", json={"name": "Cup", "rules": "mu", "password": "s3cret-pw"})
     for p in "ABCD":
         client.post("/league/api/events/Cup/players", json={"name": p}, headers=PW)
     gid = client.post("/league/api/events/Cup/games", json={"players": list("ABCD")}, headers=PW).json()["game"]
@@ -97,7 +97,7 @@ UPLOAD = {**PW, "Content-Type": "application/octet-stream"}
 
 
 def _event(client, name: str, rules: str, players=("Ann", "Bo", "Cy", "Di")) -> None:
-    body = {"name": name, "rules": rules, "password": "s3cret"}
+    body = {"name": name, "rules": rules, "password": "s3cret-pw"}
     assert client.post("/league/api/events", json=body).status_code == 201
     for p in players:
         assert client.post(f"/league/api/events/{name}/players", json={"name": p}, headers=PW).status_code == 201
@@ -217,10 +217,21 @@ def test_wrong_passwords_are_rate_limited(client):
         for _ in range(FAILED_PER_CLIENT):
             assert other.post("/league/api/events/Cup/login", json={}, headers=bad).status_code == 403
     assert FAILED_PER_EVENT == 3 * FAILED_PER_CLIENT
-    r = others[2].post("/league/api/events/Cup/login", json={}, headers=PW)
+    # the event took its limit of wrong passwords: the guessers wait, even with the right password ...
+    r = others[1].post("/league/api/events/Cup/login", json={}, headers=PW)
     assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+    r = others[2].post("/league/api/events/Cup/login", json={}, headers=bad)  # a new address guesses once
+    assert r.status_code == 403
+    assert others[2].post("/league/api/events/Cup/login", json={}, headers=bad).status_code == 429
+    # ... and the organiser, at an address that sent no wrong password, goes on (issue 32)
+    organiser = TestClient(app, client=("10.0.0.77", 4000))
+    assert organiser.post("/league/api/events/Cup/login", json={}, headers=PW).status_code == 200
+    assert organiser.post("/league/api/events/Cup/teams", json={"name": "T2"}, headers=PW).status_code == 201
     # another event is not locked by Cup's failures
     _event(others[2], "Other", "mu", players=("A",))
+    # an organiser password is at least 8 characters
+    r = organiser.post("/league/api/events", json={"name": "Short", "rules": "mu", "password": "1234567"})
+    assert r.status_code == 400 and "at least 8 characters" in r.json()["error"]
 
 
 def test_login_limiter_window():
@@ -237,12 +248,16 @@ def test_login_limiter_window():
     lim.failed("b", 1)
     lim.failed("c", 1)
     lim.failed("d", 1)
-    assert lim.retry_after("e", 1) is not None  # five failures for event 1 within the window, from anywhere
+    # five failures for event 1 within the window, from anywhere: the guessers wait, another address does not
+    assert lim.retry_after("b", 1) is not None and lim.retry_after("e", 1) is None
+    lim.succeeded("b", 1)  # the right password from b: its guesses for event 1 are forgotten
+    assert lim.retry_after("b", 1) is None
 
 
 def test_out_of_range_ids_and_a_folder_as_file_name_are_named_4xx(client):
     """Issue 32: a game id beyond a database integer, and ``?file=..`` on the import, were plain-text 500s."""
-    assert client.post("/league/api/events", json={"name": "Cup", "rules": "mleague", "password": "s3cret"}).status_code == 201
+    body = {"name": "Cup", "rules": "mleague", "password": "s3cret-pw"}
+    assert client.post("/league/api/events", json=body).status_code == 201
     for gid in (str(2**63), str(-(2**63) - 1), "9" * 5000, "²", "1.5"):
         r = client.get(f"/league/api/games/{gid}")
         assert 400 <= r.status_code < 500 and r.headers["content-type"].startswith("application/json"), (gid, r.text)

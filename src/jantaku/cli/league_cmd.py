@@ -20,7 +20,7 @@ READ_ONLY = frozenset({"events", "show", "standings", "export", "log"})
 """Actions that only read: they never create a database (a missing SQLite file is an error naming it)."""
 
 _EPILOG = """examples (mkdir -p out first: they keep their league in out/demo.sqlite3):
-  jantaku league --db out/demo.sqlite3 create "Spring cup" --rules mleague --password s3cret
+  jantaku league --db out/demo.sqlite3 create "Spring cup" --rules mleague --password s3cret-pw
   jantaku league --db out/demo.sqlite3 team "Spring cup" Red Blue
   jantaku league --db out/demo.sqlite3 player "Spring cup" Ann Cy --team Red
   jantaku league --db out/demo.sqlite3 player "Spring cup" Bo Di --team Blue
@@ -72,7 +72,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     c = cmds.add_parser("create", help="create an event")
     c.add_argument("event")
     c.add_argument("--rules", required=True, help="preset name or TOML rule file")
-    c.add_argument("--password", help="organiser password for the web pages")
+    c.add_argument(
+        "--password",
+        help="organiser password for the web pages (at least 8 characters; without one the event is read-only "
+        "on the web)",
+    )
     c.set_defaults(action=_create)
 
     c = cmds.add_parser("events", help="list the events")

@@ -74,6 +74,11 @@ def database_url(db: str | Path) -> str:
     return f"sqlite:///{text}"
 
 
+MIN_PASSWORD_LENGTH = 8
+"""The shortest organiser password an event takes (issue 32: guessing is slowed per address, and a short
+password would still fall to many addresses)."""
+
+
 def _hash_password(password: str, salt: bytes | None = None) -> str:
     salt = salt or secrets.token_bytes(16)
     digest = hashlib.pbkdf2_hmac("sha256", password.encode(), salt, 100_000)
@@ -140,8 +145,12 @@ class LeagueStore:
     def create_event(
         self, name: str, rules: str | Path, *, admin_password: str | None = None, actor: str = "organiser"
     ) -> dict[str, Any]:
-        """A new event under a rule set: a preset name or a user's TOML rule file (kept in the database)."""
+        """A new event under a rule set: a preset name or a user's TOML rule file (kept in the database).
+        ``admin_password``, the organiser's password for the web pages, has at least
+        :data:`MIN_PASSWORD_LENGTH` characters; without one the event is read-only on the web."""
         name = _name(name, "event name")
+        if admin_password is not None and len(admin_password) < MIN_PASSWORD_LENGTH:
+            raise LeagueError(f"an organiser password has at least {MIN_PASSWORD_LENGTH} characters")
         rules_text = None
         spec = str(rules)
         if spec not in preset_names():

@@ -31,11 +31,12 @@ password 403, an unknown event or game 404, a conflicting entry (someone entered
 an upload over :data:`~jantaku.web.limits.MAX_UPLOAD` bytes (or inflating past
 :data:`~jantaku.web.limits.MAX_INFLATED`) 413.
 
-Password guessing is slowed down: after :data:`FAILED_PER_CLIENT` wrong organiser passwords from one client
-address, or :data:`FAILED_PER_EVENT` for one event from anywhere, within :data:`FAILED_WINDOW` seconds, that
-address (or the event) gets 429 with a ``Retry-After`` header, the password unchecked, until the oldest
-failure is a window old (:class:`LoginLimiter`). Behind a reverse proxy every client has the proxy's address:
-the per-event limit still holds.
+Password guessing is slowed down, never the organiser: after :data:`FAILED_PER_CLIENT` wrong organiser
+passwords from one client address within :data:`FAILED_WINDOW` seconds, that address gets 429 with a
+``Retry-After`` header, the password unchecked, until the oldest failure is a window old; after
+:data:`FAILED_PER_EVENT` wrong passwords for one event from anywhere, so do the addresses that guessed wrong for
+it, while an address that did not (the organiser's) goes on (:class:`LoginLimiter`). Behind a reverse proxy
+name it with ``jantaku serve --proxy``, or every client has the proxy's address.
 
 The database is opened on the first request (a SQLite file or a PostgreSQL URL).
 """
@@ -98,13 +99,24 @@ class _Lazy:
 
 
 class LoginLimiter:
-    """Failed organiser logins counted per client address and per event over a sliding window; thread-safe.
+    """Failed organiser logins counted over a sliding window; thread-safe. A lockout slows the guessing address,
+    never the organiser:
+
+    - an address that sent :attr:`per_client` wrong passwords (for any events) waits until its oldest failure is a
+      window old;
+    - an event that got :attr:`per_event` wrong passwords from anywhere stops taking guesses from the addresses
+      that guessed wrong for it; an address that sent it no wrong password (the organiser's) is not held up;
+    - the right password from an address forgets that address's wrong ones for the event (a typo costs nothing).
 
     >>> now = [0.0]
-    >>> lim = LoginLimiter(per_client=2, per_event=5, window=60, clock=lambda: now[0])
+    >>> lim = LoginLimiter(per_client=2, per_event=3, window=60, clock=lambda: now[0])
     >>> lim.failed("10.0.0.1", 1); lim.failed("10.0.0.1", 1)
     >>> lim.retry_after("10.0.0.1", 1), lim.retry_after("10.0.0.2", 1)
     (60, None)
+    >>> lim.failed("10.0.0.3", 1)  # the event's third wrong password: it stops the guessers only
+    >>> lim.retry_after("10.0.0.3", 1), lim.retry_after("10.0.0.9", 1)
+    (60, None)
+    >>> lim.succeeded("10.0.0.3", 1); lim.retry_after("10.0.0.3", 1)
     >>> now[0] = 60.5
     >>> lim.retry_after("10.0.0.1", 1)
     """
@@ -123,10 +135,10 @@ class LoginLimiter:
         self.per_event = per_event
         self.window = window
         self.clock = clock
-        self._fails: dict[tuple[str, object], deque[float]] = {}
+        self._fails: dict[tuple[object, ...], deque[float]] = {}
         self._lock = threading.Lock()
 
-    def _wait(self, key: tuple[str, object], limit: int, now: float) -> float:
+    def _wait(self, key: tuple[object, ...], limit: int, now: float) -> float:
         q = self._fails.get(key)
         if q is None:
             return 0.0
@@ -141,18 +153,24 @@ class LoginLimiter:
         """Seconds until ``client`` may try a password for ``event`` again; ``None``: it may now."""
         with self._lock:
             now = self.clock()
-            by_client = self._wait(("client", client), self.per_client, now)
-            wait = max(by_client, self._wait(("event", event), self.per_event, now))
+            wait = self._wait(("client", client), self.per_client, now)
+            if self._wait(("guesser", client, event), 1, now) > 0:  # it guessed wrong for this event lately
+                wait = max(wait, self._wait(("event", event), self.per_event, now))
         return max(1, math.ceil(wait)) if wait > 0 else None
 
     def failed(self, client: str, event: object) -> None:
         """Count a wrong password from ``client`` for ``event``."""
         with self._lock:
             now = self.clock()
-            for key in (("client", client), ("event", event)):
+            for key in (("client", client), ("event", event), ("guesser", client, event)):
                 self._fails.setdefault(key, deque()).append(now)
             while len(self._fails) > self.MAX_KEYS:
                 del self._fails[next(iter(self._fails))]
+
+    def succeeded(self, client: str, event: object) -> None:
+        """The right password from ``client`` for ``event``: its wrong ones for the event no longer count."""
+        with self._lock:
+            self._fails.pop(("guesser", client, event), None)
 
 
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -231,7 +249,9 @@ def league_app(db: str | Path) -> Starlette:
             if wait is not None:
                 raise _TooMany(wait)
             ok = bool(s.check_admin(event, password))
-            if not ok:
+            if ok:
+                limiter.succeeded(client, ev["id"])
+            else:
                 limiter.failed(client, ev["id"])
             return ok
 
