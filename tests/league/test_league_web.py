@@ -265,3 +265,22 @@ def test_out_of_range_ids_and_a_folder_as_file_name_are_named_4xx(client):
     for name in ("..", ".", "...", "../../etc/passwd"):
         r = client.post(f"/league/api/events/Cup/import?file={name}&names=1", content=record.read_bytes(), headers=PW)
         assert r.status_code < 500 and r.headers["content-type"].startswith("application/json"), (name, r.text)
+
+
+def test_a_write_the_database_refuses_is_503_and_changes_nothing(client, monkeypatch):
+    """A full disk (or a lock held too long) is the server's trouble, not the request's: 503, nothing changed."""
+    import sqlalchemy as sa
+    from sqlalchemy.exc import OperationalError
+
+    _event(client, "Cup", "mu", players=("A",))
+    before = client.get("/league/api/events/Cup").json()["players"]
+    real = sa.Engine.begin
+
+    def full(self):
+        raise OperationalError("INSERT", {}, Exception("database or disk is full"))
+
+    monkeypatch.setattr(sa.Engine, "begin", full)
+    r = client.post("/league/api/events/Cup/players", json={"name": "B"}, headers=PW)
+    assert r.status_code == 503 and "disk is full" in r.json()["error"] and "nothing was changed" in r.json()["error"]
+    monkeypatch.setattr(sa.Engine, "begin", real)
+    assert client.get("/league/api/events/Cup").json()["players"] == before

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from jantaku.errors import JantakuError
 
-__all__ = ["ConflictError", "EntryError", "LeagueError", "NotFoundError"]
+__all__ = ["ConflictError", "EntryError", "LeagueError", "NotFoundError", "StoreUnavailable"]
 
 
 class LeagueError(JantakuError):
@@ -21,3 +21,8 @@ class NotFoundError(LeagueError):
 
 class ConflictError(LeagueError):
     """Someone else changed the game since this entry was prepared (two organisers entering at once)."""
+
+
+class StoreUnavailable(LeagueError):
+    """The database refused a write it would take another time (a full disk, a lock held too long, a lost
+    connection): nothing was changed, and trying again later may work (the web answers 503)."""

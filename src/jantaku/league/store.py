@@ -42,7 +42,7 @@ from jantaku.rules.loader import preset_names, rules_from_mapping
 from jantaku.text import TextError, check_name
 
 from . import schema as t
-from .errors import ConflictError, EntryError, LeagueError, NotFoundError
+from .errors import ConflictError, EntryError, LeagueError, NotFoundError, StoreUnavailable
 from .migrations import upgrade
 from .recording import HAND_KINDS, ReplayedGame, replay_entries, result_data
 from .seating import group_players, seat_table
@@ -126,7 +126,10 @@ class LeagueStore:
             with self.engine.begin() as conn:
                 yield conn
         except OperationalError as e:
-            raise LeagueError(f"database error: {str(e.orig).strip().splitlines()[0]}") from None
+            raise StoreUnavailable(
+                f"the database refused the change ({str(e.orig).strip().splitlines()[0]}): nothing was changed, "
+                "try again later"
+            ) from None
 
     def _audit(
         self, conn: sa.Connection, event_id: int | None, actor: str, action: str, detail: dict[str, Any]

@@ -59,7 +59,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from jantaku.errors import JantakuError
-from jantaku.league.errors import ConflictError, LeagueError, NotFoundError
+from jantaku.league.errors import ConflictError, LeagueError, NotFoundError, StoreUnavailable
 from jantaku.rules import load_rules, preset_names
 
 from .limits import MAX_JSON_BYTES, MAX_UPLOAD, inflate, parse_json, read_body
@@ -189,6 +189,8 @@ def _guarded(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request]
             return _error(404, str(e))
         except ConflictError as e:
             return _error(409, str(e))
+        except StoreUnavailable as e:
+            return _error(503, str(e))
         except _BadMedia as e:
             return _error(415, str(e))
         except WebError as e:
