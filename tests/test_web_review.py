@@ -171,3 +171,20 @@ def test_the_same_upload_is_reviewed_once(client, monkeypatch):
     again = client.post("/api/review", params={"game": 4, "name": "a.json"}, content=TWINS.read_bytes()).json()
     other = client.post("/api/review", params={"game": 5, "name": "a.json"}, content=TWINS.read_bytes()).json()
     assert first == again and other["game"] == 5 and len(calls) == 2
+
+
+def test_the_same_upload_under_another_name_is_answered_from_the_cache(client):
+    """Issue 32: changing ``?name=`` bypassed the cache (a looping client kept a core busy); the review is now
+    kept by the file's contents, and each answer names the file as that request did."""
+    body = TWINS.read_bytes()
+    answers = []
+    for name in ("first.json", "second.json"):
+        r = client.post("/api/review", params={"name": name, "game": 0, "bot": "efficiency"}, content=body)
+        assert r.status_code == 200, r.text
+        answers.append(r.json())
+    assert len(client.app.state.reviews._cache) == 1  # reviewed once
+    assert answers[0]["decisions"] == answers[1]["decisions"]
+    assert "first.json" in answers[0]["source"] and "second.json" in answers[1]["source"]
+    assert "\x00" not in answers[1]["source"]
+    bad = client.post("/api/review", params={"name": "broken.json"}, content=b"{not a record")
+    assert bad.status_code == 400 and bad.json()["error"].startswith("broken.json") and "\x00" not in bad.text

@@ -702,11 +702,21 @@ async def review_upload(request: Request) -> Response:
     raw, name = await _upload_body(request)
     q = request.query_params
     reviews: ReviewService = request.app.state.reviews
-    key = f"upload:{hashlib.sha256(raw).hexdigest()}:{name}:{index}"  # the same file again: from the cache
-    out = await run_in_threadpool(
-        reviews.run, lambda: _upload_records(raw, name), index, q.get("bot"), q.get("player"), None, key
-    )
-    return JSONResponse(out)
+    # the same file again, under any name: from the cache (the review is read under a stand-in name, and the
+    # answer and its errors then say this request's name)
+    key = f"upload:{hashlib.sha256(raw).hexdigest()}:{index}"
+    try:
+        out = await run_in_threadpool(
+            reviews.run, lambda: _upload_records(raw, _STAND_IN), index, q.get("bot"), q.get("player"), None, key
+        )
+    except WebError as e:
+        e.message = e.message.replace(_STAND_IN, name)
+        raise
+    return JSONResponse({**out, "source": str(out.get("source", "")).replace(_STAND_IN, name)})
+
+
+_STAND_IN = "\x00upload\x00"
+"""The name an uploaded file is reviewed under, so that its review can be cached by content alone."""
 
 
 async def score(request: Request) -> Response:
