@@ -231,7 +231,7 @@ def test_wrong_passwords_are_rate_limited(client):
     _event(others[2], "Other", "mu", players=("A",))
     # an organiser password is at least 8 characters
     r = organiser.post("/league/api/events", json={"name": "Short", "rules": "mu", "password": "1234567"})
-    assert r.status_code == 400 and "at least 8 characters" in r.json()["error"]
+    assert r.status_code == 400 and "8 characters or more" in r.json()["error"]
 
 
 def test_login_limiter_window():
@@ -284,3 +284,51 @@ def test_a_write_the_database_refuses_is_503_and_changes_nothing(client, monkeyp
     assert r.status_code == 503 and "disk is full" in r.json()["error"] and "nothing was changed" in r.json()["error"]
     monkeypatch.setattr(sa.Engine, "begin", real)
     assert client.get("/league/api/events/Cup").json()["players"] == before
+
+
+@pytest.mark.parametrize("creation", [None, "", "the-admin-token-1"])
+def test_who_may_create_events_on_the_web(tmp_path, db_url, creation):
+    """Issue 32: anyone could create events (143 in 15 s). A server on the network takes them with its admin
+    token only (or from nobody); a server on the host's own machine from anyone."""
+    app = create_app(SqliteStore(tmp_path / "games.sqlite3"), league_db=db_url, league_creation=creation)
+    body = {"name": "Cup", "rules": "mleague", "password": "s3cret-pw"}
+    with TestClient(app) as c:
+        shown = c.get("/league/api/presets").json()["creation"]
+        assert shown == {None: "open", "": "closed"}.get(creation, "token")
+        if creation is None:
+            assert c.post("/league/api/events", json=body).status_code == 201
+            return
+        r = c.post("/league/api/events", json=body)
+        assert r.status_code == 403 and ("admin token" in r.json()["error"] or "no new events" in r.json()["error"])
+        if creation:
+            wrong = {"X-League-Admin-Token": "guess"}
+            for _ in range(FAILED_PER_CLIENT - 1):
+                assert c.post("/league/api/events", json=body, headers=wrong).status_code == 403
+            assert c.post("/league/api/events", json=body, headers=wrong).status_code == 429
+            right = TestClient(app, client=("10.0.0.5", 4000))
+            r = right.post("/league/api/events", json=body, headers={"X-League-Admin-Token": creation})
+            assert r.status_code == 201, r.text
+        assert len(c.get("/league/api/events").json()["events"]) == (1 if creation else 0)
+
+
+def test_jantaku_serve_decides_who_creates_events(tmp_path):
+    import argparse
+
+    from jantaku.cli.serve_cmd import league_creation
+    from jantaku.errors import JantakuError
+
+    def args(**kw):
+        base = {"host": "127.0.0.1", "admin_token": None, "admin_token_file": None, "open_events": False}
+        return argparse.Namespace(**{**base, **kw})
+
+    assert league_creation(args()) is None  # this machine only: anyone
+    assert league_creation(args(host="0.0.0.0")) == ""  # on the network: nobody by default
+    assert league_creation(args(host="0.0.0.0", open_events=True)) is None
+    assert league_creation(args(host="0.0.0.0", admin_token="a-long-secret-1")) == "a-long-secret-1"
+    secret = tmp_path / "token"
+    secret.write_text("from-a-file-secret\n")
+    assert league_creation(args(host="0.0.0.0", admin_token_file=str(secret))) == "from-a-file-secret"
+    with pytest.raises(JantakuError, match="12 characters"):
+        league_creation(args(admin_token="short"))
+    with pytest.raises(JantakuError, match="cannot read"):
+        league_creation(args(admin_token_file=str(tmp_path / "missing")))

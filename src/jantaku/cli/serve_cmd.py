@@ -106,6 +106,23 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="open table connections from one address (default 50; 0: no cap)",
     )
     p.add_argument(
+        "--admin-token",
+        metavar="SECRET",
+        help="league events may be created on the web by whoever gives this secret (the event page asks for it). "
+        "Default: anyone may when the server listens on this machine only (--host 127.0.0.1), nobody otherwise "
+        "(create them with jantaku league create, or see --open-events)",
+    )
+    p.add_argument(
+        "--admin-token-file",
+        metavar="FILE",
+        help="the same secret read from a file (its first line), kept out of the process list",
+    )
+    p.add_argument(
+        "--open-events",
+        action="store_true",
+        help="let anyone create league events on the web even when the server listens on the network",
+    )
+    p.add_argument(
         "--proxy",
         action="append",
         default=[],
@@ -170,6 +187,8 @@ def run(args: argparse.Namespace) -> int:
             raise JantakuError(f"--league-db: no folder {str(league_folder)!r} for the league database")
     from jantaku.web.storage import SqliteStore
 
+    creation = league_creation(args)
+
     try:
         store = SqliteStore(db)
         store.check_writable()
@@ -189,6 +208,7 @@ def run(args: argparse.Namespace) -> int:
         league_db=args.league_db,
         max_sockets=args.max_sockets,
         max_sockets_per_address=args.max_sockets_per_address,
+        league_creation=creation,
     )
     print(f"jantaku web table: open {url_for(args.host, args.port)}  (games in {db})", flush=True)
     # the 洁律 legal-win check is compiled on first use: do it now, beside the server, not in the first 洁律 game
@@ -197,6 +217,25 @@ def run(args: argparse.Namespace) -> int:
         app, sock, log_level="warning", ws="websockets-sansio", ws_max_size=MAX_JSON_BYTES, **proxy_config(args.proxy)
     )
     return 0
+
+
+def league_creation(args: argparse.Namespace) -> str | None:
+    """Who may create league events on the web (:func:`jantaku.web.league.league_app`): whoever gives
+    ``--admin-token`` (or the first line of ``--admin-token-file``); else anyone when the server listens on this
+    machine only or with ``--open-events`` (``None``); else nobody (``""``)."""
+    token = args.admin_token
+    if args.admin_token_file:
+        try:
+            lines = Path(args.admin_token_file).expanduser().read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as e:
+            raise JantakuError(f"--admin-token-file {args.admin_token_file!r}: cannot read it ({e})") from None
+        token = lines[0].strip() if lines else ""
+    if token is not None:
+        if len(token) < 12:
+            raise JantakuError("--admin-token: at least 12 characters (anyone who guesses it may create events)")
+        return token
+    local = args.host in ("127.0.0.1", "localhost", "::1")
+    return None if local or args.open_events else ""
 
 
 def proxy_config(proxies: list[str]) -> dict[str, Any]:

@@ -907,6 +907,7 @@ def create_app(
     league_db: str | Path | None = None,
     max_sockets: int = MAX_SOCKETS,
     max_sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS,
+    league_creation: str | None = None,
 ) -> Starlette:
     """The application over ``store`` (default: a :class:`~jantaku.web.storage.SqliteStore` at ``db``, or
     ``jantaku.sqlite3`` in the working folder). ``seed_source`` gives new tables their seeds (default: random;
@@ -920,7 +921,9 @@ def create_app(
     :class:`~jantaku.web.tables.TableOptions`: no pace, no hold, no timer; ``jantaku serve`` passes its own).
     ``league_db``: the league recorder's database at ``/league`` (:mod:`jantaku.web.league`; default a SQLite
     file beside ``db``, opened on first use). ``max_sockets`` and ``max_sockets_per_address`` cap the open table
-    websockets in all and from one address (0: no cap; :class:`~jantaku.web.limits.SocketLimiter`)."""
+    websockets in all and from one address (0: no cap; :class:`~jantaku.web.limits.SocketLimiter`).
+    ``league_creation``: who may create league events on the web (``None``: anyone; a secret: whoever sends it;
+    ``""``: nobody; see :func:`~jantaku.web.league.league_app`)."""
     store = store if store is not None else SqliteStore(db if db is not None else "jantaku.sqlite3")
     routes = [
         Route("/", page),
@@ -954,7 +957,10 @@ def create_app(
         WebSocketRoute("/ws/tables/{id}", table_socket),
         *analyse_routes(),  # the Analyse page (jantaku.web.analyse)
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
-        Mount("/league", league_app(league_db or Path(db or "jantaku.sqlite3").with_suffix(".league.sqlite3"))),
+        Mount(
+            "/league",
+            league_app(league_db or Path(db or "jantaku.sqlite3").with_suffix(".league.sqlite3"), league_creation),
+        ),
     ]
     handlers = {WebError: _web_error, HTTPException: _http_error, Exception: _server_error}
 

@@ -43,6 +43,7 @@ The database is opened on the first request (a SQLite file or a PostgreSQL URL).
 
 from __future__ import annotations
 
+import hmac
 import math
 import tempfile
 import threading
@@ -60,6 +61,7 @@ from starlette.routing import Route
 
 from jantaku.errors import JantakuError
 from jantaku.league.errors import ConflictError, LeagueError, NotFoundError, StoreUnavailable
+from jantaku.league.store import MIN_PASSWORD_LENGTH
 from jantaku.rules import load_rules, preset_names
 
 from .limits import MAX_JSON_BYTES, MAX_UPLOAD, inflate, parse_json, read_body
@@ -226,8 +228,12 @@ async def _body(request: Request) -> dict[str, Any]:
     return obj
 
 
-def league_app(db: str | Path) -> Starlette:
-    """The league sub-application over the league database ``db`` (a SQLite file path or a PostgreSQL URL)."""
+def league_app(db: str | Path, creation_token: str | None = None) -> Starlette:
+    """The league sub-application over the league database ``db`` (a SQLite file path or a PostgreSQL URL).
+
+    ``creation_token``: who may create events on the web. ``None`` (the default): anyone (a server on the host's
+    own machine); a secret: whoever sends it in the ``X-League-Admin-Token`` header (wrong ones are limited as
+    wrong organiser passwords are); ``""``: nobody (events are created with ``jantaku league create``)."""
     lazy = _Lazy(db)
     limiter = LoginLimiter()
 
@@ -270,16 +276,39 @@ def league_app(db: str | Path) -> Starlette:
     @_guarded
     async def presets(request: Request) -> Response:
         names = [n for n in preset_names() if load_rules(n).family == "riichi"]
-        return JSONResponse({"presets": names})
+        creation = "open" if creation_token is None else "token" if creation_token else "closed"
+        return JSONResponse({"presets": names, "creation": creation})
+
+    def may_create(request: Request) -> None:
+        """Refuse an event's creation the server does not take from this request (403, or 429 for a guesser)."""
+        if creation_token is None:
+            return
+        if not creation_token:
+            raise _Denied(
+                "this server takes no new events from the web: its host creates them (jantaku league create) or "
+                "starts the server with --admin-token"
+            )
+        client = request.client.host if request.client else ""
+        wait = limiter.retry_after(client, "new events")
+        if wait is not None:
+            raise _TooMany(wait)
+        given = request.headers.get("x-league-admin-token", "")
+        if not hmac.compare_digest(given.encode(), creation_token.encode()):
+            limiter.failed(client, "new events")
+            raise _Denied("a new event needs the server's admin token (ask the server's host)")
+        limiter.succeeded(client, "new events")
 
     @_guarded
     async def events(request: Request) -> Response:
         s = await call(store)
         if request.method == "POST":
+            may_create(request)
             body = await _body(request)
             password = body.get("password")
-            if not isinstance(password, str) or len(password) < 4:
-                raise JantakuError("an event made on the web needs an organiser password (4 characters or more)")
+            if not isinstance(password, str) or len(password) < MIN_PASSWORD_LENGTH:
+                raise JantakuError(
+                    f"an event made on the web needs an organiser password ({MIN_PASSWORD_LENGTH} characters or more)"
+                )
             rules = body.get("rules")
             if rules not in preset_names():
                 raise JantakuError(f"rules must be one of the presets, got {str(rules)[:50]!r}")

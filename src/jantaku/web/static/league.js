@@ -139,11 +139,18 @@ const state = { event: null, game: null, data: null };
 async function adminPage() {
   const presets = await api("/presets");
   $("ev-rules").replaceChildren(...presets.presets.map((p) => el("option", { value: p }, p)));
+  // who may create events here: anyone, whoever has the server's admin token, or nobody (the host does)
+  $("ev-token-label").hidden = presets.creation !== "token";
+  if (presets.creation === "closed") {
+    $("ev-create").disabled = true;
+    $("ev-closed").hidden = false;
+  }
   const fromLink = new URLSearchParams(location.search).get("event");
   if (fromLink) $("login-event").value = fromLink;
   $("ev-create").addEventListener("click", () => act(async () => {
     const name = $("ev-name").value.trim();
-    await api("/events", { body: { name, rules: $("ev-rules").value, password: $("ev-password").value } });
+    const headers = presets.creation === "token" ? { "X-League-Admin-Token": $("ev-token").value } : {};
+    await api("/events", { body: { name, rules: $("ev-rules").value, password: $("ev-password").value }, headers });
     await login(name, $("ev-password").value);
     say(`Event ${name} created.`, true);
   }));
