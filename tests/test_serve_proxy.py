@@ -5,46 +5,12 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-from jantaku.sim.ray_cluster import free_ports
-
-
-def _jantaku() -> list[str]:
-    beside = Path(sys.executable).with_name("jantaku")
-    return [str(beside)] if beside.exists() else [sys.executable, "-m", "jantaku.cli"]
-
-
-def _serve(tmp_path: Path, *extra: str):
-    port = free_ports(1)[0]
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    proc = subprocess.Popen(
-        [*_jantaku(), "serve", "--port", str(port), "--tables-per-minute", "2", *extra],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            urllib.request.urlopen(url, timeout=5).read()
-            return proc, url
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise AssertionError(f"jantaku serve did not start: {proc.stdout.read()}") from None
-            time.sleep(0.2)
+from served import served
 
 
 def _create(url: str, forwarded_for: str) -> int:
@@ -60,13 +26,6 @@ def _create(url: str, forwarded_for: str) -> int:
 
 @pytest.mark.parametrize(("proxy", "expected"), [((), [201, 201, 429]), (("--proxy", "127.0.0.1"), [201, 201, 201])])
 def test_a_forwarded_address_counts_only_from_the_named_proxy(tmp_path, proxy, expected):
-    proc, url = _serve(tmp_path, *proxy)
-    try:
+    with served(tmp_path, "--tables-per-minute", "2", *proxy) as (_, url):
         # three "different" clients: without --proxy they are the one local client they really are
         assert [_create(url, f"203.0.113.{n}") for n in (1, 2, 3)] == expected
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()

@@ -13,15 +13,13 @@ options; only ``--port`` is given, a free one), driven in chromium from the lobb
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
+
+from served import served as serve_process
 
 from .driver import play_turn
 
@@ -35,43 +33,12 @@ GAME_SECONDS = 900
 """The longest a whole East-only game may take here (about 2-4 minutes at the default pace)."""
 
 
-def _jantaku() -> list[str]:
-    beside = Path(sys.executable).with_name("jantaku")
-    return [str(beside)] if beside.exists() else [sys.executable, "-m", "jantaku.cli"]
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """``jantaku serve --port P`` in a fresh folder: its URL; stopped after the module."""
     work = tmp_path_factory.mktemp("serve")
-    from jantaku.sim.ray_cluster import free_ports
-
-    port = free_ports(1)[0]
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    proc = subprocess.Popen(
-        [*_jantaku(), "serve", "--port", str(port)],
-        cwd=work,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            urllib.request.urlopen(url, timeout=5).read()
-            break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"jantaku serve did not start: {proc.stdout.read()}") from None
-            time.sleep(0.2)
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    with serve_process(work) as (_, url):
+        yield url
     shutil.rmtree(work, ignore_errors=True)
 
 
