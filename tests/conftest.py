@@ -74,6 +74,7 @@ def _ancestors() -> set[int]:
 
 
 HEAVY_MODULES = (
+    "tests/e2e/test_e2e_endings.py",
     "tests/test_table_harness.py",
     "tests/test_wheel.py",
     "tests/test_sim_ray.py",
