@@ -9,57 +9,22 @@ Tables are made in the server's own process with fixed walls where a situation i
 from __future__ import annotations
 
 import itertools
-from contextlib import contextmanager
 
 import pytest
 
-from jantaku.rules import load_rules
-from jantaku.table import Wall, draw_seating
 from jantaku.web.tables import TableOptions
-from scenario_walls import build_wall
 from seats import create_claimed
+
+from .tables import pages, walled
 
 SIZES = [pytest.param((390, 844), id="phone"), pytest.param((1366, 768), id="laptop")]
 PACE_MS = 150
 RULES = "mleague"
 
 
-@contextmanager
-def _pages(browser, size, n):
-    contexts = [browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="en-US") for _ in range(n)]
-    errors: list[str] = []
-    try:
-        pages = []
-        for c in contexts:
-            c.set_default_timeout(15_000)
-            p = c.new_page()
-            p.on("pageerror", lambda e: errors.append(str(e)))
-            pages.append(p)
-        yield pages
-        assert not errors, f"JavaScript errors on the pages: {errors}"
-    finally:
-        for c in contexts:
-            c.close()
-
-
 def _open(page, server, table, seat):
     page.goto(f"{server.url}?table={table.id}&token={table.seats[seat].token}")
     page.wait_for_selector("#hand > img.tile")
-
-
-def _walled(monkeypatch, seed, hands_by_offset, draws, dora="1z"):
-    """Give the first hand of tables with ``seed`` these hands (by seat offset from the dealer); returns the
-    dealer's seat."""
-    dealer = draw_seating(load_rules(RULES).seating, seed).first_dealer
-    hands = {(dealer + off) % 4: h for off, h in hands_by_offset.items()}
-    wall = build_wall(hands, draws, dealer=dealer, dora=[dora])
-    shuffled = Wall.from_seed
-
-    def from_seed(cls, s):
-        return wall if s == f"{seed}:0" else shuffled(s)
-
-    monkeypatch.setattr(Wall, "from_seed", classmethod(from_seed))  # the server runs in this process
-    return dealer
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -71,7 +36,7 @@ def test_bots_move_at_the_pace_and_the_last_discard_is_marked(browser, server, s
         seed=f"e2e-pace-{size[0]}",
         options=TableOptions(pace=PACE_MS),
     )
-    with _pages(browser, size, 1) as (page,):
+    with pages(browser, size, 1) as (page,):
         _open(page, server, table, 0)
         page.evaluate("""() => {
           window.__steps = [];
@@ -117,8 +82,9 @@ def test_bots_move_at_the_pace_and_the_last_discard_is_marked(browser, server, s
 @pytest.mark.parametrize("size", SIZES)
 def test_a_pon_is_announced_on_the_board(browser, server, size, monkeypatch):
     seed = f"e2e-pace-pon-{size[0]}"
-    a = _walled(
+    a = walled(
         monkeypatch,
+        RULES,
         seed,
         {
             0: "3m4m7m2p5p8p3s6s8s1z2z5z7z",
@@ -127,12 +93,13 @@ def test_a_pon_is_announced_on_the_board(browser, server, size, monkeypatch):
             3: "5m9m2p4p8p3s5s8s6z5z2z4z1p",
         },
         ["8m"],
+        dora="1z",
     )
     b = (a + 2) % 4
     kinds = ["efficiency"] * 4
     kinds[a] = kinds[b] = "human"
     table = create_claimed(server.app.state.manager, RULES, kinds, seed=seed, options=TableOptions(pace=PACE_MS))
-    with _pages(browser, size, 2) as (page_a, page_b):
+    with pages(browser, size, 2) as (page_a, page_b):
         _open(page_a, server, table, a)
         _open(page_b, server, table, b)
         page_a.wait_for_function("() => document.getElementById('status').dataset.mine === '1'")
@@ -153,8 +120,9 @@ def test_a_pon_is_announced_on_the_board(browser, server, size, monkeypatch):
 def test_the_finished_hand_stays_until_both_people_closed_its_result(browser, server, size, monkeypatch):
     seed = f"e2e-pace-hold-{size[0]}"
     # the dealer (a person) holds the red dragon; the bot after it waits on it for a win (red dragon triplet)
-    a = _walled(
+    a = walled(
         monkeypatch,
+        RULES,
         seed,
         {
             0: "7z1m4m7m2p5p8p3s6s9s1z2z3z",
@@ -163,6 +131,7 @@ def test_the_finished_hand_stays_until_both_people_closed_its_result(browser, se
             3: "3m6m9m1p4p7p2s5s8s6z6z5z4z",
         },
         ["9m"],
+        dora="1z",
     )
     c, b = (a + 1) % 4, (a + 2) % 4
     kinds = ["efficiency"] * 4
@@ -170,7 +139,7 @@ def test_the_finished_hand_stays_until_both_people_closed_its_result(browser, se
     table = create_claimed(
         server.app.state.manager, RULES, kinds, seed=seed, options=TableOptions(pace=PACE_MS, result_seconds=60)
     )
-    with _pages(browser, size, 2) as (page_a, page_b):
+    with pages(browser, size, 2) as (page_a, page_b):
         _open(page_a, server, table, a)
         _open(page_b, server, table, b)
         page_a.wait_for_function("() => document.getElementById('status').dataset.mine === '1'")
@@ -221,7 +190,7 @@ def test_auto_options_and_the_turn_timer_in_the_page(browser, server, size):
         seed=f"e2e-pace-auto-{size[0]}",
         options=TableOptions(pace=PACE_MS, timer="5+10"),
     )
-    with _pages(browser, size, 1) as (page,):
+    with pages(browser, size, 1) as (page,):
         _open(page, server, table, 0)
         page.wait_for_function("() => document.getElementById('status').dataset.mine === '1'")
         timer = page.locator("#turn-timer")
@@ -250,7 +219,7 @@ def test_auto_options_and_the_turn_timer_in_the_page(browser, server, size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_the_lobby_sets_pace_timer_result_wait_and_east_only(browser, server, size):
-    with _pages(browser, size, 1) as (page,):
+    with pages(browser, size, 1) as (page,):
         page.goto(server.url)
         page.wait_for_selector("#opt-pace option", state="attached")
         page.select_option("#rules", "tenhou")

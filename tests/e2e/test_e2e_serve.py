@@ -22,6 +22,7 @@ import pytest
 from served import served as serve_process
 
 from .driver import play_turn
+from .tables import pages
 
 pytestmark = pytest.mark.first  # minutes of waiting on the default pace: start it first, beside everything else
 
@@ -96,12 +97,7 @@ def _play_game(page, label: str) -> dict[str, int]:
 
 
 def test_two_whole_games_on_a_fresh_server_at_its_default_pace(browser, served):
-    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US")
-    ctx.set_default_timeout(30_000)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with pages(browser, (1366, 768), 1, timeout_ms=30_000) as (page,):
         start = time.monotonic()
         _create_from_lobby(page, served)
         first = _play_game(page, "the first game")
@@ -115,9 +111,6 @@ def test_two_whole_games_on_a_fresh_server_at_its_default_pace(browser, served):
         _play_game(page, "the second game")
         assert page.locator("#result-dialog .final tr[data-seat]").count() == 4
         print(f"\n[e2e] a whole East-only game at the default pace took {first_seconds:.0f} s")
-    finally:
-        ctx.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 def test_a_whole_jielu_game_with_several_winners_in_a_hand(browser, served):
@@ -125,21 +118,13 @@ def test_a_whole_jielu_game_with_several_winners_in_a_hand(browser, served):
     hand has several winners. The fast pace (0.15 s a step) only shortens the test (four 洁律 hands at the default
     pace take 2-3 minutes, and the riichi game above already runs at the default pace): the code that drives the
     table is the same at any pace."""
-    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US")
-    ctx.set_default_timeout(30_000)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    with pages(browser, (1366, 768), 1, timeout_ms=30_000) as (page,):
         _create_from_lobby(page, served, rules="jielu", pace="fast")
         assert page.locator("#auto-riichi_discard").count() == 0  # 洁律 has no riichi
         _play_game(page, "the 洁律 game")
         table = page.evaluate("() => new URLSearchParams(location.search).get('table')")
         with urllib.request.urlopen(f"{served}api/games/{table}", timeout=10) as r:
             events = json.loads(r.read())["events"]
-    finally:
-        ctx.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
     wins_per_hand, wins = [], 0
     for e in events:
         if e["type"] == "hora":

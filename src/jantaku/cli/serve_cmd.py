@@ -234,8 +234,9 @@ def league_creation(args: argparse.Namespace) -> str | None:
         if len(token) < 12:
             raise JantakuError("--admin-token: at least 12 characters (anyone who guesses it may create events)")
         return token
-    local = args.host in ("127.0.0.1", "localhost", "::1")
-    return None if local or args.open_events else ""
+    from jantaku.web.app import LOOPBACK_HOSTS, host_name
+
+    return None if host_name(args.host) in LOOPBACK_HOSTS or args.open_events else ""
 
 
 def proxy_config(proxies: list[str]) -> dict[str, Any]:
