@@ -13,50 +13,29 @@ set): every page that watches a table sees what happens, and nothing stands stil
 
 from __future__ import annotations
 
+import contextlib
 import time
-from contextlib import contextmanager
 
-from jantaku.rules import load_rules
-from jantaku.table import Wall, draw_seating
+from playwright.sync_api import Error as PlaywrightError
+
 from jantaku.web.tables import SERVE_DEFAULTS, TableOptions
-from scenario_walls import build_wall
 
-from .conftest import TIMEOUT_MS
+from .tables import pages, walled
+
+LAPTOP = (1366, 768)
+
+KAN_HANDS = {
+    0: "5z5z5z6z6z6z7z7z1m2m3m4p4z",
+    1: "1m2m3m4p5p6p7s8s9s2s3s5p5p",
+    2: "4m5m6m1p2p3p4s5s6s1s2s9m9m",
+    3: "7m8m9m7p8p9p2s3s4s3m4m2p2p",
+}
+"""By seat offset from the dealer: the person deals with three 5z (the fourth drawn: a closed kan), three 6z (the
+bot to the right discards the fourth: an open kan) and two 7z (pon of the bot's 7z, the fourth drawn: an added
+kan); the bots' hands wait on nothing the person discards."""
 
 WATCHDOG = 12.0
 """Seconds a page's view may stand still while its table does not wait for that page's person."""
-
-
-def _walled(monkeypatch, rules: str, seed: str, hands_by_offset, draws, dora="1p", rinshan=()) -> int:
-    """The first hand of tables with ``seed`` gets these hands (by seat offset from the dealer); the dealer."""
-    dealer = draw_seating(load_rules(rules).seating, seed).first_dealer
-    hands = {(dealer + off) % 4: h for off, h in hands_by_offset.items()}
-    wall = build_wall(hands, draws, dealer=dealer, dora=[dora], rinshan=list(rinshan))
-    shuffled = Wall.from_seed
-
-    def from_seed(cls, s):
-        return wall if s == f"{seed}:0" else shuffled(s)
-
-    monkeypatch.setattr(Wall, "from_seed", classmethod(from_seed))
-    return dealer
-
-
-@contextmanager
-def _pages(browser, n: int):
-    contexts = [browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US") for _ in range(n)]
-    errors: list[str] = []
-    try:
-        pages = []
-        for c in contexts:
-            c.set_default_timeout(TIMEOUT_MS)
-            p = c.new_page()
-            p.on("pageerror", lambda e: errors.append(str(e)))
-            pages.append(p)
-        yield pages
-        assert not errors, f"JavaScript errors on the pages: {errors}"
-    finally:
-        for c in contexts:
-            c.close()
 
 
 STATE = """() => ({
@@ -90,7 +69,7 @@ def test_a_game_ending_on_a_bots_ron_is_seen_by_both_people_and_a_spectator(brow
     seed = "end-ron"
     # the dealer (a person) discards 9m; the bot to its right draws 7z beside a tenpai hand and discards it; the
     # next bot waits on 7z for thirteen orphans: 32,000 from a non-dealer with 25,000 ends the game (Tenhou: below 0)
-    dealer = _walled(
+    dealer = walled(
         monkeypatch,
         "tenhou",
         seed,
@@ -101,13 +80,14 @@ def test_a_game_ending_on_a_bots_ron_is_seen_by_both_people_and_a_spectator(brow
             3: "2m3m5m6m8m2p3p6p7p2s3s6s7s",
         },
         ["9m", "7z"],
+        dora="1p",
     )
     person_b, ron_bot = (dealer + 3) % 4, (dealer + 2) % 4
     kinds = ["efficiency"] * 4
     kinds[dealer] = kinds[person_b] = "human"
     manager = server.app.state.manager
     table = manager.create("tenhou", kinds, seed=seed, options=SERVE_DEFAULTS, creator_seat=dealer)
-    with _pages(browser, 3) as (page_a, page_b, watcher):
+    with pages(browser, LAPTOP, 3) as (page_a, page_b, watcher):
         page_a.goto(f"{server.url}?table={table.id}&token={table.seats[dealer].token}")
         page_b.goto(f"{server.url}?table={table.id}&invite={table.seats[person_b].invite}")  # taken in the browser
         page_b.wait_for_url(lambda url: "token=" in url)
@@ -131,24 +111,20 @@ def test_the_persons_own_kans_each_draw_a_replacement_and_discard(browser, serve
     seed = "own-kans"
     # the person deals with three 5z (the fourth drawn: a closed kan), three 6z (the bot to the right discards
     # the fourth: an open kan) and two 7z (pon of the bot's 7z, then the fourth drawn: an added kan)
-    dealer = _walled(
+    dealer = walled(
         monkeypatch,
         "tenhou",
         seed,
-        {
-            0: "5z5z5z6z6z6z7z7z1m2m3m4p4z",
-            1: "1m2m3m4p5p6p7s8s9s2s3s5p5p",
-            2: "4m5m6m1p2p3p4s5s6s1s2s9m9m",
-            3: "7m8m9m7p8p9p2s3s4s3m4m2p2p",
-        },
+        KAN_HANDS,
         ["5z", "6z", "7z", "1z", "1z", "1z", "7z"],
+        dora="1p",
         rinshan=["2z", "3z", "9p"],
     )
     kinds = ["efficiency"] * 4
     kinds[dealer] = "human"
     manager = server.app.state.manager
     table = manager.create("tenhou", kinds, seed=seed, options=SERVE_DEFAULTS)
-    with _pages(browser, 1) as (page,):
+    with pages(browser, LAPTOP, 1) as (page,):
         page.goto(f"{server.url}?table={table.id}&token={table.seats[dealer].token}")
         page.wait_for_selector("#hand > img.tile")
 
@@ -204,23 +180,19 @@ def test_the_persons_own_kans_each_draw_a_replacement_and_discard(browser, serve
 def test_a_reload_and_a_dropped_websocket_mid_hand_and_mid_call_window(browser, server, monkeypatch):
     seed = "resume"
     # as above: the person is offered the open kan on the bot's 6z (a call window waiting on the person)
-    dealer = _walled(
+    dealer = walled(
         monkeypatch,
         "tenhou",
         seed,
-        {
-            0: "5z5z5z6z6z6z7z7z1m2m3m4p4z",
-            1: "1m2m3m4p5p6p7s8s9s2s3s5p5p",
-            2: "4m5m6m1p2p3p4s5s6s1s2s9m9m",
-            3: "7m8m9m7p8p9p2s3s4s3m4m2p2p",
-        },
+        KAN_HANDS,
         ["5z", "6z"],
+        dora="1p",
         rinshan=["2z", "3z"],
     )
     kinds = ["efficiency"] * 4
     kinds[dealer] = "human"
     table = server.app.state.manager.create("tenhou", kinds, seed=seed, options=SERVE_DEFAULTS)
-    with _pages(browser, 1) as (page,):
+    with pages(browser, LAPTOP, 1) as (page,):
         page.goto(f"{server.url}?table={table.id}&token={table.seats[dealer].token}")
         page.wait_for_selector("#actions button[data-action=ankan]")
         # mid-hand: a reload shows the same hand and the same choice
@@ -283,7 +255,7 @@ def test_a_game_ending_on_an_exhaustive_draw_is_seen_by_both_people_and_a_specta
     assert [r["kind"] for r in table.hand_results] == ["exhaustive"] * 3
     with table.lock:  # the last hand at `jantaku serve`'s pace and hold
         table.options = TableOptions(SERVE_DEFAULTS.pace, SERVE_DEFAULTS.result_seconds, SERVE_DEFAULTS.timer, "east")
-    with _pages(browser, 3) as (page_a, page_b, watcher):
+    with pages(browser, LAPTOP, 3) as (page_a, page_b, watcher):
         page_a.goto(f"{server.url}?table={table.id}&token={tokens[0]}")
         page_b.goto(f"{server.url}?table={table.id}&token={tokens[2]}")
         watcher.goto(f"{server.url}?table={table.id}&watch={table.spectator_token()}")
@@ -293,16 +265,24 @@ def test_a_game_ending_on_an_exhaustive_draw_is_seen_by_both_people_and_a_specta
             if p.locator("#result-dialog[open]").count():  # the third hand's result, seen at load
                 p.click("#result-dialog form button")
 
+        quiet = (  # what a person clicks, in this order: pass, stay silent, discard the drawn tile, any discard
+            ("#actions button[data-action=none]", "first"),
+            ("#actions button[data-action=noten]", "first"),
+            ("#hand > img.tile.drawn.playable", "first"),
+            ("#hand > img.tile.playable", "last"),
+        )
+
         def step(states) -> bool:
             for p, s in zip(people, states, strict=False):
-                if s["mine"] and not s["dialog"]:
-                    buttons = p.locator("#actions button[data-action=none], #actions button[data-action=noten]")
-                    if buttons.count():
-                        buttons.first.click()
-                    elif p.locator("#hand > img.tile.drawn.playable").count():
-                        p.click("#hand > img.tile.drawn.playable")
-                    else:
-                        p.locator("#hand > img.tile.playable").last.click()
+                if not s["mine"] or s["dialog"]:
+                    continue
+                for selector, which in quiet:
+                    found = getattr(p.locator(selector), which)
+                    if found.count():
+                        # the view may have moved on since the poll (the other person acted): then poll again
+                        with contextlib.suppress(PlaywrightError):
+                            found.click(timeout=2_000)
+                        break
             return all(s["final"] for s in states)
 
         watch([*people, watcher], step, "the last hand", limit=300)
