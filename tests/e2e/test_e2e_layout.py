@@ -42,6 +42,18 @@ LAYOUT = """(vertical) => {
     buttons: document.querySelectorAll('#actions button').length, width: document.documentElement.scrollWidth};
 }"""
 
+BANDS = """() => {
+  const edges = [0, window.innerHeight];
+  const parts = document.querySelectorAll('header, #status, #table, #hand, #actions, #auto-options, #board-side');
+  const boxes = [...parts].map((e) => e.getBoundingClientRect()).filter((r) => r.height > 0);
+  const spans = boxes.map((r) => [r.top, r.bottom]).sort((a, b) => a[0] - b[0]);
+  let widest = 0, reached = 0;
+  for (const [top, bottom] of spans) { widest = Math.max(widest, top - reached); reached = Math.max(reached, bottom); }
+  return Math.max(widest, edges[1] - reached);
+}"""
+"""The tallest stretch of the screen's height that no part of the play page covers (between two parts, or under
+the last one): a phone's spare height left as one empty band shows here."""
+
 SHOTS = os.environ.get("JANTAKU_LAYOUT_SHOTS")
 """A folder to save each checked page in (for a person to look at); unset: none saved."""
 
@@ -100,6 +112,11 @@ def test_the_play_page_deep_into_a_hand(sized, server):
     assert box["y"] >= 0 and box["y"] + box["height"] <= sized.viewport_size["height"]
     if sized.viewport_size["width"] >= 1000:
         assert sized.evaluate("() => document.scrollingElement.scrollHeight") <= sized.viewport_size["height"]
+    else:  # a phone: the screen's spare height is not left as one empty band, and the hand's tiles use the width
+        assert sized.evaluate(BANDS) <= 90, "an empty band on the phone's play page"
+        tile = sized.locator("#hand > .tile").first.bounding_box()
+        slots = 14 - 3 * len(view["players"][0]["melds"])
+        assert tile["width"] * slots >= 0.85 * sized.viewport_size["width"]
     sized.click("#waits-button")  # the waits panel open: the buttons stay on screen
     _check(sized, "play-waits")
 

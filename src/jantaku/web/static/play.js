@@ -172,6 +172,9 @@ function renderHand() {
   for (const tile of view.hand) add(tile, false);
   if (view.drawn) add(view.drawn, true);
   const me = view.players[view.seat];
+  // a full hand's count of tiles (14 less 3 a meld): a phone sizes the hand's tiles by it (table.css), the same
+  // whether the drawn tile is there or not
+  hand.style.setProperty("--hand-slots", String(14 - 3 * me.melds.length));
   if (me.melds.length) hand.append(el("span", { class: "own-melds" }, ...me.melds.map((m) => meldTiles(m, false))));
   const waitsButton = el("button", { type: "button", id: "waits-button", class: "secondary" }, t(showWaits ? "hideWaits" : "showWaits"));
   waitsButton.addEventListener("click", () => { showWaits = !showWaits; render(); });
