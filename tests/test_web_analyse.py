@@ -9,8 +9,8 @@ import time
 import pytest
 from starlette.testclient import TestClient
 
-from jantaku.web import analyse as web_analyse
 from jantaku.web.app import create_app
+from jantaku.web.heavy import DEADLINES, HeavyLimits
 from jantaku.web.limits import ANALYSE_MAX_GAMES, ANALYSE_MAX_TOTAL_GAMES
 from jantaku.web.storage import SqliteStore
 
@@ -78,25 +78,32 @@ def test_refusals(client, body, message):
     assert res.status_code == 400 and message in res.json()["error"], res.text
 
 
-def test_one_analysis_at_a_time_and_the_loop_keeps_serving(client, monkeypatch):
-    started, release = threading.Event(), threading.Event()
-
-    def slow(args):
-        started.set()
-        release.wait(10)
-        return {"rule_sets": {}}, "0" * 16
-
-    monkeypatch.setattr(web_analyse, "_run", slow)
-    results = {}
-    t = threading.Thread(target=lambda: results.update(first=client.post("/api/analyse", json={"games": 2})))
-    t.start()
-    assert started.wait(10)
-    # while it plays, the event loop answers other requests, and a second analysis is turned away
-    t0 = time.monotonic()
-    assert client.get("/api/analyse/limits").status_code == 200
-    assert time.monotonic() - t0 < 8  # held on the event loop, it would wait for the 10 s release
-    busy = client.post("/api/analyse", json={"games": 2})
-    assert busy.status_code == 503 and "another analysis is running" in busy.json()["error"]
-    release.set()
-    t.join(10)
-    assert results["first"].status_code == 200
+def test_an_analysis_runs_in_a_worker_within_its_limits(tmp_path, monkeypatch):
+    """Issue 32: an analysis held the server for 398 s. It now runs in a worker process: the server answers
+    meanwhile, a request finding every worker busy is turned away, and the deadline ends the worker (the next
+    analysis gets a fresh one)."""
+    app = create_app(SqliteStore(tmp_path / "games.sqlite3"), heavy=HeavyLimits(workers=1, queue=0))
+    pool = app.state.heavy
+    with TestClient(app) as client:
+        results = {}
+        body = {"games": 2, "bots": "random", "rules": "mleague"}
+        t = threading.Thread(target=lambda: results.update(first=client.post("/api/analyse", json=body)))
+        t.start()
+        deadline = time.monotonic() + 60
+        while pool.stats["jobs"] == 0 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert pool.stats["jobs"] == 1
+        assert client.get("/api/analyse/limits").status_code == 200
+        busy = client.post("/api/analyse", json=body)
+        t.join(120)
+        assert busy.status_code == 503 and "busy" in busy.json()["error"], busy.text
+        assert results["first"].status_code == 200, results["first"].text
+        assert pool.stats["refused"] == 1
+        monkeypatch.setitem(DEADLINES, "analyse", 0.3)
+        slow = client.post("/api/analyse", json={**body, "bots": "strong", "games": 6})
+        assert slow.status_code == 503 and "took longer than 0.3 s and was stopped" in slow.json()["error"]
+        assert "jantaku analyze" in slow.json()["error"] and pool.stats["timeouts"] == 1
+        monkeypatch.undo()
+        again = client.post("/api/analyse", json=body)  # a fresh worker
+        assert again.status_code == 200, again.text
+        assert client.get(again.json()["report"]).status_code == 200

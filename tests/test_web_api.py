@@ -261,6 +261,7 @@ def test_serve_command_prints_the_address(monkeypatch, tmp_path, capsys):
             "log_level": "warning",
             "ws": "websockets-sansio",
             "ws_max_size": 262144,
+            "timeout_graceful_shutdown": 5,  # a review running at Ctrl-C is ended with its worker
             "proxy_headers": False,  # X-Forwarded-For believed from nobody without --proxy
         }
     ]

@@ -12,6 +12,10 @@ from typing import Any
 
 from jantaku.errors import JantakuError
 
+HEAVY_DEFAULTS = {"workers": 1, "queue": 4, "per_address": 2, "memory_mb": 2048}
+"""The ``--heavy-*`` options' defaults: :class:`jantaku.web.heavy.HeavyLimits`'s (written out here, so that the
+command line's help needs no web extra; a test ties the two)."""
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -131,6 +135,37 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "X-Forwarded-Proto are believed, so the per-address limits count the real client. Default: none, and "
         "those headers are ignored from everyone (a client could otherwise choose its own address)",
     )
+    heavy = HEAVY_DEFAULTS
+    p.add_argument(
+        "--heavy-workers",
+        type=int,
+        default=heavy["workers"],
+        metavar="N",
+        help="processes for heavy requests: reviews, analyses, record uploads and imports (default "
+        f"{heavy['workers']}; each takes one core while busy, at a lower priority than the tables)",
+    )
+    p.add_argument(
+        "--heavy-queue",
+        type=int,
+        default=heavy["queue"],
+        metavar="N",
+        help=f"heavy requests that may wait for a free process, in all (default {heavy['queue']}; more: 503)",
+    )
+    p.add_argument(
+        "--heavy-per-address",
+        type=int,
+        default=heavy["per_address"],
+        metavar="N",
+        help=f"heavy requests one address may have running or waiting (default {heavy['per_address']}; more: 429)",
+    )
+    p.add_argument(
+        "--heavy-memory",
+        type=int,
+        default=heavy["memory_mb"],
+        metavar="MB",
+        help=f"the memory one heavy-request process may use (default {heavy['memory_mb']}; a record needing "
+        "more is refused with 413)",
+    )
     p.set_defaults(run=run)
 
 
@@ -167,6 +202,7 @@ def run(args: argparse.Namespace) -> int:
 
     require("uvicorn", "web", "jantaku serve")
     from jantaku.web.app import create_app
+    from jantaku.web.heavy import HeavyLimits
     from jantaku.web.limits import MAX_JSON_BYTES, check_table_options
     from jantaku.web.tables import TableOptions, WebError
 
@@ -188,6 +224,15 @@ def run(args: argparse.Namespace) -> int:
     from jantaku.web.storage import SqliteStore
 
     creation = league_creation(args)
+    try:
+        heavy = HeavyLimits(
+            workers=args.heavy_workers,
+            queue=args.heavy_queue,
+            per_address=args.heavy_per_address,
+            memory_mb=args.heavy_memory,
+        )
+    except ValueError as e:
+        raise JantakuError(f"--{e}") from None
 
     try:
         store = SqliteStore(db)
@@ -209,14 +254,27 @@ def run(args: argparse.Namespace) -> int:
         max_sockets=args.max_sockets,
         max_sockets_per_address=args.max_sockets_per_address,
         league_creation=creation,
+        heavy=heavy,
     )
     print(f"jantaku web table: open {url_for(args.host, args.port)}  (games in {db})", flush=True)
     # the 洁律 legal-win check is compiled on first use: do it now, beside the server, not in the first 洁律 game
     threading.Thread(target=_warm_jielu, name="jielu-warm-up", daemon=True).start()
     serve_forever(
-        app, sock, log_level="warning", ws="websockets-sansio", ws_max_size=MAX_JSON_BYTES, **proxy_config(args.proxy)
+        app,
+        sock,
+        log_level="warning",
+        ws="websockets-sansio",
+        ws_max_size=MAX_JSON_BYTES,
+        # Ctrl-C waits this long for requests in flight (a move is stored before it is answered), then a review
+        # or an analysis still running is ended with its worker
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
+        **proxy_config(args.proxy),
     )
     return 0
+
+
+SHUTDOWN_SECONDS = 5
+"""How long ``jantaku serve`` waits for requests in flight when it is stopped."""
 
 
 def league_creation(args: argparse.Namespace) -> str | None:

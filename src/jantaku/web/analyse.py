@@ -2,12 +2,13 @@
 
 - ``GET /analyse``: the page (``static/analyse.html``).
 - ``POST /api/analyse`` with ``{"rules": "mleague,mu", "games": 8, "seed": 0, "bots": "strong", "sweep": null}``
-  plays the games in a worker thread (the event loop goes on serving tables) and answers the report's JSON
-  (:meth:`jantaku.lab.analysis.Report.to_json`) with ``report``, the address of its HTML page. One analysis runs
-  at a time (another request meanwhile gets 503). Only presets are accepted as rule sets (a file name would read
-  the server's files), only jantaku's own bots (an ``mjai:`` bot would start a program), and at most
-  :data:`~jantaku.web.limits.ANALYSE_MAX_GAMES` games per rule set, :data:`~jantaku.web.limits.ANALYSE_MAX_TOTAL_GAMES`
-  in all and :data:`~jantaku.web.limits.ANALYSE_MAX_RULE_SETS` rule sets.
+  plays the games as heavy work (:mod:`jantaku.web.heavy`: in a worker process, within the server's limits on
+  heavy requests and the analysis deadline, :data:`~jantaku.web.heavy.DEADLINES`) and answers the report's JSON
+  (:meth:`jantaku.lab.analysis.Report.to_json`) with ``report``, the address of its HTML page. Only presets
+  are accepted as rule sets (a file name would read the server's files), only jantaku's own bots (an ``mjai:``
+  bot would start a program), and at most :data:`~jantaku.web.limits.ANALYSE_MAX_GAMES` games per rule set,
+  :data:`~jantaku.web.limits.ANALYSE_MAX_TOTAL_GAMES` in all and
+  :data:`~jantaku.web.limits.ANALYSE_MAX_RULE_SETS` rule sets.
 - ``GET /analyse/report/{id}``: the report's HTML page, its pictures at ``/analyse/report/{id}/{n}.png`` and its
   style sheet ``/static/analyse.css`` (the pages' security policy allows no inline content); the last
   :data:`~jantaku.web.limits.ANALYSE_KEPT` reports are kept in memory.
@@ -20,7 +21,6 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -39,16 +39,10 @@ from .limits import (
 )
 from .tables import BadRequest, NotFound, WebError
 
-__all__ = ["WEB_BOTS", "Busy", "routes"]
+__all__ = ["WEB_BOTS", "keep", "play_and_draw", "routes"]
 
 WEB_BOTS = ("strong", "efficiency", "random")
 """The bots an analysis from the web may use."""
-
-
-class Busy(WebError):
-    """Another analysis is running (503)."""
-
-    status = 503
 
 
 class NotAvailable(WebError):
@@ -57,7 +51,6 @@ class NotAvailable(WebError):
     status = 501
 
 
-_running = threading.Lock()
 _reports: OrderedDict[str, tuple[str, list[bytes]]] = OrderedDict()
 _reports_lock = threading.Lock()
 
@@ -100,8 +93,9 @@ def _check(body: Any) -> dict[str, Any]:
     return {"rules": rules, "games": games, "seed": seed, "bots": bots, "sweep": sweep}
 
 
-def _run(args: dict[str, Any]) -> tuple[dict[str, Any], str]:
-    """Play and draw (in a worker thread); the report's JSON and its id."""
+def play_and_draw(args: dict[str, Any]) -> tuple[dict[str, Any], str, str, list[bytes]]:
+    """Play the games and draw the report (heavy work, in a worker process: :mod:`jantaku.web.heavy_tasks`);
+    the report's JSON, its id, its HTML page and its pictures (kept by the server: :func:`keep`)."""
     from jantaku.lab.analysis import parse_bots
     from jantaku.lab.report_html import render, require_matplotlib
     from jantaku.lab.rulesets import rule_sets
@@ -130,11 +124,15 @@ def _run(args: dict[str, Any]) -> tuple[dict[str, Any], str]:
         return f"/analyse/report/{rid}/{i}.png"
 
     page = render(report, src, stylesheet="/static/analyse.css")
+    return report.to_json(), rid, page, images
+
+
+def keep(rid: str, page: str, images: list[bytes]) -> None:
+    """A drawn report kept in the server's memory (the last :data:`~jantaku.web.limits.ANALYSE_KEPT`)."""
     with _reports_lock:
         _reports[rid] = (page, images)
         while len(_reports) > ANALYSE_KEPT:
             _reports.popitem(last=False)
-    return report.to_json(), rid
 
 
 async def analyse_page(request: Request) -> Response:
@@ -149,12 +147,11 @@ async def analyse(request: Request) -> Response:
         raise BadRequest("the body must be sent as Content-Type: application/json")
     raw = await read_body(request, MAX_JSON_BYTES, "the body")
     args = _check(parse_json(raw or b"null", "the body"))
-    if not _running.acquire(blocking=False):
-        raise Busy("another analysis is running: try again when it is done")
-    try:
-        out, rid = await run_in_threadpool(_run, args)
-    finally:
-        _running.release()
+    if not lab_available():
+        raise NotAvailable(f"the server cannot draw reports: install the lab extra ({INSTALL_LAB})")
+    client = request.client.host if request.client else None
+    out, rid, page, images = await request.app.state.heavy.run("analyse", client, "analyse", args)
+    keep(rid, page, images)
     return JSONResponse({**out, "report": f"/analyse/report/{rid}", "limits": _limits()})
 
 

@@ -106,6 +106,7 @@ from jantaku.riichi.jsonio import score_json
 from jantaku.rules import load_rules, preset_names
 
 from .analyse import routes as analyse_routes
+from .heavy import HeavyLimits, HeavyPool
 from .league import league_app
 from .limits import (
     MAX_INFLATED,
@@ -117,7 +118,6 @@ from .limits import (
     TooLarge,
     check_score_request,
     check_table_options,
-    inflate,
     parse_json,
     read_body,
 )
@@ -250,6 +250,7 @@ async def status(request: Request) -> Response:
             "max_json_bytes": MAX_JSON_BYTES,
             "max_upload_bytes": MAX_UPLOAD,
             "max_inflated_bytes": MAX_INFLATED,
+            "heavy": _heavy(request).status(),
         }
     )
 
@@ -555,6 +556,8 @@ def _upload_records(raw: bytes, name: str) -> list[GameRecord]:
             raise BadRequest(
                 f"{name}: not a game record jantaku can read ({type(e).__name__}: {_short(str(e))})"
             ) from None
+        except MemoryError:  # the worker's memory cap (jantaku.web.heavy): answered 413 there
+            raise
         except Exception as e:  # a reader's bug must not cost the client a 500: logged, refused by name
             log.exception("reading upload %s", name)
             raise BadRequest(f"{name}: not a game record jantaku can read ({type(e).__name__})") from None
@@ -577,9 +580,10 @@ def _record_family(r: GameRecord) -> str:
     return family
 
 
-def _read_upload(raw: bytes, name: str) -> list[dict[str, Any]]:
+def _read_upload_records(records: list[GameRecord]) -> list[dict[str, Any]]:
+    """The games of an upload as the replay viewer reads them (in a heavy-work process: :mod:`.heavy_tasks`)."""
     out = []
-    for r in _upload_records(raw, name):
+    for r in records:
         family = _record_family(r)
         out.append(
             {
@@ -612,17 +616,18 @@ def _record_yaku(events: list[dict[str, Any]], family: str) -> dict[str, dict[st
 
 
 async def _upload_body(request: Request) -> tuple[bytes, str]:
-    """The request's body, a log file (at most :data:`~jantaku.web.limits.MAX_UPLOAD` bytes; gzip data
-    inflated, at most :data:`~jantaku.web.limits.MAX_INFLATED` bytes), and its name from ``?name=`` (letters,
-    digits and ``._-`` only: it goes into messages and file names)."""
+    """The request's body, a log file (at most :data:`~jantaku.web.limits.MAX_UPLOAD` bytes, as sent: the
+    heavy-work process inflates gzip data, at most :data:`~jantaku.web.limits.MAX_INFLATED` bytes), and its
+    name from ``?name=`` (letters, digits and ``._-`` only: it goes into messages and file names)."""
     raw = await read_body(request, MAX_UPLOAD, "the upload")
     if not raw.strip():
         raise BadRequest("the body is empty: send the log file as the request body")
     name = "".join(c for c in request.query_params.get("name", "upload") if c.isalnum() or c in "._-")[:80] or "upload"
-    raw = await run_in_threadpool(inflate, raw, name)
-    if name.endswith(".gz"):
-        name = name[:-3]
     return raw, name
+
+
+def _heavy(request: Request) -> HeavyPool:
+    return request.app.state.heavy
 
 
 def _short(text: str, limit: int = 300) -> str:
@@ -632,12 +637,13 @@ def _short(text: str, limit: int = 300) -> str:
 
 async def replay_upload(request: Request) -> Response:
     raw, name = await _upload_body(request)
-    games = await run_in_threadpool(_read_upload, raw, name)
+    games = await _heavy(request).run("replay", _client(request), "replay_read", raw, name)
     return JSONResponse({"games": games})
 
 
-def _export_upload(raw: bytes, name: str, fmt: str, index: int) -> tuple[str, str]:
-    records = _upload_records(raw, name)
+def _export_records(records: list[GameRecord], name: str, fmt: str, index: int) -> tuple[str, str]:
+    """Game ``index`` of an upload's ``records`` written as ``fmt``: the text and its file name (in a
+    heavy-work process)."""
     if index >= len(records):
         raise BadRequest(f"game={index}: {name} holds {len(records)} game(s), numbered from 0")
     record = records[index]
@@ -673,46 +679,42 @@ async def export_upload(request: Request) -> Response:
         raise BadRequest(f"format must be tenhou6 or mjai, not {fmt!r}")
     index = _int_param(request, "game", 0, 10**6)
     raw, name = await _upload_body(request)
-    body, filename = await run_in_threadpool(_export_upload, raw, name, fmt, index)
+    body, filename = await _heavy(request).run("export", _client(request), "replay_export", raw, name, fmt, index)
     media = "application/x-ndjson" if fmt == "mjai" else "application/json"
     return Response(body, media_type=media, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
 async def review_game(request: Request) -> Response:
     """A stored game's review (:mod:`jantaku.web.review`)."""
-    check_bot(request.query_params.get("bot"))
-    g = await run_in_threadpool(_stored, request)
-
-    def records() -> list[GameRecord]:
-        record = read_mjai(g.events)
-        record.source = f"jantaku:{g.rules}:{g.id}"
-        return [record]
-
     q = request.query_params
+    bot, player = check_bot(q.get("bot")), q.get("player")
+    g = await run_in_threadpool(_stored, request)
     reviews: ReviewService = request.app.state.reviews
     key = f"{g.id}:{len(g.events)}"
-    out = await run_in_threadpool(reviews.run, records, 0, q.get("bot"), q.get("player"), None, key)
+    source = f"jantaku:{g.rules}:{g.id}"
+    out = await reviews.run(_heavy(request), _client(request), key, bot, player, "review_stored", g.events, source)
     return JSONResponse({**out, "id": g.id})
 
 
 async def review_upload(request: Request) -> Response:
     """An uploaded log file's review (game ``?game=``, from 0)."""
     index = _int_param(request, "game", 0, 10**6)
-    check_bot(request.query_params.get("bot"))
-    raw, name = await _upload_body(request)
     q = request.query_params
+    bot, player = check_bot(q.get("bot")), q.get("player")
+    raw, name = await _upload_body(request)
     reviews: ReviewService = request.app.state.reviews
     # the same file again, under any name: from the cache (the review is read under a stand-in name, and the
     # answer and its errors then say this request's name)
     key = f"upload:{hashlib.sha256(raw).hexdigest()}:{index}"
+    stand_in = _STAND_IN + (".gz" if name.endswith(".gz") else "")
     try:
-        out = await run_in_threadpool(
-            reviews.run, lambda: _upload_records(raw, _STAND_IN), index, q.get("bot"), q.get("player"), None, key
+        out = await reviews.run(
+            _heavy(request), _client(request), key, bot, player, "review_upload", raw, stand_in, index
         )
     except WebError as e:
-        e.message = e.message.replace(_STAND_IN, name)
+        e.message = e.message.replace(_STAND_IN, name.removesuffix(".gz"))
         raise
-    return JSONResponse({**out, "source": str(out.get("source", "")).replace(_STAND_IN, name)})
+    return JSONResponse({**out, "source": str(out.get("source", "")).replace(_STAND_IN, name.removesuffix(".gz"))})
 
 
 _STAND_IN = "\x00upload\x00"
@@ -908,6 +910,7 @@ def create_app(
     max_sockets: int = MAX_SOCKETS,
     max_sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS,
     league_creation: str | None = None,
+    heavy: HeavyLimits | None = None,
 ) -> Starlette:
     """The application over ``store`` (default: a :class:`~jantaku.web.storage.SqliteStore` at ``db``, or
     ``jantaku.sqlite3`` in the working folder). ``seed_source`` gives new tables their seeds (default: random;
@@ -923,8 +926,11 @@ def create_app(
     file beside ``db``, opened on first use). ``max_sockets`` and ``max_sockets_per_address`` cap the open table
     websockets in all and from one address (0: no cap; :class:`~jantaku.web.limits.SocketLimiter`).
     ``league_creation``: who may create league events on the web (``None``: anyone; a secret: whoever sends it;
-    ``""``: nobody; see :func:`~jantaku.web.league.league_app`)."""
+    ``""``: nobody; see :func:`~jantaku.web.league.league_app`). ``heavy``: the limits on heavy requests
+    (reviews, analyses, record uploads; default :class:`~jantaku.web.heavy.HeavyLimits`), which run in worker
+    processes started on the first one (:mod:`jantaku.web.heavy`)."""
     store = store if store is not None else SqliteStore(db if db is not None else "jantaku.sqlite3")
+    pool = HeavyPool(heavy)
     routes = [
         Route("/", page),
         Route("/score", page),
@@ -959,7 +965,9 @@ def create_app(
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Mount(
             "/league",
-            league_app(league_db or Path(db or "jantaku.sqlite3").with_suffix(".league.sqlite3"), league_creation),
+            league_app(
+                league_db or Path(db or "jantaku.sqlite3").with_suffix(".league.sqlite3"), league_creation, pool
+            ),
         ),
     ]
     handlers = {WebError: _web_error, HTTPException: _http_error, Exception: _server_error}
@@ -970,6 +978,7 @@ def create_app(
         # the table clock stops before the server (and whoever closes the store after it) goes: no timed step
         # is taken half-way through a shutdown
         await run_in_threadpool(app.state.manager.close)
+        await run_in_threadpool(app.state.heavy.close)
 
     app = Starlette(
         routes=routes,
@@ -980,6 +989,7 @@ def create_app(
     app.state.store = store
     app.state.sockets = SocketLimiter(max_sockets, max_sockets_per_address)
     app.state.reviews = ReviewService()
+    app.state.heavy = pool
     app.state.manager = TableManager(
         store,
         seed_source,

@@ -64,7 +64,8 @@ from jantaku.league.errors import ConflictError, LeagueError, NotFoundError, Sto
 from jantaku.league.store import MIN_PASSWORD_LENGTH
 from jantaku.rules import load_rules, preset_names
 
-from .limits import MAX_JSON_BYTES, MAX_UPLOAD, inflate, parse_json, read_body
+from .heavy import HeavyPool
+from .limits import MAX_JSON_BYTES, MAX_UPLOAD, parse_json, read_body
 from .tables import WebError
 
 __all__ = ["FAILED_PER_CLIENT", "FAILED_PER_EVENT", "FAILED_WINDOW", "LoginLimiter", "league_app"]
@@ -228,14 +229,18 @@ async def _body(request: Request) -> dict[str, Any]:
     return obj
 
 
-def league_app(db: str | Path, creation_token: str | None = None) -> Starlette:
+def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPool | None = None) -> Starlette:
     """The league sub-application over the league database ``db`` (a SQLite file path or a PostgreSQL URL).
+
+    ``heavy``: the worker processes an imported record is read in (:mod:`jantaku.web.heavy`; default: a pool of
+    its own with the default limits).
 
     ``creation_token``: who may create events on the web. ``None`` (the default): anyone (a server on the host's
     own machine); a secret: whoever sends it in the ``X-League-Admin-Token`` header (wrong ones are limited as
     wrong organiser passwords are); ``""``: nobody (events are created with ``jantaku league create``)."""
     lazy = _Lazy(db)
     limiter = LoginLimiter()
+    pool = heavy if heavy is not None else HeavyPool()
 
     def store() -> Any:
         return lazy.get()
@@ -440,11 +445,13 @@ def league_app(db: str | Path, creation_token: str | None = None) -> Starlette:
             k, v = m.split("=", 1)
             mapping[k] = v
         raw = await _read_upload(request)
-        raw = await call(inflate, raw, file)
-        s = await call(store)
+        # inflated and read through once in a heavy-work process (bounded in time and memory there); the
+        # import then reads what is known to be a readable record of bounded size
+        client = request.client.host if request.client else None
+        raw, names = await pool.run("import", client, "league_record", raw, file)
         if request.query_params.get("names") in ("1", "true"):
-            names = await call(_in_temp, raw, file, lambda p: _record_names(p))
             return JSONResponse({"games": [{"names": n} for n in names]})
+        s = await call(store)
         ids = await call(_in_temp, raw, file, lambda p: s.import_record(name, p, mapping, actor=actor))
         games = [await call(s.game, gid) for gid in ids]
         return JSONResponse(

@@ -43,6 +43,7 @@ __all__ = [
     "MAX_INFLATED",
     "MAX_INT_DIGITS",
     "MAX_JSON_BYTES",
+    "MAX_RECORD_EVENTS",
     "MAX_UPLOAD",
     "SCORE_RANGES",
     "TooLarge",
@@ -61,6 +62,10 @@ MAX_UPLOAD = 8 * 1024 * 1024
 
 MAX_INFLATED = 32 * 1024 * 1024
 """The most a gzip-compressed upload may inflate to (bytes)."""
+
+MAX_RECORD_EVENTS = 60_000
+"""The most events one record upload may hold, all its games together (a hanchan has about 1,000-2,000): the
+replay viewer receives every event, so this bounds its answer (about 6 MB)."""
 
 MAX_DEPTH = 32
 """The deepest nesting of arrays and objects in a JSON request (a scoring request needs 3)."""
@@ -163,6 +168,45 @@ def check_score_request(obj: dict[str, Any]) -> None:
             continue
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise BadRequest(f"{name} must be a whole number {low}-{high}")
+
+
+def events_at_least(data: bytes) -> int:
+    """A lower bound of the events an (inflated) record upload holds, counted before it is read: a large upload
+    is refused by its count without the seconds and the memory reading it would cost (a 31 MB tenhou.net/6 file
+    holds 4.7 million events: 70 s and 1.5 GB to read). mjai: its lines; mjlog XML: its tags, less a share that
+    are not events; tenhou.net/6: each hand's draws and discards (the JSON is parsed, the events are not built);
+    anything else: 0 (the reader's own limits apply).
+
+    >>> events_at_least(b'{"type":"start_game"}\\n{"type":"end_game"}\\n')
+    2
+    >>> hand = [[0, 0, 0], [25000] * 4, [52], [], *[[11] * 13, [12, 13], [12, 13]] * 4, ["\u548c\u4e86"]]
+    >>> events_at_least(json.dumps({"log": [hand, hand]}).encode())
+    32
+    >>> events_at_least(b"<mjloggm ver='2.3'><SHUFFLE/><GO/><UN/><TAIKYOKU/>" + b"<INIT/>" + b"<T36/><D36/>" * 10)
+    17
+    """
+    head = data[:4096].lstrip()
+    if head.startswith(b"<"):
+        # a tag is an event, but for mjloggm, SHUFFLE, GO, UN, TAIKYOKU and a few that add none (up to a tenth of
+        # a real record's tags: e.g. the second REACH step)
+        return max(0, int((data.count(b"<") - data.count(b"</") - 5) * 0.85))
+    lines = [line for line in data.split(b"\n") if line.strip()]
+    try:
+        first = json.loads(lines[0]) if lines else None
+    except (ValueError, RecursionError):  # not JSON, or nested too deeply: the reader refuses it by name
+        first = None
+    if isinstance(first, dict) and "type" in first:
+        return len(lines)
+    count = 0
+    try:
+        docs = [json.loads(line) for line in lines] if isinstance(first, dict) else [json.loads(data)]
+    except (ValueError, RecursionError):
+        return 0
+    for doc in docs:
+        for hand in doc.get("log", []) if isinstance(doc, dict) and isinstance(doc.get("log"), list) else []:
+            if isinstance(hand, list):  # per seat from index 4: its dealt tiles, draws, discards
+                count += sum(len(p) for n, p in enumerate(hand[4:16]) if n % 3 and isinstance(p, list))
+    return count
 
 
 def inflate(raw: bytes, name: str, limit: int = MAX_INFLATED) -> bytes:
@@ -279,11 +323,13 @@ def _shown(value: Any) -> str:
 
 # -- the Analyse page (jantaku.web.analyse) -------------------------------------------------------------------
 
-ANALYSE_MAX_GAMES = 40
-"""Most games per rule set one analysis from the web plays (a few seconds to a minute of one core)."""
+ANALYSE_MAX_GAMES = 12
+"""Most games per rule set one analysis from the web plays."""
 
-ANALYSE_MAX_TOTAL_GAMES = 80
-"""Most games over all rule sets of one analysis from the web (rule sets times games)."""
+ANALYSE_MAX_TOTAL_GAMES = 24
+"""Most games over all rule sets of one analysis from the web (rule sets times games): about 55 s of one core
+with the strong bots (2.3 s a hanchan), within the analysis deadline (90 s, :data:`jantaku.web.heavy.DEADLINES`);
+larger analyses belong to ``jantaku analyze``."""
 
 ANALYSE_MAX_RULE_SETS = 4
 """Most rule sets (or swept values) one analysis from the web compares."""

@@ -4,10 +4,11 @@ The page ``/review`` steps through the decisions; its data come from ``GET /api/
 game) or ``POST /api/review`` (a log file as the body, as ``POST /api/replay`` takes it). Reviewing a whole
 hanchan with the ``strong`` bot costs a few seconds of CPU, so a review
 
-- runs in a worker thread (never on the server's event loop), at most :data:`REVIEW_SLOTS` at a time: one more
-  is refused at once (503, try again) rather than queued behind them;
-- stops after :data:`REVIEW_SECONDS` seconds (503) or :data:`REVIEW_DECISIONS` decisions (413), whichever
-  comes first, and an upload is held to the upload limits of :mod:`jantaku.web.limits`;
+- is heavy work (:mod:`jantaku.web.heavy`): it runs in a worker process, within the server's limits on heavy
+  requests (how many at once, from one address, how long one may wait);
+- stops after :data:`REVIEW_SECONDS` seconds (503), and a game with more than :data:`REVIEW_DECISIONS`
+  decisions is refused (413) before any is reviewed; an upload is held to the upload limits of
+  :mod:`jantaku.web.limits`;
 - of a stored game, or of an uploaded file (by its contents), is kept in a small cache (:data:`REVIEW_CACHE`
   reviews): a record never changes and the bots are seeded, so the same review gives the same answer.
 
@@ -22,15 +23,14 @@ hanchan with the ``strong`` bot costs a few seconds of CPU, so a review
 from __future__ import annotations
 
 import threading
-import time
 from collections import OrderedDict
-from collections.abc import Callable
 from typing import Any
 
 from jantaku.bots.review import ReviewLimitError, review_record
 from jantaku.errors import JantakuError
 from jantaku.records.record import GameRecord
 
+from .heavy import HeavyPool
 from .tables import BadRequest, Unavailable, WebError
 
 __all__ = [
@@ -38,8 +38,9 @@ __all__ = [
     "REVIEW_CACHE",
     "REVIEW_DECISIONS",
     "REVIEW_SECONDS",
-    "REVIEW_SLOTS",
     "ReviewService",
+    "decisions_at_least",
+    "review_game",
     "review_json",
 ]
 
@@ -52,9 +53,6 @@ REVIEW_SECONDS = 30.0
 REVIEW_DECISIONS = 4000
 """The most decisions one review may ask about (a hanchan has about 600-900; a long one with the West round
 about 1,200)."""
-
-REVIEW_SLOTS = 2
-"""Reviews running at once; one more is refused (503) until a slot is free."""
 
 REVIEW_CACHE = 8
 """Reviews kept in memory (about 1 MB each for a hanchan)."""
@@ -97,6 +95,7 @@ def review_json(
     rules: str | None = None,
     deadline: float | None = None,
     seed: str | None = None,
+    max_decisions: int = REVIEW_DECISIONS,
 ) -> dict[str, Any]:
     """The review of ``record`` as the page reads it: ``source``, ``rules``, ``bot``, ``names`` (the four
     players), ``skipped`` (hands the engine could not follow) and ``decisions``, each one
@@ -113,7 +112,7 @@ def review_json(
             seed=seed,
             boards=True,
             deadline=deadline,
-            max_decisions=REVIEW_DECISIONS,
+            max_decisions=max_decisions,
         )
     except ReviewLimitError as e:
         if e.reason == "time":
@@ -122,7 +121,7 @@ def review_json(
                 "or review with the efficiency bot)"
             ) from None
         raise TooManyDecisions(
-            f"{record.source}: the game has more than {REVIEW_DECISIONS} decisions to review (review it with "
+            f"{record.source}: the game has more than {max_decisions} decisions to review (review it with "
             "`jantaku review` instead)"
         ) from None
     start = next((e for e in record.events if e.get("type") == "start_game"), {})
@@ -150,58 +149,88 @@ def review_json(
     }
 
 
-class ReviewService:
-    """Runs reviews within the limits above: a slot, a deadline, and the cache of stored games' reviews."""
+def review_game(
+    record: GameRecord,
+    bot: str,
+    player: str | None,
+    deadline: float,
+    seconds: float,
+    decisions: int = REVIEW_DECISIONS,
+) -> dict[str, Any]:
+    """:func:`review_json` of ``record`` for the web (in a heavy-work process, :mod:`jantaku.web.heavy_tasks`):
+    ``player`` as the request names it, a game with more than ``decisions`` decisions to review refused before
+    any is reviewed (:func:`decisions_at_least`), and every refusal a :class:`WebError`."""
+    players = _players(player)
+    if not record.hands():
+        raise BadRequest(f"{record.source}: holds no complete hand to review")
+    least = decisions_at_least(record, players)
+    if least > decisions:
+        raise TooManyDecisions(
+            f"{record.source}: the game has at least {least} decisions to review, more than {decisions} "
+            "(review it with `jantaku review` instead)"
+        )
+    try:
+        return review_json(record, bot, players, None, deadline, max_decisions=decisions)
+    except Unavailable as e:
+        raise Unavailable(f"{e.message}; the limit is {seconds:g} s") from None
+    except JantakuError as e:
+        raise BadRequest(f"{record.source}: cannot be reviewed ({str(e)[:200]})") from None
 
-    def __init__(self, slots: int = REVIEW_SLOTS, seconds: float = REVIEW_SECONDS, cache: int = REVIEW_CACHE) -> None:
-        self.slots = threading.BoundedSemaphore(slots)
+
+def decisions_at_least(record: GameRecord, players: tuple[int, ...]) -> int:
+    """A lower bound of the decisions a review of ``players`` in ``record`` asks about, counted without
+    replaying: their discards after a draw (each one a choice among the hand's tiles), in the complete hands.
+
+    >>> from jantaku.records.load import read_records
+    >>> from pathlib import Path
+    >>> rec = read_records(sorted(Path("tests/data/records/tenhou6").glob("*.json"))[0])[0]
+    >>> 0 < decisions_at_least(rec, (0,)) < decisions_at_least(rec, (0, 1, 2, 3))
+    True
+    """
+    count = 0
+    for hand in record.hands():
+        drew, riichi = False, set()  # a seat in riichi discards what it draws: no choice
+        for e in hand:
+            kind = e.get("type")
+            if kind == "tsumo":
+                drew = e.get("actor") in players and e.get("actor") not in riichi
+            elif kind == "dahai":
+                count += drew
+                drew = False
+            elif kind == "reach_accepted":
+                riichi.add(e.get("actor"))
+            elif kind != "reach":
+                drew = False
+    return count
+
+
+class ReviewService:
+    """The reviews' cache (stored games' and uploads' reviews, by content): the reviewing itself is heavy work
+    (:class:`~jantaku.web.heavy.HeavyPool`), limited and timed there."""
+
+    def __init__(
+        self, seconds: float = REVIEW_SECONDS, cache: int = REVIEW_CACHE, decisions: int = REVIEW_DECISIONS
+    ) -> None:
         self.seconds = seconds
+        self.decisions = decisions
         self.cache_size = cache
         self._cache: OrderedDict[tuple[str, str, tuple[int, ...]], dict[str, Any]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def run(
-        self,
-        records: Callable[[], list[GameRecord]],
-        index: int,
-        bot: str | None,
-        player: str | None,
-        rules: str | None = None,
-        cache_key: str | None = None,
+    async def run(
+        self, pool: HeavyPool, address: str | None, key: str, bot: str, player: str | None, task: str, *args: Any
     ) -> dict[str, Any]:
-        """Review game ``index`` of ``records()`` (called in the slot: reading a record costs too). Meant to run
-        in a worker thread; raises :class:`Unavailable` when every slot is taken."""
-        bot = check_bot(bot)
+        """The review the heavy job ``task`` (``review_upload`` or ``review_stored``) makes of ``args``, or the
+        cached one of ``key`` (the same game, bot and players)."""
         players = _players(player)
-        key = (cache_key, bot, players) if cache_key is not None else None
-        if key is not None:
-            with self._lock:
-                if key in self._cache:
-                    self._cache.move_to_end(key)
-                    return self._cache[key]
-        if not self.slots.acquire(blocking=False):
-            raise Unavailable("the server is reviewing other games: try again in a few seconds")
-        try:
-            deadline = time.monotonic() + self.seconds
-            found = records()
-            if index >= len(found):
-                raise BadRequest(f"game={index}: the file holds {len(found)} game(s), numbered from 0")
-            record = found[index]
-            if not record.hands():
-                raise BadRequest(f"{record.source}: holds no complete hand to review")
-            try:
-                out = review_json(record, bot, players, rules, deadline)
-            except Unavailable as e:
-                raise Unavailable(f"{e.message}; the limit is {self.seconds:g} s") from None
-            except JantakuError as e:
-                raise BadRequest(f"{record.source}: cannot be reviewed ({str(e)[:200]})") from None
-            out["game"] = index
-            out["games"] = len(found)
-        finally:
-            self.slots.release()
-        if key is not None:
-            with self._lock:
-                self._cache[key] = out
-                while len(self._cache) > self.cache_size:
-                    self._cache.popitem(last=False)
+        cached = (key, bot, players)
+        with self._lock:
+            if cached in self._cache:
+                self._cache.move_to_end(cached)
+                return self._cache[cached]
+        out = await pool.run("review", address, task, *args, bot, player, self.seconds, self.decisions)
+        with self._lock:
+            self._cache[cached] = out
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
         return out

@@ -1,0 +1,142 @@
+"""Issue 32: heavy requests (record uploads, reviews, analyses, league imports) run in worker processes within
+limits a host sets: their count per address and in all, a deadline, a memory cap, an event count, and workers
+replaced so that memory stays flat. Real worker processes throughout."""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import os
+import time
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from jantaku.cli.serve_cmd import HEAVY_DEFAULTS
+from jantaku.web.app import create_app
+from jantaku.web.heavy import HeavyLimits
+from jantaku.web.limits import MAX_RECORD_EVENTS
+from jantaku.web.storage import SqliteStore
+
+TWINS = Path(__file__).parent / "data/records/tenhou6-json/mjx-twins/2010102910gm-00a9-0000-cdb9804c.json"
+"""Eleven real hands (1,251 events), one a line."""
+
+
+def _client(tmp_path: Path, **limits) -> TestClient:
+    return TestClient(create_app(SqliteStore(tmp_path / "g.sqlite3"), heavy=HeavyLimits(**limits)))
+
+
+def test_the_command_lines_defaults_are_the_pools():
+    defaults = {f.name: f.default for f in dataclasses.fields(HeavyLimits)}
+    assert {k: defaults[k] for k in HEAVY_DEFAULTS} == HEAVY_DEFAULTS
+
+
+def test_an_upload_with_too_many_events_is_refused_by_count(tmp_path):
+    copies = 2 * MAX_RECORD_EVENTS // 1251  # twice the limit: its lower bound, counted before reading, is over
+    body = gzip.compress(TWINS.read_bytes() * copies)
+    with _client(tmp_path) as client:
+        r = client.post("/api/replay", params={"name": "many.json.gz"}, content=body)
+        assert r.status_code == 413, r.text[:300]
+        error = r.json()["error"]
+        assert f"at most {MAX_RECORD_EVENTS}" in error and error.startswith("many.json")
+        assert "events or more" in error  # counted before the games were read
+        ok = client.post("/api/replay", params={"name": "few.json.gz"}, content=gzip.compress(TWINS.read_bytes()))
+        assert ok.status_code == 200 and len(ok.json()["games"]) == 11
+
+
+def test_a_worker_over_its_memory_is_refused_and_replaced(tmp_path):
+    # 400 MB of address space: enough for a worker and a small record, not for 30 MB of records read at once
+    big = gzip.compress(TWINS.read_bytes() * 3000)  # 26 MB inflated
+    with _client(tmp_path, memory_mb=400) as client:
+        r = client.post("/api/replay", params={"name": "huge.json.gz"}, content=big)
+        assert r.status_code == 413 and "more memory than the server allows" in r.json()["error"], r.text[:300]
+        ok = client.post("/api/replay", params={"name": "small.json"}, content=TWINS.read_bytes())
+        assert ok.status_code == 200, ok.text[:300]
+        status = client.get("/api/status").json()["heavy"]
+        assert status["memory_mb"] == 400 and status["jobs"] == 2
+
+
+def test_workers_are_replaced_after_their_jobs_and_end_with_the_server(tmp_path):
+    with _client(tmp_path, recycle_after=1) as client:
+        pool = client.app.state.heavy
+        for _ in range(3):
+            assert client.post("/api/replay", params={"name": "a.json"}, content=TWINS.read_bytes()).status_code == 200
+        assert pool.stats["recycled"] == 3 and pool.stats["jobs"] == 3
+        worker = next(iter(pool._workers), None)
+    assert worker is None  # every worker was ended after its job
+    with _client(tmp_path) as client:
+        pool = client.app.state.heavy
+        assert client.post("/api/replay", params={"name": "a.json"}, content=TWINS.read_bytes()).status_code == 200
+        (worker,) = pool._workers
+        pid = worker.process.pid
+        os.kill(pid, 0)  # alive between jobs
+    deadline = time.monotonic() + 10
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(pid)  # the application's end ended it
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+def test_a_killed_worker_is_answered_and_replaced(tmp_path):
+    with _client(tmp_path) as client:
+        pool = client.app.state.heavy
+        assert client.post("/api/replay", params={"name": "a.json"}, content=TWINS.read_bytes()).status_code == 200
+        (worker,) = pool._workers
+        worker.process.kill()
+        worker.process.wait()
+        ok = client.post("/api/replay", params={"name": "a.json"}, content=TWINS.read_bytes())
+        assert ok.status_code == 200 and pool.stats["jobs"] == 2
+
+
+@pytest.mark.parametrize(
+    "limits, message",
+    [({"workers": 0}, "at least 1"), ({"queue": -1}, "0 or more"), ({"memory_mb": 100}, "at least 256")],
+)
+def test_bad_limits_are_named(limits, message):
+    with pytest.raises(ValueError, match=message):
+        HeavyLimits(**limits)
+
+
+def test_stopping_jantaku_serve_ends_a_heavy_job_in_flight(tmp_path):
+    """Ctrl-C on a server busy with an analysis: the server stops within its grace time and leaves no worker."""
+    import threading
+
+    from flood import call
+    from served import served
+
+    with served(tmp_path) as (proc, url):
+        body = {"games": 12, "bots": "strong", "rules": "mleague"}
+        threading.Thread(target=call, args=(url + "api/analyse", "POST", body), daemon=True).start()
+        deadline = time.monotonic() + 60
+        while call(url + "api/status")[1]["heavy"]["jobs"] < 1:
+            assert time.monotonic() < deadline, "the analysis never started"
+            time.sleep(0.1)
+        workers = _children(proc.pid)
+        assert workers  # the worker process doing the analysis
+        started = time.monotonic()
+        proc.send_signal(2)  # Ctrl-C
+        proc.wait(timeout=30)
+        stopped = time.monotonic() - started
+    assert stopped < 15
+    time.sleep(0.5)
+    assert not [pid for pid in workers if _alive(pid)]
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().split(") ", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
