@@ -140,3 +140,54 @@ def _children(pid: int) -> list[int]:
         if int(fields[1]) == pid:
             found.append(int(stat.parent.name))
     return found
+
+
+def test_a_table_of_four_bots_is_played_in_a_worker_and_stored(tmp_path):
+    from jantaku.web.tables import TableManager
+
+    app = create_app(SqliteStore(tmp_path / "g.sqlite3"), seed_source=lambda: "four-bots")
+    with TestClient(app) as client:
+        made = client.post("/api/tables", json={"rules": "mleague", "seats": ["efficiency"] * 4})
+        assert made.status_code == 201 and made.json()["over"] is True, made.text
+        assert app.state.heavy.stats["jobs"] == 1  # played by the worker, not by the server's process
+        game = client.get(f"/api/games/{made.json()['id']}").json()
+    assert game["status"] == "finished" and game["events"][-1]["type"] == "end_game"
+    # the game the server's own process would have played with the same seed
+    here = TableManager(SqliteStore(tmp_path / "other.sqlite3")).create("mleague", ["efficiency"] * 4, seed="four-bots")
+    assert here.over and here.game.events == game["events"]
+
+
+def test_stored_games_of_bots_alone_expire(tmp_path):
+    from jantaku.web.storage import StoredGame
+    from jantaku.web.tables import TableManager
+
+    store = SqliteStore(tmp_path / "g.sqlite3")
+    bots = [{"kind": "bot", "name": f"bot {s}", "bot": "random"} for s in range(4)]
+    people = [{"kind": "human", "name": "Ann"}, *bots[1:]]
+    for gid, created, players in [
+        ("old-bots", "2020-01-01T00:00:00Z", bots),
+        ("old-people", "2020-01-01T00:00:00Z", people),
+        ("new-bots", "2999-01-01T00:00:00Z", bots),
+    ]:
+        store.save_game(StoredGame(gid, created, "mleague", players, "finished", [], {}))
+    assert TableManager(store, bot_games_days=0).expire_bot_games(force=True) == 0  # 0: kept forever
+    m = TableManager(store, bot_games_days=30)
+    assert m.expire_bot_games(force=True) == 1
+    assert store.get_game("old-bots") is None
+    assert store.get_game("old-people") is not None and store.get_game("new-bots") is not None
+    assert m.expire_bot_games() == 0  # at most once an hour
+
+
+@pytest.mark.parametrize(
+    "option, message",
+    [
+        (["--heavy-workers", "0"], "heavy workers: at least 1"),
+        (["--heavy-memory", "100"], "at least 256 MB"),
+        (["--bot-games-days", "-1"], "--bot-games-days must be 0-1000000"),
+    ],
+)
+def test_jantaku_serve_names_a_bad_limit(tmp_path, capsys, option, message):
+    from jantaku.cli import main
+
+    assert main(["serve", "--db", str(tmp_path / "g.sqlite3"), *option]) == 2
+    assert message in capsys.readouterr().err

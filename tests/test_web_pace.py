@@ -16,7 +16,7 @@ from jantaku.table.actions import PASS, PON, RON, Action
 from jantaku.tiles import Tile
 from jantaku.web.app import create_app
 from jantaku.web.storage import SqliteStore
-from jantaku.web.tables import SPECTATOR, BadRequest, Conflict, TableManager, TableOptions
+from jantaku.web.tables import SPECTATOR, UNWATCHED_SECONDS, BadRequest, Conflict, TableManager, TableOptions
 from seats import create_claimed
 
 PACE = 0.2  # seconds per step at the paced tables below
@@ -514,3 +514,34 @@ def test_serve_defaults_are_what_jantaku_serve_gives_a_table():
     pace = int(args.pace) if args.pace.isdigit() else args.pace
     options = {"pace": pace, "result_seconds": args.result_seconds, "timer": args.timer}
     assert check_table_options(options, "", TableOptions(), "riichi") == SERVE_DEFAULTS
+
+
+def test_a_table_nobody_watches_stops_its_timers_until_it_is_opened_again():
+    """Issue 32: abandoned tables with a timer went on moving for their absent people (and writing) until they
+    left memory. Unwatched for a minute (no websocket, no request), a table's turn timers stop; opened again, the
+    person's decision starts over (its 5 s and the bank as it was)."""
+    clock = Clock()
+    m = _manager(clock=clock)
+    t = create_claimed(
+        m,
+        "tenhou",
+        ["human", "efficiency", "efficiency", "efficiency"],
+        seed="timer-1",
+        options=TableOptions(timer="5+10"),
+    )
+    while not any(a["type"] == "dahai" for a in t.view(0)["actions"]):
+        _play(m, t, 0, _tsumogiri_or_pass)
+    assert t.view(0)["timer"]["left"] == 15.0
+    _advance(m, clock, 6)  # 9 s left
+    t.last_used -= UNWATCHED_SECONDS + 1  # and nobody has asked about the table for over a minute
+    before = t.step
+    _advance(m, clock, 120)
+    assert t.step == before and not t.watched()  # two minutes on: no move was made for the absent person
+    assert t.wake_at is None  # and nothing is scheduled
+    table = m.get(t.id)  # someone opens the table
+    assert table is t and t.watched()
+    assert t.view(0)["timer"]["left"] == pytest.approx(15.0)
+    _advance(m, clock, 14.9)
+    assert t.step == before
+    _advance(m, clock, 0.2)
+    assert t.step > before and t.actions[before]["seat"] == 0  # its time ran out: discarded for the person

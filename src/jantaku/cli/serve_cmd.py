@@ -135,6 +135,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "X-Forwarded-Proto are believed, so the per-address limits count the real client. Default: none, and "
         "those headers are ignored from everyone (a client could otherwise choose its own address)",
     )
+    p.add_argument(
+        "--bot-games-days",
+        type=float,
+        default=30.0,
+        metavar="DAYS",
+        help="stored games of bots alone (a table of four bots) are deleted after this many days (default 30; "
+        "0: kept forever). Games with a person are always kept",
+    )
     heavy = HEAVY_DEFAULTS
     p.add_argument(
         "--heavy-workers",
@@ -188,6 +196,8 @@ def run(args: argparse.Namespace) -> int:
         raise JantakuError(f"--max-tables must be 1-1000000, got {args.max_tables}")
     if not 0 < args.idle_minutes <= 10_000_000:
         raise JantakuError(f"--idle-minutes must be more than 0, got {args.idle_minutes}")
+    if not 0 <= args.bot_games_days <= 1_000_000:
+        raise JantakuError(f"--bot-games-days must be 0-1000000, got {args.bot_games_days}")
     if not 0 <= args.tables_per_minute <= 1_000_000:
         raise JantakuError(f"--tables-per-minute must be 0-1000000, got {args.tables_per_minute}")
     from jantaku.web.app import LOOPBACK_HOSTS, host_name
@@ -255,6 +265,7 @@ def run(args: argparse.Namespace) -> int:
         max_sockets_per_address=args.max_sockets_per_address,
         league_creation=creation,
         heavy=heavy,
+        bot_games_days=args.bot_games_days,
     )
     print(f"jantaku web table: open {url_for(args.host, args.port)}  (games in {db})", flush=True)
     # the 洁律 legal-win check is compiled on first use: do it now, beside the server, not in the first 洁律 game

@@ -126,6 +126,7 @@ from .storage import GameStore, SqliteStore
 from .svg import TILE_NAMES, tile_svg
 from .tables import (
     AUTO_KEYS,
+    BOT_GAMES_DAYS,
     BOTS,
     LENGTHS,
     PACES,
@@ -271,7 +272,14 @@ async def create_table(request: Request) -> Response:
     if rules in playable_presets():
         options = check_table_options(body, rules, manager.defaults, load_rules(rules).family)
     creator = body.get("creator_seat", "first")
-    table = await run_in_threadpool(manager.create, rules, seats, names, None, _client(request), options, creator)
+    client = _client(request)
+    table = await run_in_threadpool(manager.create, rules, seats, names, None, client, options, creator, False)
+    played = None
+    if not table.humans:
+        # four bots: the whole game is heavy work, played in a worker process (the request waits for it; the
+        # server does not), then stored
+        played = await _heavy(request).run("bots", client, "bot_game", table.stored_table())
+        await run_in_threadpool(manager.store_bots_only, table, played)
     out = []
     for s, info in enumerate(table.seats):
         entry: dict[str, Any] = {"seat": s, **info.to_json()}
@@ -285,7 +293,7 @@ async def create_table(request: Request) -> Response:
     answer = {
         "id": table.id,
         "rules": table.rules,
-        "over": table.over,
+        "over": table.over or played is not None,
         "seats": out,
         "options": table.options.to_json(),
     }
@@ -911,6 +919,7 @@ def create_app(
     max_sockets_per_address: int = MAX_SOCKETS_PER_ADDRESS,
     league_creation: str | None = None,
     heavy: HeavyLimits | None = None,
+    bot_games_days: float = BOT_GAMES_DAYS,
 ) -> Starlette:
     """The application over ``store`` (default: a :class:`~jantaku.web.storage.SqliteStore` at ``db``, or
     ``jantaku.sqlite3`` in the working folder). ``seed_source`` gives new tables their seeds (default: random;
@@ -928,7 +937,8 @@ def create_app(
     ``league_creation``: who may create league events on the web (``None``: anyone; a secret: whoever sends it;
     ``""``: nobody; see :func:`~jantaku.web.league.league_app`). ``heavy``: the limits on heavy requests
     (reviews, analyses, record uploads; default :class:`~jantaku.web.heavy.HeavyLimits`), which run in worker
-    processes started on the first one (:mod:`jantaku.web.heavy`)."""
+    processes started on the first one (:mod:`jantaku.web.heavy`), a table of four bots included.
+    ``bot_games_days``: stored games of bots alone are deleted after this many days (0: kept)."""
     store = store if store is not None else SqliteStore(db if db is not None else "jantaku.sqlite3")
     pool = HeavyPool(heavy)
     routes = [
@@ -997,5 +1007,6 @@ def create_app(
         idle_seconds=idle_seconds,
         creates_per_minute=creates_per_minute,
         defaults=table_defaults,
+        bot_games_days=bot_games_days,
     )
     return app

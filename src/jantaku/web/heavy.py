@@ -1,7 +1,8 @@
 """Heavy requests: the work that costs seconds of CPU or hundreds of megabytes runs in worker processes.
 
 Reading an uploaded record (``POST /api/replay``, ``/api/replay/export``, the league's import), reviewing a game
-(``/api/review``, ``/api/games/{id}/review``) and an analysis (``/api/analyse``) are *heavy*. The server hands
+(``/api/review``, ``/api/games/{id}/review``), an analysis (``/api/analyse``) and the whole game of a table of
+four bots (``POST /api/tables``) are *heavy*. The server hands
 each to a :class:`HeavyPool`: a few worker processes of its own (the server's process, and so every seat's move,
 never waits on that work: no shared interpreter lock, no shared memory), within limits a host can reason about
 (:class:`HeavyLimits`, each a ``jantaku serve`` option):
@@ -52,11 +53,13 @@ DEADLINES: dict[str, float] = {
     "import": 20.0,
     "review": 35.0,
     "analyse": 90.0,
+    "bots": 60.0,
 }
 """The wall-clock seconds each kind of heavy work may take before its worker is ended (the review stops itself
 at :data:`~jantaku.web.review.REVIEW_SECONDS`, 30 s, with a clearer message; 35 s is the backstop). Reading an
 8 MB record takes about 1-3 s (one with more events than allowed is refused by its count first), reviewing a
-hanchan with the strong bot 2-5 s, the largest analysis the web page allows about 55 s on one core."""
+hanchan with the strong bot 2-5 s, the largest analysis the web page allows about 55 s on one core, a table of
+four strong bots plays a hanchan in about 2-3 s."""
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from . import app as _app
 from . import league as _league
 from . import review as _review
 from .limits import MAX_RECORD_EVENTS, TooLarge, events_at_least, inflate
-from .tables import BadRequest, WebError
+from .tables import BadRequest, WebError, play_bots_only
 
 __all__ = ["TASKS", "receive", "send", "work"]
 
@@ -103,7 +103,13 @@ def league_record(raw: bytes, file: str) -> tuple[bytes, list[list[str]]]:
     return data, names
 
 
+def bot_game(stored: Any) -> Any:
+    """``POST /api/tables`` with four bots: the whole game played (:func:`~jantaku.web.tables.play_bots_only`)."""
+    return play_bots_only(stored)
+
+
 TASKS: dict[str, Callable[..., Any]] = {
+    "bot_game": bot_game,
     "replay_read": replay_read,
     "replay_export": replay_export,
     "review_upload": review_upload,

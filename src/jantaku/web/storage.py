@@ -184,6 +184,11 @@ class GameStore(Protocol):
         """The table a finished game was played at (its seats with their tokens and every action), or
         ``None``."""
 
+    def delete_bot_games(self, before: str) -> int:
+        """Delete the stored games created before ``before`` (ISO 8601 UTC text) in which no person sat; how
+        many."""
+        ...
+
     def close(self) -> None:
         """Release the store."""
 
@@ -394,6 +399,15 @@ class SqliteStore:
             return None
         obj = json.loads(row[0])
         return StoredTable(**{k: v for k, v in obj.items() if k in StoredTable.__dataclass_fields__})
+
+    def delete_bot_games(self, before: str) -> int:
+        with self._transaction() as db:
+            cur = db.execute(
+                "DELETE FROM games WHERE created < ? AND table_state IS NULL AND NOT EXISTS"
+                " (SELECT 1 FROM json_each(games.players) WHERE json_extract(value, '$.kind') = 'human')",
+                (before,),
+            )
+            return cur.rowcount
 
     def close(self) -> None:
         with self._lock:

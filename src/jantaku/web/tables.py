@@ -55,6 +55,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from jantaku.bots import PlayerView, make_bot
@@ -180,6 +181,15 @@ class TableOptions:
             length if length in LENGTHS else None,
         )
 
+
+BOT_GAMES_DAYS = 30.0
+"""Stored games of bots alone are deleted after this many days (``jantaku serve --bot-games-days``): a server
+on the internet would otherwise keep every four-bot game anyone asked for, forever (issue 32)."""
+
+UNWATCHED_SECONDS = 60.0
+"""A table without an open websocket and without a request for this long is unwatched: its people's turn timers
+stop (issue 32: abandoned tables with a timer went on moving for their absent people, and writing, until they
+left memory). Bots still play up to a person's turn; the timers go on when someone opens the table again."""
 
 SERVE_DEFAULTS = TableOptions(pace=PACES["normal"], result_seconds=20, timer="off")
 """The options ``jantaku serve`` gives a table created without them (its ``--pace``, ``--result-seconds`` and
@@ -802,6 +812,8 @@ class LiveTable:
     _hold: _Hold | None = None
     _last_change: float = 0.0
     _turns: dict[int, tuple[int, float]] = field(default_factory=dict)
+    _paused_at: float | None = None
+    """When the people's turn timers stopped because nobody watched the table (:meth:`watched`), or ``None``."""
     """Per person asked now: the view step of the decision and when it was shown (for the timer)."""
     _bank: list[float] = field(default_factory=lambda: [0.0] * 4)
     _bank_hand: int = -1
@@ -1088,7 +1100,8 @@ class LiveTable:
             due = self._due()
             if due is not None:
                 times.append(due)
-            times.extend(d for s in self.humans if (d := self._deadline(s)) is not None)
+            if self._paused_at is None:
+                times.extend(d for s in self.humans if (d := self._deadline(s)) is not None)
         wake = min(times) if times else None  # a game over may still close its last call window
         changed = wake != self.wake_at
         self.wake_at = wake
@@ -1115,7 +1128,15 @@ class LiveTable:
                 self._release(now)
                 stored = True
         elif not self.game.over:
-            late = next((s for s in self.humans if (d := self._deadline(s)) is not None and at >= d), None)
+            late = None
+            if self._paused_at is None:
+                late = next((s for s in self.humans if (d := self._deadline(s)) is not None and at >= d), None)
+            if late is not None and not self.watched():
+                # nobody watches: the people's timers stop here (an abandoned table makes no moves and writes
+                # nothing) until someone opens the table again (:meth:`touch`)
+                self._paused_at = now
+                late = None
+                self._reschedule(now)
             if late is not None:
                 legal = self.game.legal_actions(late)
                 if legal:
@@ -1133,6 +1154,25 @@ class LiveTable:
                         stored = True
         self._settle(now)
         return stored
+
+    def watched(self) -> bool:
+        """Whether anyone watches the table: a websocket open on it, or a request about it within the last
+        :data:`UNWATCHED_SECONDS`. A table nobody watches stops its people's turn timers."""
+        return bool(self.listeners) or time.monotonic() - self.last_used < UNWATCHED_SECONDS
+
+    def touch(self) -> None:
+        """Someone asked about the table: it is watched again, and a turn timer stopped meanwhile starts the
+        person's decision over (its seconds, and the bank as it was: the person may be just back)."""
+        self.last_used = time.monotonic()
+        if self._paused_at is None:
+            return
+        with self.lock:
+            if self._paused_at is None:
+                return
+            now = self.clock()
+            self._turns = {s: (key, now) for s, (key, _) in self._turns.items()}
+            self._paused_at = None
+            self._reschedule(now)
 
     def _answering(self) -> bool:
         return self.game.yame_choice is None and self.game.kyoku.phase in _ANSWER_PHASES
@@ -1298,6 +1338,7 @@ class LiveTable:
             if seat is not None:
                 listener.told = self.seen_key(seat)
             self.listeners.append(listener)
+        self.touch()
         return listener
 
     def unsubscribe(self, listener: _Listener) -> None:
@@ -1587,15 +1628,19 @@ class TableManager:
         creates_per_minute: int = 60,
         defaults: TableOptions | None = None,
         clock: Callable[[], float] | None = None,
+        bot_games_days: float = BOT_GAMES_DAYS,
     ) -> None:
         """``seed_source`` gives each new table's seed (default: 64 random bits); tests pass a fixed sequence
-        to make games reproducible. ``defaults``: the options of a table created without them (default: no
+        to make games reproducible. ``bot_games_days``: stored games of bots alone are deleted after this many
+        days (0: kept). ``defaults``: the options of a table created without them (default: no
         pace, no hold at a hand's end, no timer, the rule set's length: what a program driving the API
         wants; ``jantaku serve`` passes a person's defaults). ``clock``: the tables' clock (default
         :func:`time.monotonic`, with a thread that runs their timed steps; a test passing its own clock calls
         :meth:`run_due` itself)."""
-        if max_tables < 1 or idle_seconds <= 0 or creates_per_minute < 0:
-            raise ValueError("max_tables >= 1, idle_seconds > 0 and creates_per_minute >= 0")
+        if max_tables < 1 or idle_seconds <= 0 or creates_per_minute < 0 or bot_games_days < 0:
+            raise ValueError("max_tables >= 1, idle_seconds > 0, creates_per_minute >= 0 and bot_games_days >= 0")
+        self.bot_games_days = bot_games_days
+        self._expired_at = float("-inf")
         self.defaults = defaults or TableOptions()
         self.clock = clock or time.monotonic
         self._threaded = clock is None
@@ -1624,10 +1669,13 @@ class TableManager:
         client: str | None = None,
         options: TableOptions | None = None,
         creator_seat: Any = "first",
+        play: bool = True,
     ) -> LiveTable:
         """A new table: ``seats`` are four of ``human`` or a bot name (:data:`BOTS`). Bots play at once (a
         table of four bots plays its whole game here), or at the table's pace (``options``, default
-        :attr:`defaults`). ``client`` (an address) counts against the creation limit.
+        :attr:`defaults`). ``client`` (an address) counts against the creation limit. ``play=False``: a table of
+        four bots is returned unplayed and unstored (the web server plays it in a worker process,
+        :func:`play_bots_only`, and stores it with :meth:`store_bots_only`).
 
         The creator sits at ``creator_seat``: the first human seat by default, a human seat's number, or
         ``None`` for a creator who only hands out the invitations. That seat is claimed at once (its token is
@@ -1678,6 +1726,8 @@ class TableManager:
         table.scheduler = self._wake_clock
         if any(info.kind == "human" for info in infos):
             table.owner = secrets.token_urlsafe(16)
+        if not play and not table.humans:
+            return table
         table.run_bots()
         with self._storing(table_id):
             self._persist(table, None)
@@ -1686,6 +1736,27 @@ class TableManager:
                 self.tables[table_id] = table
             self._wake_clock()  # the clock may have looked before the table was held
         return table
+
+    def store_bots_only(self, table: LiveTable, played: StoredGame) -> None:
+        """Store the game of a table of four bots that :func:`play_bots_only` played elsewhere (``create`` with
+        ``play=False`` made the table); stored games of bots alone older than :attr:`bot_games_days` are
+        deleted meanwhile (at most once an hour)."""
+        if played.id != table.id or played.status != "finished":
+            raise BadRequest(f"table {table.id}: not the finished game of this table")
+        with self._storing(table.id):
+            self.store.finish_table(table.id, played, None, None)
+        self.expire_bot_games()
+
+    def expire_bot_games(self, force: bool = False) -> int:
+        """Delete the stored games of bots alone older than :attr:`bot_games_days` (none when it is 0); at most
+        once an hour unless ``force``. How many were deleted."""
+        now = time.monotonic()
+        if not self.bot_games_days or (not force and now - self._expired_at < 3600):
+            return 0
+        self._expired_at = now
+        cutoff = (datetime.now(UTC) - timedelta(days=self.bot_games_days)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        with self._storing("(expiry)"):
+            return self.store.delete_bot_games(cutoff)
 
     def _count_creation(self, client: str | None) -> None:
         if not self.creates_per_minute or client is None:
@@ -1718,7 +1789,7 @@ class TableManager:
                 with table.lock, self._storing(table_id):  # never compared while a move is being stored
                     if self.store.table_stamp(table_id) != (table.step, table.tokens):
                         self._refresh(table)  # another process moved it on, finished it or reissued a link
-            table.last_used = time.monotonic()
+            table.touch()
             return table
         with self._lock:
             loading = self._loading.setdefault(table_id, threading.Lock())
@@ -1766,26 +1837,7 @@ class TableManager:
         table.notify()
 
     def _rebuild(self, stored: StoredTable) -> LiveTable:
-        infos = [SeatInfo(s["kind"], s["name"], s.get("bot"), s.get("token"), s.get("invite")) for s in stored.seats]
-        options = TableOptions.from_json(stored.options)
-        game = Game(table_rules(stored.rules, options), seed=stored.seed, names=[i.name for i in infos])
-        table = LiveTable(
-            stored.id, stored.rules, stored.seed, infos, stored.created, game, options=options, clock=self.clock
-        )
-        table.owner, table.tokens = stored.owner, stored.tokens
-        table.scheduler = self._wake_clock
-        auto = stored.options.get("auto")
-        if isinstance(auto, list) and len(auto) == 4 and all(isinstance(a, dict) for a in auto):
-            table.auto = [{key: a.get(key) is True for key in AUTO_KEYS} for a in auto]
-        released = stored.options.get("released", 0)
-        table.released = released if _is_int(released) and released >= 0 else 0
-        try:
-            for a in stored.actions:
-                table._apply(action_from_json(a))
-        except (JantakuError, KeyError, ValueError) as e:
-            raise NotFound(f"table {stored.id} cannot be restored ({e})") from None
-        table.resume()
-        return table
+        return rebuild_table(stored, self.clock, self._wake_clock)
 
     def evict(self, table_id: str, table: LiveTable | None = None) -> None:
         """Let a table leave memory (it stays in the store); with ``table``, only if that object is held."""
@@ -1847,7 +1899,7 @@ class TableManager:
             raise Conflict(
                 "another server process moved this table first: nothing was applied, reload the table"
             ) from None
-        table.last_used = time.monotonic()
+        table.touch()
         return table
 
     def claim(self, table_id: str, invite: Any) -> tuple[LiveTable, int, str]:
@@ -1912,7 +1964,7 @@ class TableManager:
                 fresh = secrets.token_urlsafe(12)
                 self._change_seat(table, seat, token=None, invite=fresh)
                 kind = "invite"
-        table.last_used = time.monotonic()
+        table.touch()
         table.notify(wake=seat)  # the old link's websockets learn that it no longer holds the seat
         return table, kind, fresh
 
@@ -1929,7 +1981,7 @@ class TableManager:
             if table.over:
                 raise Conflict(f"table {table.id} is over: its seats can no longer be changed")
             self._change_seat(table, seat, token=None, invite=secrets.token_urlsafe(12))
-        table.last_used = time.monotonic()
+        table.touch()
         table.notify(wake=seat)
         return table, seat
 
@@ -1998,7 +2050,7 @@ class TableManager:
         if "riichi_discard" in changes and not table.game.rules.riichi:
             raise BadRequest(f"auto option riichi_discard: {table.rules} has no riichi")
         self._guarded(table, lambda: table.set_auto(seat, dict(changes), self._commit))
-        table.last_used = time.monotonic()
+        table.touch()
         return table
 
     def _guarded(self, table: LiveTable, change: Callable[[], None]) -> None:
@@ -2106,6 +2158,41 @@ class TableManager:
             raise Unavailable(
                 f"table {table_id}: the game store refused the request ({e}); nothing changed, try again"
             ) from e
+
+
+def rebuild_table(
+    stored: StoredTable, clock: Callable[[], float] = time.monotonic, scheduler: Callable[[], None] | None = None
+) -> LiveTable:
+    """The live table ``stored`` describes: its game replayed from the seed and its actions, ready to go on
+    (:meth:`LiveTable.resume`); :class:`NotFound` when its actions do not replay."""
+    infos = [SeatInfo(s["kind"], s["name"], s.get("bot"), s.get("token"), s.get("invite")) for s in stored.seats]
+    options = TableOptions.from_json(stored.options)
+    game = Game(table_rules(stored.rules, options), seed=stored.seed, names=[i.name for i in infos])
+    table = LiveTable(stored.id, stored.rules, stored.seed, infos, stored.created, game, options=options, clock=clock)
+    table.owner, table.tokens = stored.owner, stored.tokens
+    table.scheduler = scheduler
+    auto = stored.options.get("auto")
+    if isinstance(auto, list) and len(auto) == 4 and all(isinstance(a, dict) for a in auto):
+        table.auto = [{key: a.get(key) is True for key in AUTO_KEYS} for a in auto]
+    released = stored.options.get("released", 0)
+    table.released = released if _is_int(released) and released >= 0 else 0
+    try:
+        for a in stored.actions:
+            table._apply(action_from_json(a))
+    except (JantakuError, KeyError, ValueError) as e:
+        raise NotFound(f"table {stored.id} cannot be restored ({e})") from None
+    table.resume()
+    return table
+
+
+def play_bots_only(stored: StoredTable) -> StoredGame:
+    """The whole game of a new table of four bots (``stored``, as :meth:`TableManager.prepare` made it), as it
+    is stored: heavy work, run in a worker process (:mod:`jantaku.web.heavy_tasks`)."""
+    table = rebuild_table(stored)
+    table.run_bots()
+    if not table.over:  # pragma: no cover - bots alone always play to the end
+        raise Unavailable(f"table {stored.id}: the bots stopped before the end")
+    return table.stored_game()
 
 
 def _short(value: Any) -> str:
