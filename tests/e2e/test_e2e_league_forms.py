@@ -97,3 +97,42 @@ def test_import_pao_and_yame_on_a_phone(phone):
     page.wait_for_function("() => document.querySelector('#game-hand').textContent === 'Game over'")
     assert "the dealer stops" in page.inner_text("#entries li:last-child")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+
+
+def test_rename_and_delete_on_a_phone(phone):
+    """Issue 32: the organiser deletes a game entered twice, renames a player and the event, deletes a player
+    who never played and then the event, through the page; the public page follows each change."""
+    page, url = phone
+    _create_event(page, url, "T", "mleague")
+    page.fill("#player-name", "Ed")
+    page.click("#player-add")
+    page.wait_for_function("() => document.querySelector('#player-list').textContent.includes('Ed')")
+    api = url + "league/api/"
+    quick = {"players": ["Ann", "Bo", "Cy", "Di"], "scores": [40000, 30000, 20000, 10000]}
+    games = [page.request.post(api + "events/T/quick", data=quick, headers=PW).json()["game"] for _ in range(2)]
+    page.evaluate("() => refreshEvent()")
+    page.wait_for_selector(f"#edit-game option[value='{games[1]}']", state="attached")
+    page.once("dialog", lambda d: d.accept())
+    page.select_option("#edit-game", str(games[1]))
+    page.click("#game-delete")
+    _wait_message(page, f"Game {games[1]} deleted")
+    assert page.request.get(api + "events/T").json()["standings"][0]["games"] == 1
+    page.select_option("#edit-player", "Ann")
+    page.fill("#player-new-name", "Anna")
+    page.click("#player-rename")
+    _wait_message(page, "Ann is now Anna")
+    page.once("dialog", lambda d: d.accept())
+    page.select_option("#edit-player", "Ed")
+    page.click("#player-delete")
+    _wait_message(page, "Ed deleted")
+    assert "Ed" not in page.text_content("#player-list") and "Anna" in page.text_content("#player-list")
+    page.fill("#event-new-name", "Spring")
+    page.click("#event-rename")
+    _wait_message(page, "now called Spring")
+    assert page.text_content("#admin-title") == "Spring"
+    assert page.request.get(api + "events/Spring").json()["standings"][0]["player"] == "Anna"
+    page.once("dialog", lambda d: d.accept())
+    page.click("#event-delete")
+    _wait_message(page, "Event Spring deleted")
+    assert page.request.get(api + "events").json()["events"] == []
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390

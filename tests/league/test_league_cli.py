@@ -86,3 +86,21 @@ def test_a_second_winner_with_pao_and_the_dealers_stop(capsys, db_url):
     assert "Di (the all-last dealer) may stop the game now" in out
     code, out, _ = run(capsys, db_url, "yame", gid, "stop")
     assert code == 0 and "game over" in out
+
+
+def test_rename_and_delete_from_the_command_line(capsys, db_url):
+    run(capsys, db_url, "create", "Cup", "--rules", "mleague")
+    run(capsys, db_url, "player", "Cup", "A", "B", "C", "D", "E")
+    run(capsys, db_url, "quick", "Cup", "A", "B", "C", "D", "--scores", "40000,30000,20000,10000")
+    assert main(["league", "--db", db_url, "delete", "Cup", "--player", "A"]) == 2
+    assert "delete the games first" in capsys.readouterr().err
+    assert "game 1 of Cup deleted" in run(capsys, db_url, "delete", "Cup", "--game", "1")[1]
+    assert main(["league", "--db", db_url, "delete", "Cup", "--game", "1"]) == 2  # once only
+    capsys.readouterr()
+    assert "is now Anna" in run(capsys, db_url, "rename", "Cup", "Anna", "--player", "A")[1]
+    assert "player E deleted" in run(capsys, db_url, "delete", "Cup", "--player", "E")[1]
+    assert "event Cup is now Spring" in run(capsys, db_url, "rename", "Cup", "Spring")[1]
+    log = run(capsys, db_url, "log", "Spring")[1]
+    assert all(a in log for a in ("delete_game", "rename_player", "delete_player", "rename_event"))
+    assert "event Spring deleted" in run(capsys, db_url, "delete", "Spring")[1]
+    assert "Spring" not in run(capsys, db_url, "events")[1]

@@ -274,7 +274,7 @@ def test_migrations_build_the_schema_exactly(store):
     from jantaku.league.migrations import current_revision, head_revision, upgrade
     from jantaku.league.schema import metadata
 
-    assert current_revision(store.engine) == head_revision() == "0001"
+    assert current_revision(store.engine) == head_revision() == "0002"
     with store.engine.connect() as conn:
         ctx = MigrationContext.configure(conn, opts={"version_table": "league_alembic_version"})
         diffs = [
@@ -282,7 +282,7 @@ def test_migrations_build_the_schema_exactly(store):
         ]
     assert diffs == []
     upgrade(store.engine)  # nothing to do
-    assert current_revision(store.engine) == "0001"
+    assert current_revision(store.engine) == "0002"
 
 
 def _organiser_process(db_url: str, game: int, n: int, count: int) -> None:
@@ -311,4 +311,74 @@ def test_two_organisers_in_two_processes(db_url):
     entries = s.game(g)["entries"]
     assert [e["seq"] for e in entries] == list(range(1, 13))
     assert sorted(e["data"]["note"] for e in entries) == [0] * 6 + [1] * 6
+    s.close()
+
+
+def test_rename_and_soft_delete_events_players_and_games(store):
+    """Issue 32: an organiser renames and deletes an event, a player, a game; a deletion is soft (the rows and
+    an audit row stay) and takes the thing out of every list, standing and export."""
+    setup_event(store)
+    g1 = store.quick_entry("Season", list("ABCD"), [40000, 30000, 20000, 10000])
+    g2 = store.quick_entry("Season", list("ABCD"), [10000, 20000, 30000, 40000])
+    assert {r["player"]: r["total"] for r in store.standings("Season")}["A"] == 60.0 - 50.0
+    store.delete_game(g2, actor="org")
+    assert [g["id"] for g in store.games("Season")] == [g1]
+    assert {r["player"]: r["total"] for r in store.standings("Season")}["A"] == 60.0
+    assert [g["id"] for g in store.export("Season")["games"]] == [g1]
+    assert len(store.history("Season", "A")) == 1
+    with pytest.raises(NotFoundError):
+        store.game(g2)
+    # a player renamed keeps their games and standing
+    store.rename_player("Season", "A", "Ann", actor="org")
+    assert store.game(g1)["players"][0] == "Ann" and store.standings("Season")[0]["player"] == "Ann"
+    with pytest.raises(ConflictError, match="exists already"):
+        store.rename_player("Season", "Ann", "B")
+    with pytest.raises(ConflictError, match="1 game"):
+        store.delete_player("Season", "Ann")  # a player with a game keeps it
+    store.delete_player("Season", "H", actor="org")  # never played
+    assert "H" not in [p["name"] for p in store.players("Season")]
+    store.add_player("Season", "H")  # the name is free again
+    # the event renamed, then deleted; its name is free again
+    store.rename_event("Season", "Season 2026", actor="org")
+    assert [e["name"] for e in store.events()] == ["Season 2026"]
+    with pytest.raises(NotFoundError):
+        store.standings("Season")
+    log = [(a["action"], a["detail"]) for a in store.audit_log("Season 2026")]
+    assert ("delete_game", {"game": g2, "players": ["A", "B", "C", "D"], "status": "finished"}) in log
+    assert ("rename_player", {"from": "A", "to": "Ann"}) in log and ("delete_player", {"name": "H"}) in log
+    assert ("rename_event", {"from": "Season", "to": "Season 2026"}) in log
+    store.delete_event("Season 2026", actor="org")
+    assert store.events() == []
+    with pytest.raises(NotFoundError):
+        store.game(g1)  # its games are gone from view with it
+    store.create_event("Season 2026", "mleague")  # the name is free again
+    with store.engine.connect() as conn:  # the rows stay, marked
+        from jantaku.league import schema as t
+
+        deleted = conn.execute(t.events.select().where(t.events.c.deleted.is_not(None))).mappings().all()
+        assert len(deleted) == 1 and deleted[0]["name"].startswith("Season 2026 (deleted")
+        audit = conn.execute(t.audit.select().where(t.audit.c.action == "delete_event")).mappings().all()
+        assert audit[0]["detail"] == {"name": "Season 2026"}
+
+
+def test_a_database_of_the_first_schema_is_upgraded_with_its_events(db_url):
+    """A league database made by jantaku 0.5 (migration 0001) opens with its events, now deletable."""
+    import sqlalchemy as sa
+    from alembic import command
+
+    from jantaku.league.migrations import _config, current_revision
+    from jantaku.league.store import database_url
+
+    engine = sa.create_engine(database_url(db_url))
+    with engine.begin() as conn:
+        command.upgrade(_config(conn), "0001")
+        conn.execute(
+            sa.text("INSERT INTO league_events (name, rules, created) VALUES ('Old', 'mleague', CURRENT_TIMESTAMP)")
+        )
+    assert current_revision(engine) == "0001"
+    engine.dispose()
+    s = LeagueStore(db_url)
+    assert current_revision(s.engine) == "0002" and [e["name"] for e in s.events()] == ["Old"]
+    s.delete_event("Old")
+    assert s.events() == []
     s.close()

@@ -332,3 +332,35 @@ def test_jantaku_serve_decides_who_creates_events(tmp_path):
         league_creation(args(admin_token="short"))
     with pytest.raises(JantakuError, match="cannot read"):
         league_creation(args(admin_token_file=str(tmp_path / "missing")))
+
+
+def test_organiser_renames_and_deletes(client):
+    """Issue 32: the organiser renames and deletes an event, a player, a game on the web; nobody else can."""
+    _event(client, "Cup", "mleague", players=("Ann", "Bo", "Cy", "Di", "Ed"))
+    quick = {"players": ["Ann", "Bo", "Cy", "Di"], "scores": [40000, 30000, 20000, 10000]}
+    g1 = client.post("/league/api/events/Cup/quick", json=quick, headers=PW).json()["game"]
+    g2 = client.post("/league/api/events/Cup/quick", json=quick, headers=PW).json()["game"]
+    nope = {"X-League-Password": "wrong-password"}
+    assert client.post(f"/league/api/games/{g2}/delete", headers=nope).status_code == 403
+    assert client.post(f"/league/api/games/{g2}/delete", headers=PW).status_code == 200
+    assert client.get(f"/league/api/games/{g2}").status_code == 404
+    event = client.get("/league/api/events/Cup").json()
+    assert [g["id"] for g in event["games"]] == [g1] and event["standings"][0]["total"] == 60.0
+    r = client.post("/league/api/events/Cup/rename-player", json={"name": "Ann", "to": "Bo"}, headers=PW)
+    assert r.status_code == 409 and "exists already" in r.json()["error"]
+    r = client.post("/league/api/events/Cup/rename-player", json={"name": "Ann", "to": "Anna"}, headers=PW)
+    assert r.status_code == 200 and client.get("/league/api/events/Cup").json()["standings"][0]["player"] == "Anna"
+    r = client.post("/league/api/events/Cup/delete-player", json={"name": "Anna"}, headers=PW)
+    assert r.status_code == 409 and "delete the games first" in r.json()["error"]
+    assert client.post("/league/api/events/Cup/delete-player", json={"name": "Ed"}, headers=PW).status_code == 200
+    r = client.post("/league/api/events/Cup/rename", json={"name": "Bad/Name"}, headers=PW)
+    assert r.status_code == 400
+    r = client.post("/league/api/events/Cup/rename", json={"name": "Spring Cup"}, headers=PW)
+    assert r.status_code == 200 and r.json()["name"] == "Spring Cup"
+    assert client.get("/league/api/events/Cup").status_code == 404
+    audit = [a["action"] for a in client.get("/league/api/events/Spring Cup/audit", headers=PW).json()["audit"]]
+    assert {"delete_game", "rename_player", "delete_player", "rename_event"} <= set(audit)
+    assert client.post("/league/api/events/Spring Cup/delete", json={}, headers=nope).status_code == 403
+    assert client.post("/league/api/events/Spring Cup/delete", json={}, headers=PW).status_code == 200
+    assert client.get("/league/api/events").json()["events"] == []
+    assert client.get(f"/league/api/games/{g1}").status_code == 404

@@ -189,6 +189,22 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     c.add_argument("game", type=int)
     c.set_defaults(action=_undo)
 
+    c = cmds.add_parser("rename", help="rename an event, or a player of it (--player)")
+    c.add_argument("event")
+    c.add_argument("new_name", metavar="NEW_NAME", help="the new name (of the event, or of --player)")
+    c.add_argument("--player", help="rename this player of the event instead of the event")
+    c.set_defaults(action=_rename)
+
+    c = cmds.add_parser(
+        "delete",
+        help="delete an event, a player of it who never played (--player) or a game (--game); the audit log keeps it",
+    )
+    c.add_argument("event")
+    what = c.add_mutually_exclusive_group()
+    what.add_argument("--player", help="delete this player (one without games) instead of the event")
+    what.add_argument("--game", type=int, help="delete this game of the event (it leaves the standings)")
+    c.set_defaults(action=_delete)
+
     c = cmds.add_parser("show", help="a game's entries and running scores")
     c.add_argument("game", type=int)
     c.set_defaults(action=_show)
@@ -471,6 +487,28 @@ def _yame(store: Any, a: argparse.Namespace) -> Any:
 def _undo(store: Any, a: argparse.Namespace) -> Any:
     out = store.correct_last(a.game, None, actor=a.by)
     return out if a.json else f"entry {out['seq']} deleted; {_describe_state(store.game(a.game))}"
+
+
+def _rename(store: Any, a: argparse.Namespace) -> Any:
+    if a.player is not None:
+        store.rename_player(a.event, a.player, a.new_name, actor=a.by)
+        return f"player {a.player} of {a.event} is now {a.new_name}"
+    store.rename_event(a.event, a.new_name, actor=a.by)
+    return f"event {a.event} is now {a.new_name}"
+
+
+def _delete(store: Any, a: argparse.Namespace) -> Any:
+    if a.player is not None:
+        store.delete_player(a.event, a.player, actor=a.by)
+        return f"player {a.player} deleted from {a.event}"
+    if a.game is not None:
+        ids = {e["name"]: e["id"] for e in store.events()}
+        if ids.get(a.event) is None or store.game(a.game)["event_id"] != ids[a.event]:
+            raise JantakuError(f"no game {a.game} in the event {a.event!r}")
+        store.delete_game(a.game, actor=a.by)
+        return f"game {a.game} of {a.event} deleted (it leaves the standings)"
+    store.delete_event(a.event, actor=a.by)
+    return f"event {a.event} deleted"
 
 
 def _show(store: Any, a: argparse.Namespace) -> Any:

@@ -3,7 +3,8 @@
 An event (a league season or a tournament) has a rule set, players, optional teams, rounds and games. A game
 seats four players and holds its entries in order (``seq``, unique per game: a hand, a chombo, a card, a
 penalty, or a quick entry of final scores); ``version`` grows with every change, so two organisers entering at
-once cannot both write the same entry. Every change is kept in ``audit``.
+once cannot both write the same entry. Every change is kept in ``audit``. An event, a player or a game an
+organiser deleted keeps its row, with ``deleted`` set (and an event's or a player's name freed).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ events = sa.Table(
     sa.Column("rules_toml", sa.Text, nullable=True),
     sa.Column("admin_hash", sa.String(128), nullable=True),
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("deleted", sa.DateTime(timezone=True), nullable=True),  # soft delete (migration 0002)
 )
 
 teams = sa.Table(
@@ -41,6 +43,7 @@ players = sa.Table(
     sa.Column("event_id", sa.Integer, sa.ForeignKey("league_events.id", ondelete="CASCADE"), nullable=False),
     sa.Column("name", sa.String(200), nullable=False),
     sa.Column("team_id", sa.Integer, sa.ForeignKey("league_teams.id"), nullable=True),
+    sa.Column("deleted", sa.DateTime(timezone=True), nullable=True),
     sa.UniqueConstraint("event_id", "name", name="uq_player_name"),
 )
 
@@ -69,6 +72,7 @@ games = sa.Table(
     sa.Column("result", sa.JSON, nullable=True),  # the settlement once finished
     sa.Column("version", sa.Integer, nullable=False, default=0),
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("deleted", sa.DateTime(timezone=True), nullable=True),
 )
 
 seats = sa.Table(

@@ -183,7 +183,11 @@ class LeagueStore:
     def events(self) -> list[dict[str, Any]]:
         """Every event: id, name and rule set."""
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(t.events.c.id, t.events.c.name, t.events.c.rules).order_by(t.events.c.id))
+            rows = conn.execute(
+                sa.select(t.events.c.id, t.events.c.name, t.events.c.rules)
+                .where(t.events.c.deleted.is_(None))
+                .order_by(t.events.c.id)
+            )
             return [{"id": r.id, "name": r.name, "rules": r.rules} for r in rows]
 
     def check_admin(self, event: str | int, password: str) -> bool:
@@ -210,7 +214,7 @@ class LeagueStore:
 
     def _event(self, conn: sa.Connection, event: str | int) -> dict[str, Any]:
         col = t.events.c.id if isinstance(event, int) else t.events.c.name
-        row = conn.execute(t.events.select().where(col == event)).mappings().first()
+        row = conn.execute(t.events.select().where(col == event, t.events.c.deleted.is_(None))).mappings().first()
         if row is None:
             raise NotFoundError(f"no event {event!r}")
         return dict(row)
@@ -261,7 +265,7 @@ class LeagueStore:
         q = (
             sa.select(t.players.c.id, t.players.c.name, t.teams.c.name.label("team"))
             .select_from(t.players.outerjoin(t.teams, t.players.c.team_id == t.teams.c.id))
-            .where(t.players.c.event_id == event_id)
+            .where(t.players.c.event_id == event_id, t.players.c.deleted.is_(None))
             .order_by(t.players.c.id)
         )
         return [dict(r) for r in conn.execute(q).mappings()]
@@ -272,6 +276,90 @@ class LeagueStore:
             ev = self._event(conn, event)
             rows = conn.execute(sa.select(t.teams.c.name).where(t.teams.c.event_id == ev["id"]).order_by(t.teams.c.id))
             return [r.name for r in rows]
+
+    # -- renaming and deleting (soft: the rows stay, with the audit) -----------------------------------------
+
+    def rename_event(self, event: str | int, name: str, *, actor: str = "organiser") -> dict[str, Any]:
+        """Give the event a new name (its games, players and audit stay); :class:`ConflictError` when another
+        event has it."""
+        name = _name(name, "event name")
+        with self._tx() as conn:
+            ev = self._event(conn, event)
+            if name != ev["name"] and conn.execute(sa.select(t.events.c.id).where(t.events.c.name == name)).first():
+                raise ConflictError(f"an event named {name!r} exists already")
+            conn.execute(t.events.update().where(t.events.c.id == ev["id"]).values(name=name))
+            self._audit(conn, ev["id"], actor, "rename_event", {"from": ev["name"], "to": name})
+        return {"id": ev["id"], "name": name, "rules": ev["rules"]}
+
+    def delete_event(self, event: str | int, *, actor: str = "organiser") -> None:
+        """Delete the event: it leaves every list and its name is free again; its rows and its audit stay in
+        the database (the audit row names it)."""
+        with self._tx() as conn:
+            ev = self._event(conn, event)
+            conn.execute(
+                t.events.update()
+                .where(t.events.c.id == ev["id"])
+                .values(deleted=_now(), name=_freed(ev["name"], ev["id"]))
+            )
+            self._audit(conn, ev["id"], actor, "delete_event", {"name": ev["name"]})
+
+    def rename_player(self, event: str | int, name: str, new: str, *, actor: str = "organiser") -> None:
+        """Give a player a new name: their games, penalties and standing follow (they are kept by the player's
+        number, not the name); :class:`ConflictError` when another player of the event has it."""
+        new = _name(new, "player name")
+        with self._tx() as conn:
+            ev = self._event(conn, event)
+            pid = self._player_id(conn, ev, name)
+            taken = conn.execute(
+                sa.select(t.players.c.id).where(t.players.c.event_id == ev["id"], t.players.c.name == new)
+            ).first()
+            if taken is not None and taken.id != pid:
+                raise ConflictError(f"player {new!r} exists already")
+            conn.execute(t.players.update().where(t.players.c.id == pid).values(name=new))
+            self._audit(conn, ev["id"], actor, "rename_player", {"from": name, "to": new})
+
+    def delete_player(self, event: str | int, name: str, *, actor: str = "organiser") -> None:
+        """Delete a player who has played no game and has no penalty (a wrong entry in the list); a player with
+        games keeps them: delete the games first (:class:`ConflictError`)."""
+        with self._tx() as conn:
+            ev = self._event(conn, event)
+            pid = self._player_id(conn, ev, name)
+            games = conn.execute(
+                sa.select(sa.func.count())
+                .select_from(t.seats.join(t.games, t.seats.c.game_id == t.games.c.id))
+                .where(t.seats.c.player_id == pid, t.games.c.deleted.is_(None))
+            ).scalar_one()
+            penalties = conn.execute(
+                sa.select(sa.func.count()).select_from(t.penalties).where(t.penalties.c.player_id == pid)
+            ).scalar_one()
+            if games or penalties:
+                raise ConflictError(
+                    f"player {name!r} has {games} game(s) and {penalties} penalty(ies) in {ev['name']}: delete the "
+                    "games first (a penalty stays with the standings)"
+                )
+            conn.execute(t.players.update().where(t.players.c.id == pid).values(deleted=_now(), name=_freed(name, pid)))
+            self._audit(conn, ev["id"], actor, "delete_player", {"name": name})
+
+    def delete_game(self, game_id: int, *, actor: str = "organiser") -> None:
+        """Delete a game (a table entered twice, a game that did not count): it leaves the games, the standings,
+        the histories and the exports; its entries and the audit stay in the database."""
+        with self._tx() as conn:
+            g = self._game_row(conn, game_id, lock=True)
+            names = self._seat_names(conn, game_id)
+            conn.execute(t.games.update().where(t.games.c.id == game_id).values(deleted=_now()))
+            self._audit(
+                conn, g["event_id"], actor, "delete_game", {"game": game_id, "players": names, "status": g["status"]}
+            )
+
+    def _player_id(self, conn: sa.Connection, ev: dict[str, Any], name: str) -> int:
+        row = conn.execute(
+            sa.select(t.players.c.id).where(
+                t.players.c.event_id == ev["id"], t.players.c.name == name, t.players.c.deleted.is_(None)
+            )
+        ).first()
+        if row is None:
+            raise NotFoundError(f"no player {name!r} in {ev['name']}")
+        return int(row.id)
 
     def _player_ids(self, conn: sa.Connection, event_id: int, names: list[str]) -> list[int]:
         by_name = {p["name"]: p["id"] for p in self._players(conn, event_id)}
@@ -427,7 +515,10 @@ class LeagueStore:
         return int(gid)
 
     def _game_row(self, conn: sa.Connection, game_id: int, lock: bool = False) -> dict[str, Any]:
-        q = t.games.select().where(t.games.c.id == game_id)
+        live_events = sa.select(t.events.c.id).where(t.events.c.deleted.is_(None))
+        q = t.games.select().where(
+            t.games.c.id == game_id, t.games.c.deleted.is_(None), t.games.c.event_id.in_(live_events)
+        )
         if lock and not self.is_sqlite:
             q = q.with_for_update()
         row = conn.execute(q).mappings().first()
@@ -478,7 +569,9 @@ class LeagueStore:
             ids = [
                 r.id
                 for r in conn.execute(
-                    sa.select(t.games.c.id).where(t.games.c.event_id == ev["id"]).order_by(t.games.c.id)
+                    sa.select(t.games.c.id)
+                    .where(t.games.c.event_id == ev["id"], t.games.c.deleted.is_(None))
+                    .order_by(t.games.c.id)
                 )
             ]
         out = []
@@ -684,7 +777,13 @@ class LeagueStore:
 
     def _finished(self, conn: sa.Connection, event_id: int) -> list[dict[str, Any]]:
         rows = (
-            conn.execute(t.games.select().where(t.games.c.event_id == event_id).order_by(t.games.c.id)).mappings().all()
+            conn.execute(
+                t.games.select()
+                .where(t.games.c.event_id == event_id, t.games.c.deleted.is_(None))
+                .order_by(t.games.c.id)
+            )
+            .mappings()
+            .all()
         )
         out = []
         for g in rows:
@@ -768,6 +867,11 @@ class LeagueStore:
                 )
             out.append(gid)
         return out
+
+
+def _freed(name: str, row_id: int) -> str:
+    """The name a deleted event or player keeps in its row, so that its own name is free again."""
+    return f"{name[:160]} (deleted #{row_id})"
 
 
 def _name(value: object, what: str) -> str:

@@ -20,14 +20,19 @@
                                                in the record to an event player; ``?names=1`` only lists the
                                                record's names (nothing stored)
 ``POST /league/api/events/{name}/{what}``      organiser: ``teams``, ``players``, ``rounds``, ``games``,
-                                               ``quick``, ``penalties``; ``GET .../audit`` the audit log
+                                               ``quick``, ``penalties``; ``rename`` (``{"name"}``), ``delete``
+                                               the event; ``rename-player`` (``{"name", "to"}``),
+                                               ``delete-player`` (``{"name"}``: one without games);
+                                               ``GET .../audit`` the audit log
 ``POST /league/api/games/{id}/entries``        organiser: ``{"entry", "expected_seq"?, "correct"?}``
 ``POST /league/api/games/{id}/undo``           organiser: delete the last entry
+``POST /league/api/games/{id}/delete``         organiser: delete the game (it leaves the standings)
 =============================================  ==============================================================
 
 Organiser requests carry the event's password in the ``X-League-Password`` header; an event made without a
 password (from the command line) is read-only here. A bad entry is 400 with the rule set's reason, a wrong
-password 403, an unknown event or game 404, a conflicting entry (someone entered another one meanwhile) 409,
+password 403, an unknown event or game 404, a conflicting entry (someone entered another one meanwhile) or a
+name taken 409,
 an upload over :data:`~jantaku.web.limits.MAX_UPLOAD` bytes (or inflating past
 :data:`~jantaku.web.limits.MAX_INFLATED`) 413.
 
@@ -37,6 +42,10 @@ passwords from one client address within :data:`FAILED_WINDOW` seconds, that add
 :data:`FAILED_PER_EVENT` wrong passwords for one event from anywhere, so do the addresses that guessed wrong for
 it, while an address that did not (the organiser's) goes on (:class:`LoginLimiter`). Behind a reverse proxy
 name it with ``jantaku serve --proxy``, or every client has the proxy's address.
+
+Deleting is soft: a deleted event, player or game leaves every list, standing and export, its rows stay in
+the database with an audit row saying who deleted it and when (a deleted event's or player's name is free
+again).
 
 The database is opened on the first request (a SQLite file or a PostgreSQL URL).
 """
@@ -386,6 +395,17 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
         s = await call(store)
         if what == "teams":
             return JSONResponse({"team": await call(s.add_team, name, body.get("name"), actor=actor)}, status_code=201)
+        if what == "rename":
+            return JSONResponse(await call(s.rename_event, name, body.get("name"), actor=actor))
+        if what == "delete":
+            await call(s.delete_event, name, actor=actor)
+            return JSONResponse({"deleted": name})
+        if what == "rename-player":
+            await call(s.rename_player, name, _text(body, "name"), body.get("to"), actor=actor)
+            return JSONResponse({"renamed": body["name"], "to": body.get("to")})
+        if what == "delete-player":
+            await call(s.delete_player, name, _text(body, "name"), actor=actor)
+            return JSONResponse({"deleted": body["name"]})
         if what == "players":
             pid = await call(s.add_player, name, body.get("name"), team=body.get("team") or None, actor=actor)
             return JSONResponse({"player": pid}, status_code=201)
@@ -476,6 +496,15 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
         return JSONResponse(out, status_code=201)
 
     @_guarded
+    async def delete_game(request: Request) -> Response:
+        gid = _int(request.path_params["id"])
+        s = await call(store)
+        g = await call(s.game, gid)
+        actor = await admin(request, g["event_id"])
+        await call(s.delete_game, gid, actor=actor)
+        return JSONResponse({"deleted": gid})
+
+    @_guarded
     async def undo(request: Request) -> Response:
         gid = _int(request.path_params["id"])
         s = await call(store)
@@ -499,6 +528,7 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
         Route("/api/games/{id}", game),
         Route("/api/games/{id}/entries", entries, methods=["POST"]),
         Route("/api/games/{id}/undo", undo, methods=["POST"]),
+        Route("/api/games/{id}/delete", delete_game, methods=["POST"]),
     ]
     app = Starlette(routes=routes)
     app.state.league = lazy
@@ -536,6 +566,13 @@ def _in_temp(raw: bytes, file: str, fn: Callable[[Path], Any]) -> Any:
             raise JantakuError(f"{file}: not a game record jantaku can read (nested too deeply)") from None
         except (ValueError, KeyError, IndexError, TypeError, AttributeError, ArithmeticError) as e:
             raise JantakuError(f"{file}: not a game record jantaku can read ({type(e).__name__})") from None
+
+
+def _text(body: dict[str, Any], key: str) -> str:
+    value = body.get(key)
+    if not isinstance(value, str):
+        raise JantakuError(f"{key}: a string")
+    return value
 
 
 def _event_head(s: Any, name: str) -> dict[str, Any]:

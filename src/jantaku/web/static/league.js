@@ -180,6 +180,41 @@ async function adminPage() {
     await openGame(state.game);
   }));
   $("quick-add").addEventListener("click", () => act(quickEntry));
+  $("event-rename").addEventListener("click", () => act(async () => {
+    const r = await api(`/events/${enc(state.event)}/rename`, { body: { name: $("event-new-name").value.trim() } });
+    $("event-new-name").value = "";
+    await login(r.name, sessionStorage.getItem("leaguePassword") || "");
+    say(`The event is now called ${r.name}.`, true);
+  }));
+  $("event-delete").addEventListener("click", () => act(async () => {
+    if (!confirm(`Delete the event ${state.event}? Its games leave every page (the database keeps them).`)) return;
+    await api(`/events/${enc(state.event)}/delete`, { body: {} });
+    $("organiser").classList.add("hidden");
+    say(`Event ${state.event} deleted.`, true);
+    state.event = null;
+  }));
+  $("player-rename").addEventListener("click", () => act(async () => {
+    const name = $("edit-player").value, to = $("player-new-name").value.trim();
+    await api(`/events/${enc(state.event)}/rename-player`, { body: { name, to } });
+    $("player-new-name").value = "";
+    await refreshEvent();
+    say(`${name} is now ${to}.`, true);
+  }));
+  $("player-delete").addEventListener("click", () => act(async () => {
+    const name = $("edit-player").value;
+    if (!confirm(`Delete the player ${name}?`)) return;
+    await api(`/events/${enc(state.event)}/delete-player`, { body: { name } });
+    await refreshEvent();
+    say(`${name} deleted.`, true);
+  }));
+  $("game-delete").addEventListener("click", () => act(async () => {
+    const game = Number($("edit-game").value);
+    if (!game || !confirm(`Delete game ${game}? It leaves the standings.`)) return;
+    await api(`/games/${game}/delete`, { body: {} });
+    if (state.game === game) $("game-panel").classList.add("hidden");
+    await refreshEvent();
+    say(`Game ${game} deleted.`, true);
+  }));
   $("import-read").addEventListener("click", () => act(readImportNames));
   $("import-go").addEventListener("click", () => act(importRecord));
   for (const id of ["fu", "fu2"]) $(id).replaceChildren(...FU.map((f) => el("option", { value: f, selected: f === 30 }, f)));
@@ -212,6 +247,9 @@ async function refreshEvent() {
   $("player-team").replaceChildren(el("option", { value: "" }, "(none)"), ...data.teams.map((t) => el("option", { value: t }, t)));
   $("player-list").textContent = data.players.map((p) => p.team ? `${p.name} (${p.team})` : p.name).join(", ");
   const opts = () => data.players.map((p) => el("option", { value: p.name }, p.name));
+  $("edit-player").replaceChildren(...opts());
+  $("edit-game").replaceChildren(...data.games.map((g) =>
+    el("option", { value: g.id }, `${g.id}: ${g.players.join(", ")} (${g.status})`)));
   $("quick-fields").replaceChildren(...WINDS.map((w, i) => el("span", {},
     el("label", {}, `${w} `, el("select", { id: `quick-p${i}` }, opts())),
     el("label", {}, "score ", el("input", { id: `quick-s${i}`, type: "number", step: 100, class: "short", inputmode: "numeric" })))));
