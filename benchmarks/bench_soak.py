@@ -8,15 +8,21 @@ It starts ``jantaku serve`` itself on a free loopback port with a throwaway data
   then a new table), choosing uniformly at random among their legal actions;
 - ``--ws-people`` people playing over websockets (the same, acting through the socket and waiting for the
   pushed view), two of every three alone with bots, every third sharing its table with an HTTP seat;
-- one reader browsing the stored games (list, one game, its tenhou.net/6 export).
+- one reader browsing the stored games (list, one game, its tenhou.net/6 export);
+- ``--heavy-clients`` clients sending the heavy requests without pause, each a little different from the last
+  (so no cache answers it): a review of a real Tenhou hanchan with the strong bot, a gzip record upload, a
+  small analysis. They run in the server's worker processes within its limits: a refusal (429, 503) is an
+  answer counted apart ("refused"), not an error.
 
 It prints requests per second, p50 / p99 / max latency per kind of request, errors (any status other than
-the expected ones), and the server's resident memory (RSS from ``/proc``) at the start, every
+the expected ones), and the server's resident memory (RSS from ``/proc``: the server and its heavy-request
+worker processes together) at the start, every
 ``--sample`` seconds, and at the end: flat memory is the goal, finished tables must not accumulate. It stops
 by itself (and stops the server) after ``--seconds``, plus at most ``--grace`` seconds for requests in flight.
 
     python benchmarks/bench_soak.py                      # 120 s with the default mix
     python benchmarks/bench_soak.py --seconds 600 --http-people 4 --ws-people 8 --json soak.json
+    python benchmarks/bench_soak.py --seconds 600 --heavy-clients 2   # the heavy endpoints saturated too
 
 Not a test: no figure is asserted anywhere; the figures depend on the machine and what else runs on it.
 """
@@ -25,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
 import http.client
 import json
 import os
@@ -70,14 +77,53 @@ def free_port() -> int:
 
 
 def rss_kib(pid: int) -> int:
-    """The resident memory of process ``pid`` (KiB), from /proc (0 where there is no /proc)."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
+    """The resident memory of process ``pid`` and its children (the heavy-request workers), KiB, from /proc (0
+    where there is no /proc)."""
+    total = 0
+    for p in [pid, *children(pid)]:
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().split(") ", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+RECORDS = Path(__file__).resolve().parents[1] / "examples" / "records"
+MJLOG = RECORDS / "2010102910gm-00a9-0000-cdb9804c.mjlog"
+"""A real Tenhou hanchan: what the heavy clients review and upload."""
+
+
+def heavy_client(port: int, stats: Stats, stop: threading.Event, seed: int) -> None:
+    rng = random.Random(seed)
+    client = Http(port, stats)
+    record = MJLOG.read_bytes()
+    n = 0
+    while not stop.is_set():
+        n += 1
+        kind = ("review", "replay upload", "analyse")[n % 3]
+        variant = record + b"\n" * rng.randrange(1, 10**6)  # new bytes each time: no cache answers it
+        if kind == "review":
+            out = client.raw(kind, "/api/review?bot=strong&name=soak.mjlog", variant)
+        elif kind == "replay upload":
+            out = client.raw(kind, "/api/replay?name=soak.mjlog.gz", gzip.compress(variant))
+        else:
+            body = {"rules": "mleague", "games": 2, "bots": "efficiency", "seed": n}
+            out = client.call(kind, "POST", "/api/analyse", body, (200, 429, 503))
+        if out is None or (isinstance(out, dict) and "error" in out):
+            stop.wait(0.2)  # refused: the server's limits at work
 
 
 class Http:
@@ -85,7 +131,7 @@ class Http:
 
     def __init__(self, port: int, stats: Stats) -> None:
         self.port, self.stats = port, stats
-        self.conn = http.client.HTTPConnection(HOST, port, timeout=30)
+        self.conn = http.client.HTTPConnection(HOST, port, timeout=120)
 
     def call(self, kind: str, method: str, path: str, body: Any = None, ok: tuple[int, ...] = (200,)) -> Any:
         data = json.dumps(body).encode() if body is not None else None
@@ -108,6 +154,27 @@ class Http:
             self.stats.error(f"{kind}: {r.status}")
             return None
         return json.loads(raw) if raw and r.getheader("content-type", "").startswith("application/json") else raw
+
+    def raw(self, kind: str, path: str, data: bytes) -> Any:
+        """POST ``data`` (a file's bytes); a refusal (429, 503) counts under ``refused``, not as an error."""
+        start = time.perf_counter()
+        try:
+            self.conn.request("POST", path, body=data, headers={"Content-Type": "application/octet-stream"})
+            r = self.conn.getresponse()
+            body = r.read()
+        except (OSError, http.client.HTTPException) as e:
+            self.conn.close()
+            self.conn = http.client.HTTPConnection(HOST, self.port, timeout=120)
+            self.stats.error(f"{kind}: {type(e).__name__}")
+            return None
+        if r.status in (429, 503):
+            self.stats.add("refused", time.perf_counter() - start)
+            return None
+        self.stats.add(kind, time.perf_counter() - start)
+        if r.status != 200:
+            self.stats.error(f"{kind}: {r.status}")
+            return None
+        return json.loads(body)
 
 
 def bot_tables(port: int, stats: Stats, stop: threading.Event, seed: int, presets: list[str]) -> None:
@@ -171,8 +238,17 @@ async def ws_person(port: int, stats: Stats, stop: threading.Event, seed: int, s
             continue
         tid, token = data["id"], data["seats"][0]["token"]
         helper = None
-        if shared:  # the other seat is a person over HTTP
-            other = data["seats"][1]["token"]
+        if shared:  # the other seat is a person over HTTP, who opens the invitation the creator sent
+            invite = data["seats"][1]["invite"]
+            claimed = await loop.run_in_executor(
+                None,
+                lambda tid=tid, invite=invite: client.call(
+                    "claim", "POST", f"/api/tables/{tid}/claim", {"invite": invite}
+                ),
+            )
+            if claimed is None:
+                continue
+            other = claimed["token"]
             helper = threading.Thread(
                 target=play_http,
                 args=(Http(port, stats), stats, stop, random.Random(seed + 1), tid, other),
@@ -255,6 +331,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bot-tables", type=int, default=1, help="clients creating four-bot tables (default 1)")
     p.add_argument("--http-people", type=int, default=2, help="people playing over HTTP (default 2)")
     p.add_argument("--ws-people", type=int, default=3, help="people playing over websockets (default 3)")
+    p.add_argument(
+        "--heavy-clients",
+        type=int,
+        default=1,
+        help="clients sending reviews, record uploads and analyses without pause (default 1; 0: none)",
+    )
     p.add_argument("--sample", type=float, default=15.0, help="seconds between memory samples (default 15)")
     p.add_argument("--grace", type=float, default=30.0, help="seconds to wait for requests in flight (default 30)")
     p.add_argument(
@@ -288,6 +370,10 @@ def main(argv: list[str] | None = None) -> int:
                 for i in range(args.http_people)
             ]
             threads.append(threading.Thread(target=reader, args=(port, stats, stop, 3000), daemon=True))
+            threads += [
+                threading.Thread(target=heavy_client, args=(port, stats, stop, 5000 + i), daemon=True)
+                for i in range(args.heavy_clients)
+            ]
 
             async def people() -> None:
                 await asyncio.gather(
@@ -302,9 +388,11 @@ def main(argv: list[str] | None = None) -> int:
                 time.sleep(min(args.sample, args.seconds - elapsed))
                 memory.append((round(time.monotonic() - start, 1), rss_kib(server.pid)))
                 now = Http(port, stats).call("status", "GET", "/api/status") or {}
+                heavy = now.get("heavy") or {}
                 print(
                     f"  {memory[-1][0]:7.1f} s  server RSS {memory[-1][1] / 1024:7.1f} MiB, tables held "
-                    f"{now.get('tables_held')}, games played {stats.games}",
+                    f"{now.get('tables_held')}, games played {stats.games}, heavy jobs {heavy.get('jobs')} "
+                    f"(refused {heavy.get('refused')}, timeouts {heavy.get('timeouts')})",
                     flush=True,
                 )
             stop.set()
@@ -355,6 +443,11 @@ def main(argv: list[str] | None = None) -> int:
         f"end {last / 1024:.1f} MiB; tables held at the end {held.get('tables_held')}; "
         f"database {db_size / 1024 / 1024:.1f} MiB"
     )
+    heavy = held.get("heavy") or {}
+    print(
+        f"heavy requests: {heavy.get('jobs')} jobs, {heavy.get('refused')} refused, {heavy.get('timeouts')} "
+        f"timeouts, {heavy.get('recycled')} workers recycled, {heavy.get('crashed')} crashed"
+    )
     if args.json:
         figures = {
             "seconds": duration,
@@ -366,6 +459,7 @@ def main(argv: list[str] | None = None) -> int:
             "rss_kib": memory,
             "database_bytes": db_size,
             "tables_held_at_end": held.get("tables_held"),
+            "heavy": heavy,
         }
         args.json.write_text(json.dumps(figures, indent=2))
     return 0
