@@ -1,5 +1,9 @@
 """Suite-wide hooks.
 
+``JANTAKU_TEST_CPU=FILE`` names a file that gets, for each test, its id, the seconds it took and the processor
+seconds it cost (the worker's and the processes it started and waited for): what the suite's time on busy
+cores depends on (``python tests/cpu_report.py FILE`` sums it by module).
+
 ``JANTAKU_TEST_TRACE=FILE`` names a file that gets each test's id as the test starts, written through at once:
 when the test process is ended from outside pytest (a library that exits the process, the kernel), pytest prints
 no summary, and this file still says which test was running. ``.ci/run`` sets it and prints the last line when
@@ -13,8 +17,10 @@ The 洁律 check is compiled into numba's cache once, before the workers start.
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -23,6 +29,7 @@ import pytest
 import reaper
 
 _TRACE = os.environ.get("JANTAKU_TEST_TRACE")
+_CPU = os.environ.get("JANTAKU_TEST_CPU")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -114,6 +121,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Tests marked ``first`` run first: the longest waits (a whole game at the default pace) then overlap the
     rest of the suite on the other workers instead of ending it. The heavy modules follow, longest first."""
     items.sort(key=_schedule_rank)
+
+
+def _cpu_seconds() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    if not _CPU:
+        return (yield)
+    wall, cpu = time.perf_counter(), _cpu_seconds()
+    try:
+        return (yield)
+    finally:
+        with open(_CPU, "a", encoding="utf-8") as f:
+            f.write(f"{item.nodeid}\t{time.perf_counter() - wall:.2f}\t{_cpu_seconds() - cpu:.2f}\n")
 
 
 def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) -> None:

@@ -185,11 +185,16 @@ class HeavyPool:
                     + _LONGER.get(kind, "try a smaller file")
                 ) from None
             except _Died as e:
-                self.stats["crashed"] += 1
                 self._forget(worker)
                 worker = None
+                if self._closed:
+                    raise Unavailable("the server is stopping: try again when it is back") from None
+                self.stats["crashed"] += 1
                 raise WorkerError(
-                    413, f"the {kind} needed more memory than the server allows ({e})", "TooLarge"
+                    413,
+                    f"the {kind} ended its worker process ({e}): it needed more memory than the server allows "
+                    "or could not be done",
+                    "TooLarge",
                 ) from None
         finally:
             if worker is not None and (
