@@ -39,11 +39,11 @@ import threading
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 from .tables import TooManyRequests, Unavailable, WebError
 
-__all__ = ["DEADLINES", "HeavyLimits", "HeavyPool", "WorkerError"]
+__all__ = ["DEADLINES", "HeavyLimits", "HeavyPool", "WorkerError", "receive", "send"]
 
 log = logging.getLogger("jantaku.web")
 
@@ -256,9 +256,33 @@ class _Died(Exception):
     pass
 
 
+def send(pipe: BinaryIO, obj: Any) -> None:
+    """``obj`` written to ``pipe`` as one frame: its pickled length (8 bytes, big-endian), then it pickled."""
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    pipe.write(len(data).to_bytes(8, "big") + data)
+    pipe.flush()
+
+
+def receive(pipe: BinaryIO) -> Any:
+    """The next frame :func:`send` wrote to ``pipe``; :class:`EOFError` when the pipe closed."""
+    head = _exactly(pipe, 8)
+    return pickle.loads(_exactly(pipe, int.from_bytes(head, "big")))
+
+
+def _exactly(pipe: BinaryIO, n: int) -> bytes:
+    chunks, left = [], n
+    while left:
+        chunk = pipe.read(left)
+        if not chunk:
+            raise EOFError("the pipe closed")
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
 class _Worker:
     """One worker process (``python -m jantaku.web.heavy_tasks``) and the pipes to it: a job and its reply are
-    pickled frames (:func:`jantaku.web.heavy_tasks.send`), written to its standard input and read from its
+    pickled frames (:func:`send`), written to its standard input and read from its
     standard output."""
 
     def __init__(self, memory_mb: int) -> None:
@@ -275,8 +299,6 @@ class _Worker:
         return self.process.poll() is None
 
     def call(self, task: str, args: tuple[Any, ...], seconds: float) -> Any:
-        from .heavy_tasks import receive, send
-
         self.jobs += 1
         assert self.process.stdin is not None and self.process.stdout is not None
         try:

@@ -11,7 +11,6 @@ import contextlib
 import gc
 import logging
 import os
-import pickle
 import resource
 import sys
 import time
@@ -25,10 +24,11 @@ from . import analyse as _analyse
 from . import app as _app
 from . import league as _league
 from . import review as _review
+from .heavy import receive, send
 from .limits import MAX_RECORD_EVENTS, TooLarge, events_at_least, inflate
 from .tables import BadRequest, WebError, play_bots_only
 
-__all__ = ["TASKS", "receive", "send", "work"]
+__all__ = ["TASKS", "work"]
 
 log = logging.getLogger("jantaku.web")
 
@@ -126,30 +126,6 @@ def _rss_mb() -> float:
             return int(f.read().split()[1]) * resource.getpagesize() / 2**20
     except (OSError, ValueError, IndexError):
         return 0.0
-
-
-def send(pipe: BinaryIO, obj: Any) -> None:
-    """``obj`` written to ``pipe`` as one frame: its pickled length (8 bytes, big-endian), then it pickled."""
-    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-    pipe.write(len(data).to_bytes(8, "big") + data)
-    pipe.flush()
-
-
-def receive(pipe: BinaryIO) -> Any:
-    """The next frame :func:`send` wrote to ``pipe``; :class:`EOFError` when the pipe closed."""
-    head = _exactly(pipe, 8)
-    return pickle.loads(_exactly(pipe, int.from_bytes(head, "big")))
-
-
-def _exactly(pipe: BinaryIO, n: int) -> bytes:
-    chunks, left = [], n
-    while left:
-        chunk = pipe.read(left)
-        if not chunk:
-            raise EOFError("the pipe closed")
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
 
 
 def work(memory_mb: int, jobs: BinaryIO, replies: BinaryIO) -> None:
