@@ -10,7 +10,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from jantaku.web.app import create_app
-from jantaku.web.heavy import DEADLINES, HeavyLimits
+from jantaku.web.heavy import HeavyLimits
 from jantaku.web.limits import ANALYSE_MAX_GAMES, ANALYSE_MAX_TOTAL_GAMES
 from jantaku.web.storage import SqliteStore
 
@@ -84,6 +84,7 @@ def test_an_analysis_runs_in_a_worker_within_its_limits(tmp_path, monkeypatch):
     analysis gets a fresh one)."""
     app = create_app(SqliteStore(tmp_path / "games.sqlite3"), heavy=HeavyLimits(workers=1, queue=0))
     pool = app.state.heavy
+    short = HeavyLimits(workers=1, queue=0, deadlines=(("analyse", 0.3),))
     with TestClient(app) as client:
         results = {}
         body = {"games": 2, "bots": "random", "rules": "mleague"}
@@ -99,11 +100,12 @@ def test_an_analysis_runs_in_a_worker_within_its_limits(tmp_path, monkeypatch):
         assert busy.status_code == 503 and "busy" in busy.json()["error"], busy.text
         assert results["first"].status_code == 200, results["first"].text
         assert pool.stats["refused"] == 1
-        monkeypatch.setitem(DEADLINES, "analyse", 0.3)
+        pool.limits = short  # the host's --heavy-deadline analyse=0.3
         slow = client.post("/api/analyse", json={**body, "bots": "strong", "games": 6})
         assert slow.status_code == 503 and "took longer than 0.3 s and was stopped" in slow.json()["error"]
         assert "jantaku analyze" in slow.json()["error"] and pool.stats["timeouts"] == 1
-        monkeypatch.undo()
+        assert client.get("/api/status").json()["heavy"]["deadlines"]["analyse"] == 0.3
+        pool.limits = HeavyLimits(workers=1, queue=0)
         again = client.post("/api/analyse", json=body)  # a fresh worker
         assert again.status_code == 200, again.text
         assert client.get(again.json()["report"]).status_code == 200

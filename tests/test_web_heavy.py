@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from jantaku.cli.serve_cmd import HEAVY_DEFAULTS
 from jantaku.web.app import create_app
-from jantaku.web.heavy import HeavyLimits
+from jantaku.web.heavy import DEADLINES, HeavyLimits
 from jantaku.web.limits import MAX_RECORD_EVENTS
 from jantaku.web.storage import SqliteStore
 
@@ -29,6 +29,12 @@ def _client(tmp_path: Path, **limits) -> TestClient:
 
 def test_the_command_lines_defaults_are_the_pools():
     defaults = {f.name: f.default for f in dataclasses.fields(HeavyLimits)}
+    assert defaults["deadlines"] == ()  # DEADLINES, which --help lists
+    from jantaku.cli import build_parser
+
+    serve = next(a for a in build_parser()._actions if a.__class__.__name__ == "_SubParsersAction").choices["serve"]
+    helped = next(a.help for a in serve._actions if a.dest == "heavy_deadline")
+    assert all(kind in helped and f"{seconds:g}" in helped for kind, seconds in DEADLINES.items())
     assert {k: defaults[k] for k in HEAVY_DEFAULTS} == HEAVY_DEFAULTS
 
 
@@ -184,6 +190,10 @@ def test_stored_games_of_bots_alone_expire(tmp_path):
         (["--heavy-workers", "0"], "heavy workers: at least 1"),
         (["--heavy-memory", "100"], "at least 256 MB"),
         (["--bot-games-days", "-1"], "--bot-games-days must be 0-1000000"),
+        (["--heavy-deadline", "nosuch=3"], "no kind 'nosuch'"),
+        (["--heavy-deadline", "review=0"], "more than 0 and at most 3600"),
+        (["--heavy-deadline", "review"], "more than 0 and at most 3600"),
+        (["--heavy-deadline", "review=x"], "KIND=SECONDS"),
     ],
 )
 def test_jantaku_serve_names_a_bad_limit(tmp_path, capsys, option, message):

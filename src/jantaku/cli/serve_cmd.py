@@ -174,6 +174,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help=f"the memory one heavy-request process may use (default {heavy['memory_mb']}; a record needing "
         "more is refused with 413)",
     )
+    p.add_argument(
+        "--heavy-deadline",
+        action="append",
+        default=[],
+        metavar="KIND=SECONDS",
+        help="the longest one heavy request of a kind may take, repeatable: replay, export, import (default 20), "
+        "review (35), analyse (90), bots (a four-bot table's game, 60); past it the request answers 503 and its "
+        "process is ended",
+    )
     p.set_defaults(run=run)
 
 
@@ -240,6 +249,7 @@ def run(args: argparse.Namespace) -> int:
             queue=args.heavy_queue,
             per_address=args.heavy_per_address,
             memory_mb=args.heavy_memory,
+            deadlines=tuple(_deadline(text) for text in args.heavy_deadline),
         )
     except ValueError as e:
         raise JantakuError(f"--{e}") from None
@@ -282,6 +292,19 @@ def run(args: argparse.Namespace) -> int:
         **proxy_config(args.proxy),
     )
     return 0
+
+
+def _deadline(text: str) -> tuple[str, float]:
+    """``KIND=SECONDS`` of ``--heavy-deadline``.
+
+    >>> _deadline("analyse=120")
+    ('analyse', 120.0)
+    """
+    kind, sep, seconds = text.partition("=")
+    try:
+        return kind.strip(), float(seconds) if sep else float("nan")
+    except ValueError:
+        raise ValueError(f"heavy deadline: KIND=SECONDS, not {text[:40]!r}") from None
 
 
 SHUTDOWN_SECONDS = 5

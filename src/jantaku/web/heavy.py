@@ -10,8 +10,8 @@ never waits on that work: no shared interpreter lock, no shared memory), within 
 - at most ``per_address`` heavy requests from one address running or waiting (more: 429), and at most
   ``workers + queue`` in all (more: 503 at once);
 - a request waits at most ``wait_seconds`` for a free worker (then 503, nothing done);
-- each kind of work has a wall-clock deadline (:data:`DEADLINES`): a worker still busy at the deadline is ended
-  and replaced, and the request answers 503 naming the limit;
+- each kind of work has a wall-clock deadline (:data:`DEADLINES`, or the host's): a worker still busy at the
+  deadline is ended and replaced, and the request answers 503 naming the limit;
 - a worker's memory is capped (``memory_mb`` of address space: a record that would need more is refused with
   413), and a worker that grew past half of it, or did ``recycle_after`` jobs, is replaced by a fresh one, so
   the server's memory stays flat however long it runs.
@@ -70,7 +70,8 @@ class HeavyLimits:
     ``workers``: worker processes (each does one job at a time; 1 leaves a 2-core machine's other core to the
     tables); ``queue``: jobs that may wait for a worker, in all; ``per_address``: jobs running or waiting from
     one address; ``wait_seconds``: the longest wait for a worker; ``memory_mb``: a worker's address-space cap;
-    ``recycle_after``: jobs before a worker is replaced by a fresh one."""
+    ``recycle_after``: jobs before a worker is replaced by a fresh one; ``deadlines``: seconds per kind of work
+    that differ from :data:`DEADLINES` (``jantaku serve --heavy-deadline KIND=SECONDS``)."""
 
     workers: int = 1
     queue: int = 4
@@ -78,6 +79,11 @@ class HeavyLimits:
     wait_seconds: float = 15.0
     memory_mb: int = 2048
     recycle_after: int = 200
+    deadlines: tuple[tuple[str, float], ...] = ()
+
+    def deadline(self, kind: str) -> float:
+        """The wall-clock seconds a job of ``kind`` may take."""
+        return dict(self.deadlines).get(kind, DEADLINES[kind])
 
     def __post_init__(self) -> None:
         if self.workers < 1:
@@ -86,6 +92,11 @@ class HeavyLimits:
             raise ValueError("heavy queue: 0 or more; per address: at least 1")
         if self.memory_mb < 256:
             raise ValueError("heavy memory: at least 256 MB (a worker holds numpy and the record readers)")
+        for kind, seconds in self.deadlines:
+            if kind not in DEADLINES:
+                raise ValueError(f"heavy deadline: no kind {kind!r} (one of {', '.join(DEADLINES)})")
+            if not 0 < seconds <= 3600:
+                raise ValueError(f"heavy deadline: {kind} takes more than 0 and at most 3600 seconds, not {seconds}")
 
 
 class WorkerError(WebError):
@@ -120,7 +131,7 @@ class HeavyPool:
 
     async def run(self, kind: str, address: str | None, task: str, *args: Any) -> Any:
         """Run ``task`` (a name in :data:`jantaku.web.heavy_tasks.TASKS`) on ``args`` in a worker; its result,
-        or the :class:`WebError` it raised. ``kind`` picks the deadline (:data:`DEADLINES`)."""
+        or the :class:`WebError` it raised. ``kind`` picks the deadline (:meth:`HeavyLimits.deadline`)."""
         who = address or "?"
         self._admit(who)
         try:
@@ -173,7 +184,7 @@ class HeavyPool:
                         raise Unavailable("the server is stopping")
                     self._workers.add(worker)
             self.stats["jobs"] += 1
-            seconds = DEADLINES[kind]
+            seconds = self.limits.deadline(kind)
             try:
                 return worker.call(task, args, seconds)
             except _Overran:
@@ -226,7 +237,7 @@ class HeavyPool:
             "per_address": lim.per_address,
             "wait_seconds": lim.wait_seconds,
             "memory_mb": lim.memory_mb,
-            "deadlines": dict(DEADLINES),
+            "deadlines": {kind: lim.deadline(kind) for kind in DEADLINES},
             "admitted": admitted,
             **{k: self.stats[k] for k in ("jobs", "refused", "timeouts", "recycled", "crashed")},
         }
