@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from jantaku.bots import PlayerView
+from jantaku.bots import PlayerView, make_bot
 from jantaku.bots.mjai_process import MjaiBotError, MjaiProcessAgent
-from jantaku.bots.simple import EfficiencyBot, RandomBot, make_bot
+from jantaku.bots.simple import EfficiencyBot, RandomBot
 from jantaku.cli import main
 from jantaku.cli.bot_cmd import MjaiBotSession, MjaiSeatState
 from jantaku.errors import JantakuError

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from jantaku.riichi import WinConditions, score_hand
-from jantaku.riichi.jsonio import score_json
 from jantaku.riichi.points import basic_points, payments
 from jantaku.rules import load_rules
+from jantaku.scoring_requests import score_json
 from jantaku.tiles import Tile
 
 DATA = Path(__file__).parent / "data" / "rule_docs"

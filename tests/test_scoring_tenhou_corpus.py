@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from jantaku.riichi.jsonio import score_json
 from jantaku.riichi.yaku import YAKU_BY_NAME
+from jantaku.scoring_requests import score_json
 
 CORPUS = Path(__file__).parent / "data" / "wins" / "tenhou_wins.jsonl"
 CASES = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]

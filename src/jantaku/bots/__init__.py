@@ -1,6 +1,7 @@
 """Players: the agent interface, jantaku's random and efficiency bots."""
 
 from .base import Agent, PlayerView
-from .simple import EfficiencyBot, RandomBot, make_bot
+from .registry import make_bot
+from .simple import EfficiencyBot, RandomBot
 
 __all__ = ["Agent", "EfficiencyBot", "PlayerView", "RandomBot", "make_bot"]

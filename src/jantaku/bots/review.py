@@ -46,7 +46,7 @@ from jantaku.tiles import Tile
 
 from .base import PlayerView
 from .mjai_process import action_to_mjai
-from .simple import make_bot
+from .registry import make_bot
 from .strong import Decision
 
 __all__ = [

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from jantaku.shapes.shanten import shanten, shanten_regular
 from jantaku.table.actions import (
@@ -28,11 +27,7 @@ from jantaku.table.fastrandom import choice
 
 from .base import PlayerView
 
-if TYPE_CHECKING:
-    from .mjai_process import MjaiProcessAgent
-    from .strong import StrongBot
-
-__all__ = ["EfficiencyBot", "RandomBot", "make_bot"]
+__all__ = ["EfficiencyBot", "RandomBot"]
 
 _YAOCHU = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33}
 
@@ -209,28 +204,3 @@ def _keeps_a_yaku(view: PlayerView, call: Action) -> bool:
         return True
     suits = {i // 9 for i in kinds if i < 27}
     return len(suits) == 1 and sum(counts) >= 4
-
-
-def make_bot(name: str, seed: int | str = 0) -> RandomBot | EfficiencyBot | StrongBot | MjaiProcessAgent:
-    """A bot by name: ``random``, ``efficiency``, ``strong``, or ``mjai:COMMAND`` (an external mjai bot process).
-
-    For ``mjai:COMMAND`` the seat is read from a seed of the form ``"SEED:SEAT"`` (as the simulation runner
-    passes it); otherwise the agent takes its seat from the first view it is asked with.
-    """
-    if name == "random":
-        return RandomBot(seed)
-    if name == "efficiency":
-        return EfficiencyBot(seed)
-    if name == "strong":
-        from .strong import StrongBot
-
-        return StrongBot(seed)
-    if name.startswith("mjai:"):
-        from .mjai_process import MjaiProcessAgent
-
-        tail = str(seed).rpartition(":")[2] if ":" in str(seed) else ""
-        seat = int(tail) if tail in ("0", "1", "2", "3") else None
-        return MjaiProcessAgent(name[len("mjai:") :].strip(), seat=seat)
-    from jantaku.errors import JantakuError
-
-    raise JantakuError(f"unknown bot {name!r}: jantaku's bots are random, efficiency, strong and mjai:COMMAND")

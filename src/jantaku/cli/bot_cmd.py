@@ -736,7 +736,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from jantaku.bots.simple import make_bot
+    from jantaku.bots import make_bot
 
     bot = make_bot(args.name, args.seed)
     session = MjaiBotSession(bot, rules=args.rules, seat=args.seat)

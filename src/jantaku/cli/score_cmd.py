@@ -9,8 +9,8 @@ import sys
 from jantaku import safejson
 from jantaku.errors import JantakuError
 from jantaku.hand import parse_hand_or_tiles
-from jantaku.riichi.jsonio import score_json
 from jantaku.safejson import decode_utf8
+from jantaku.scoring_requests import score_json
 from jantaku.tiles import format_tiles
 
 _EPILOG = """examples:

@@ -11,14 +11,15 @@ record's GO type sets. Each field must have its type (``"honba": "1"``, ``"round
 fifth copy of a tile. Unknown fields are an error (a typo must not silently change a score); ``source``,
 ``id``, ``expected``, ``note``, ``article``, ``quote`` and ``dealer`` are carried along and ignored. A request
 whose rule set is of the 洁律 family (``"rules": "jielu"``) is scored by
-:func:`jantaku.jielu.jsonio.score_request`, which also reads ``extra_wildcards``.
+:func:`jantaku.jielu.jsonio.score_request`, which also reads ``extra_wildcards``;
+:func:`jantaku.scoring_requests.score_json` picks the family.
 
 >>> req = {"hand": "234m567p456s78999s", "win": "9s", "tsumo": True, "riichi": True, "dora": ["3m"],
 ...        "seat_wind": "S", "winner": 1, "honba": 1, "rules": "mleague"}
->>> out = score_json(req)
+>>> out = score_riichi(req)
 >>> out["han"], out["fu"], out["points"], out["payments"], out["limit"]
 (4, 20, 5200, [-2700, 5500, -1400, -1400], None)
->>> print(score_json({"hand": "123m", "win": "1m"})["error"])
+>>> print(score_riichi({"hand": "123m", "win": "1m"})["error"])
 a hand has 13 or 14 tiles (each meld counting as 3); '123m' has 3
 """
 
@@ -45,7 +46,7 @@ __all__ = [
     "result_to_json",
     "rules_family",
     "rules_field",
-    "score_json",
+    "score_riichi",
     "win_tile",
     "wind_field",
 ]
@@ -190,7 +191,9 @@ def request_from_json(obj: dict[str, Any]) -> tuple[Hand, WinConditions, Ruleset
     hand = hand_fields(obj, ConditionError)
     rules = rules_field(obj, "standard", ConditionError)
     if rules.family != "riichi":
-        raise ConditionError(f"rule set {rules.name!r} is of the {rules.family} family: score_json scores it")
+        raise ConditionError(
+            f"rule set {rules.name!r} is of the {rules.family} family: jantaku.scoring_requests.score_json scores it"
+        )
     if obj.get("extra_wildcards"):
         raise ConditionError("extra_wildcards is a 洁律 field (use a 洁律 rule set)")
     overrides: dict[str, Any] = {}
@@ -261,19 +264,14 @@ def rules_family(obj: dict[str, Any]) -> str:
     return rules_field(obj, "standard", ConditionError).family
 
 
-def score_json(obj: dict[str, Any]) -> dict[str, Any]:
-    """Score one JSON request; an invalid or non-winning hand gives ``{"error": "..."}``.
-
-    The rule set's family picks the scorer: riichi here, 洁律 in :mod:`jantaku.jielu.jsonio`.
-    """
+def score_riichi(obj: dict[str, Any]) -> dict[str, Any]:
+    """Score one JSON request under a riichi rule set; an invalid or non-winning hand, or a 洁律 rule set, gives
+    ``{"error": "..."}``. :func:`jantaku.scoring_requests.score_json` takes either family."""
     try:
-        jielu = rules_family(obj) == "jielu"
+        if rules_family(obj) == "jielu":
+            return {"error": "a 洁律 rule set: score it with jantaku.scoring_requests.score_json"}
     except JantakuError:
-        jielu = False  # a bad rule set is reported by the riichi path, as before
-    if jielu:
-        from jantaku.jielu.jsonio import score_request
-
-        return score_request(obj)
+        pass  # a bad rule set is reported below
     try:
         hand, cond, rules = request_from_json(obj)
         return result_to_json(score_hand(hand, cond, rules))

@@ -19,6 +19,8 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
@@ -136,9 +138,10 @@ def keep(rid: str, page: str, images: list[bytes]) -> None:
 
 
 async def analyse_page(request: Request) -> Response:
-    from .app import STATIC
+    return FileResponse(_PAGE, media_type="text/html")
 
-    return FileResponse(STATIC / "analyse.html", media_type="text/html")
+
+_PAGE = Path(str(resources.files("jantaku.web") / "static" / "analyse.html"))
 
 
 async def analyse(request: Request) -> Response:

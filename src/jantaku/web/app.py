@@ -102,8 +102,8 @@ from jantaku.records.errors import RecordError
 from jantaku.records.mjai import read_mjai, write_mjai
 from jantaku.records.record import GameRecord
 from jantaku.records.tenhou6 import write_tenhou6
-from jantaku.riichi.jsonio import score_json
 from jantaku.rules import load_rules, preset_names
+from jantaku.scoring_requests import score_json
 
 from .analyse import routes as analyse_routes
 from .heavy import HeavyLimits, HeavyPool
