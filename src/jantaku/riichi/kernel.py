@@ -54,7 +54,7 @@ from .yaku import YAKU, YAKUMAN, peikou_pairs
 
 if TYPE_CHECKING:
     from .conditions import WinConditions
-    from .scoring import ScoreResult
+    from .result import ScoreResult
 
 __all__ = ["TILE_BITS", "block_value", "make_scorer", "pair_of", "pung_bit", "pung_kinds", "score_fast"]
 

@@ -301,3 +301,6 @@ def diff_rules(a: Ruleset, b: Ruleset) -> list[tuple[str, Any, Any]]:
         if va != vb:
             out.append((f.name, va, vb))
     return out
+
+
+Ruleset.coerce = coerce_value  # Ruleset.replace checks its values with it

@@ -18,8 +18,9 @@ False
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, get_args, get_origin, get_type_hints
+from typing import Any, ClassVar, get_args, get_origin, get_type_hints
 
 from jantaku.errors import JantakuError
 
@@ -45,6 +46,9 @@ DOUBLE_YAKUMAN_PATTERNS = ("kokushi_musou_13", "suuankou_tanki", "junsei_chuuren
 @dataclass(frozen=True)
 class Ruleset:
     """Every parameter of a rule set. Build with :func:`jantaku.rules.load_rules`; change with :meth:`replace`."""
+
+    coerce: ClassVar[Callable[[str, Any], Any] | None] = None
+    """The value checker :meth:`replace` uses (set by :mod:`jantaku.rules.loader`)."""
 
     # -- identity -----------------------------------------------------------------------------------------
     name: str = _p("custom", "Short name of the rule set (a preset's name, or the user's).", "-")
@@ -380,10 +384,13 @@ class Ruleset:
     )
 
     def replace(self, **changes: Any) -> Ruleset:
-        """A copy with some parameters changed (values are validated like a preset's)."""
-        from jantaku.rules.loader import coerce_value
-
-        checked = {k: coerce_value(k, v) for k, v in changes.items()}
+        """A copy with some parameters changed (values are validated like a preset's, by the loader's
+        :func:`~jantaku.rules.loader.coerce_value`, which :mod:`jantaku.rules` hands to this class as it loads:
+        the loader reads this class's fields, so this module cannot import it)."""
+        coerce = Ruleset.coerce
+        if coerce is None:  # pragma: no cover - jantaku.rules is always imported before this module
+            raise RulesError("jantaku.rules.loader is not loaded")
+        checked = {k: coerce(k, v) for k, v in changes.items()}
         return dataclasses.replace(self, **checked)
 
     @classmethod
