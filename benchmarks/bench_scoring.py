@@ -135,8 +135,8 @@ class Contender:
 
 def jantaku_contenders(gen: ModuleType, deals: Sequence[Any]) -> list[Contender]:
     from jantaku.riichi import ScoringError, score_hand
-    from jantaku.riichi.jsonio import score_json
     from jantaku.rules import load_rules
+    from jantaku.scoring_requests import score_json
 
     rules = load_rules("tenhou")
     pairs = [gen.to_jantaku(d) for d in deals]
@@ -192,7 +192,7 @@ def jantaku_contenders(gen: ModuleType, deals: Sequence[Any]) -> list[Contender]
         Contender(
             "jantaku-json",
             "jantaku",
-            "riichi.jsonio.score_json(request)",
+            "scoring_requests.score_json(request)",
             "dict (JSON request)",
             run_json,
             json_answers,

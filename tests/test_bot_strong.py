@@ -16,10 +16,10 @@ from jantaku.bots.simple import EfficiencyBot
 from jantaku.bots.strong import StrongBot, _jielu_potential, _jielu_take_win, _jielu_win_score
 from jantaku.meld import Meld
 from jantaku.rules import load_rules
+from jantaku.sim.harness import check_game
 from jantaku.sim.runner import play_game
 from jantaku.table import Game
 from jantaku.table.actions import DISCARD, NOTEN, PASS, PON, RON, TENPAI, TSUMO, Action
-from jantaku.table.harness import check_game
 from jantaku.tiles import Tile, counts34, parse_tiles
 
 RIICHI_PRESETS = ["tenhou", "standard", "mu", "mleague", "meibi", "mahjongsoul"]

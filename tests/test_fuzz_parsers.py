@@ -36,8 +36,8 @@ from jantaku.records.record import GameRecord
 from jantaku.records.replay import replay_record
 from jantaku.records.tenhou6 import read_tenhou6
 from jantaku.records.tenhou_meld import decode_mjlog_meld
-from jantaku.riichi.jsonio import score_json
 from jantaku.rules import load_rules, rules_from_mapping
+from jantaku.scoring_requests import score_json
 from jantaku.tiles import Tile, parse_tiles
 
 ROOT = Path(__file__).parents[1]

@@ -15,7 +15,7 @@ import pytest
 from jantaku.cli import main
 from jantaku.jielu.jsonio import request_from_json, score_request
 from jantaku.riichi.jsonio import request_from_json as riichi_request
-from jantaku.riichi.jsonio import score_json
+from jantaku.scoring_requests import score_json
 
 RIICHI = {"hand": "234m567p456s78999s", "win": "9s", "tsumo": True, "riichi": True, "dora": ["3m"],
           "seat_wind": "S", "winner": 1, "honba": 1, "rules": "mleague"}  # fmt: skip

@@ -1,4 +1,4 @@
-"""The generic harness (jantaku.table.harness) over every preset: hundreds of games in CI.
+"""The generic harness (jantaku.sim.harness) over every preset: hundreds of games in CI.
 
 Each game is checked after every action (136 tiles accounted for, points + deposits constant within a hand,
 sampled legal actions all applicable, illegal actions refused without a change) and a share of them is
@@ -24,8 +24,8 @@ import pytest
 
 from budget import tries
 from jantaku.rules import load_rules
+from jantaku.sim.harness import HarnessError, check_game, dragon_pao_deal
 from jantaku.table.actions import ANKAN, CHI, DAIMINKAN, KAKAN, PON, RIICHI
-from jantaku.table.harness import HarnessError, check_game, dragon_pao_deal
 
 GAMES = int(os.environ.get("JANTAKU_HARNESS_GAMES", str(tries(48))))
 PRESETS = ["tenhou", "standard", "mu", "mleague", "meibi", "mahjongsoul"]

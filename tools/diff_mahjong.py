@@ -632,7 +632,7 @@ def to_jantaku(d: Deal) -> tuple[Any, Any]:
 
 
 def to_json_request(d: Deal) -> dict[str, Any]:
-    """The deal as a ``jantaku.riichi.jsonio.score_json`` request under the ``tenhou`` preset."""
+    """The deal as a ``jantaku.scoring_requests.score_json`` request under the ``tenhou`` preset."""
     req: dict[str, Any] = {
         "hand": _tiles_text(d.closed),
         "melds": [meld_text(m) for m in d.melds],

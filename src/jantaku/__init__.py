@@ -67,12 +67,9 @@ _EXPORTS = {
 def __getattr__(name: str) -> Any:
     """The public names, each loaded from its module on first use; ``__version__`` from the package metadata."""
     if name == "__version__":
-        from importlib.metadata import PackageNotFoundError, version
+        from jantaku.extras import installed_version
 
-        try:
-            value = version("jantaku")
-        except PackageNotFoundError:  # pragma: no cover - running from a source tree that was never installed
-            value = "0+unknown"
+        value = installed_version()
     elif name in _EXPORTS:
         import importlib
 

@@ -40,7 +40,7 @@ from types import ModuleType
 
 from jantaku.errors import JantakuError
 
-__all__ = ["EXTRAS", "MissingExtra", "available", "notice", "require"]
+__all__ = ["EXTRAS", "MissingExtra", "available", "installed_version", "notice", "require"]
 
 notice: Callable[[str], None] | None = None
 """Where a slow first use of an optional part says what it is doing (the 洁律 check's compiler): the command line
@@ -83,3 +83,14 @@ def available(extra: str) -> bool:
     from importlib.util import find_spec
 
     return all(find_spec(m) is not None for m in EXTRAS[extra])
+
+
+def installed_version() -> str:
+    """jantaku's version, as the installed package's metadata says (``jantaku.__version__``, ``jantaku
+    --version``); ``0+unknown`` for a source tree that was never installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("jantaku")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree that was never installed
+        return "0+unknown"

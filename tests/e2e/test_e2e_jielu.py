@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from jantaku.jielu.jsonio import score_request
-from jantaku.riichi.jsonio import score_json
+from jantaku.scoring_requests import score_json
 
 from .driver import play_turn, wait_ready
 from .test_e2e_play import _signed, _start_from_lobby, _table_of

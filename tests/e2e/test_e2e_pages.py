@@ -13,7 +13,7 @@ import pytest
 from jantaku.records.load import read_records
 from jantaku.records.mjai import read_mjai
 from jantaku.records.tenhou6 import read_tenhou6
-from jantaku.riichi.jsonio import score_json
+from jantaku.scoring_requests import score_json
 
 RECORDS = Path(__file__).parents[1] / "data" / "records"
 MJLOG = sorted(RECORDS.joinpath("tenhou-mjlog").rglob("*.mjlog"))[0]

@@ -57,9 +57,7 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, help="show program's version number and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
-        from jantaku import __version__
-
-        print(f"jantaku {__version__}")  # on standard output, as argparse's own version action
+        print(f"jantaku {extras.installed_version()}")  # on standard output, as argparse's own version action
         parser.exit()
 
 

@@ -1,4 +1,6 @@
-"""The errors of 洁律 scoring: every one is a :class:`~jantaku.errors.JantakuError` (and a ``ValueError``).
+"""The errors of 洁律 scoring: every one is a :class:`~jantaku.errors.JantakuError` (and a ``ValueError``). A fan
+table's error, :class:`FanTableError`, is a rule file's (:class:`~jantaku.rules.RulesError`), defined with the
+fan table in :mod:`jantaku.rules.fantable`.
 
 >>> issubclass(WildcardError, JieluError) and issubclass(JieluError, JantakuError)
 True
@@ -7,6 +9,7 @@ True
 from __future__ import annotations
 
 from jantaku.errors import JantakuError
+from jantaku.rules.fantable import FanTableError
 
 __all__ = ["FanTableError", "JieluError", "WildcardError"]
 
@@ -17,7 +20,3 @@ class JieluError(JantakuError):
 
 class WildcardError(JieluError):
     """A wildcard request that the rules do not allow: a called (fixed) tile, a tile the hand does not hold."""
-
-
-class FanTableError(JieluError):
-    """A fan table file that cannot be read: a missing or unknown fan, a bad value or combination field."""

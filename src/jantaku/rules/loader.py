@@ -121,8 +121,7 @@ def coerce_value(key: str, value: Any) -> Any:
 
 def _coerce_fans(value: Any) -> tuple[tuple[str, int], ...]:
     """``jielu_fans``: a table (or pairs) of 洁律 fan name -> points, checked against the shipped fan table."""
-    from jantaku.jielu.errors import FanTableError
-    from jantaku.jielu.fantable import with_points
+    from .fantable import FanTableError, with_points
 
     if isinstance(value, dict):
         items = list(value.items())

@@ -1,4 +1,5 @@
-"""A generic checker that plays games and verifies the engine's invariants after every action.
+"""A generic checker that plays games and verifies the engine's invariants after every action (it seats bots, so it
+sits above the engine and the bots, with the simulations).
 
 Modelled on OpenSpiel's random simulation test: any rule set (a preset or a user's file) can be run
 through it. After every action it checks that
@@ -29,13 +30,12 @@ from dataclasses import dataclass, field
 
 from jantaku.bots import PlayerView, make_bot
 from jantaku.rules import Ruleset
+from jantaku.table.actions import DISCARD, Action
+from jantaku.table.game import Game
+from jantaku.table.kyoku import ENDED, IllegalActionError, Kyoku
+from jantaku.table.seating import draw_seating
+from jantaku.table.wall import DEAD_WALL, LIVE_START, Wall, hand_positions
 from jantaku.tiles import Tile
-
-from .actions import DISCARD, Action
-from .game import Game
-from .kyoku import ENDED, IllegalActionError, Kyoku
-from .seating import draw_seating
-from .wall import DEAD_WALL, LIVE_START, Wall, hand_positions
 
 __all__ = ["Deal", "HarnessError", "HarnessReport", "check_game", "dragon_pao_deal"]
 

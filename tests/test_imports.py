@@ -1,6 +1,7 @@
-"""Issue 33: no module of jantaku imports, directly or through others, a module that imports it back - at the top
-of the file, inside a function or for type hints alike (a circle ties two modules so that neither can change or be
-read alone). Each import is read from the source (``ast``): nothing is imported to find them.
+"""Issue 33: jantaku's imports form layers (docs/architecture.md): no module imports a module of a higher layer,
+and no module imports, directly or through others, a module that imports it back - at the top of the file,
+inside a function or for type hints alike (a circle ties two modules so that neither can change or be read
+alone). Each import is read from the source (``ast``): nothing is imported to find them.
 
 ``LEFT`` would list circles still to break (none is left); the test fails on any other, and on a listed one that
 is gone (so the list only shrinks)."""
@@ -13,6 +14,38 @@ from pathlib import Path
 SRC = Path(__file__).parents[1] / "src"
 
 LEFT: set[frozenset[str]] = set()
+
+LAYERS: tuple[frozenset[str], ...] = tuple(
+    frozenset(names.split())
+    for names in (
+        "errors text safejson extras tiles",  # the base: tiles, errors, text and JSON checks, optional parts
+        "hand meld",
+        "shapes",  # shanten, waits, decompositions
+        "rules",  # rule sets (and the 洁律 fan table, rule data)
+        "riichi",  # riichi scoring
+        "jielu",  # 洁律 scoring (builds on riichi's win conditions and request fields)
+        "scoring_requests",  # a scoring request of either family
+        "table",  # the engine: wall, hands, calls, games
+        "records",  # game records: read, write, replay through the engine
+        "bots",  # players, and reviews of records by them
+        "sim env lab",  # many games: simulations, environments, the rule lab
+        "league",  # the league recorder
+        "web",  # the web table
+        "cli",  # the command line
+    )
+)
+"""jantaku's layers, lowest first, by the package (or module) under ``jantaku``: a module may import its own
+layer's modules and those of lower layers only. ``jantaku`` itself (the facade naming the public API) is above
+them all."""
+
+
+def layer(module: str) -> int:
+    if "." not in module:
+        return len(LAYERS)  # the package's own __init__: the facade
+    part = module.split(".")[1]
+    found = [n for n, names in enumerate(LAYERS) if part in names]
+    assert found, f"{module}: in no layer (add its package to LAYERS and to docs/architecture.md)"
+    return found[0]
 
 
 def modules() -> dict[str, Path]:
@@ -36,8 +69,10 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
-            found.add(target)
-            found |= {f"{target}.{a.name}" for a in node.names}
+            submodules = {f"{target}.{a.name}" for a in node.names} & set(known)
+            if len(submodules) < len(node.names):  # names defined in the module itself, not submodules only
+                found.add(target)
+            found |= submodules
     return {m for m in found if m in known and m != name}
 
 
@@ -96,3 +131,27 @@ def test_no_import_circle_but_those_left_to_break():
     assert not new, f"import circles: {[sorted(c) for c in new]}"
     gone = LEFT - found
     assert not gone, f"these circles are gone: take them out of LEFT: {[sorted(c) for c in gone]}"
+
+
+def test_no_import_from_a_higher_layer():
+    known = modules()
+    upward = sorted(
+        (name, dep) for name, path in known.items() for dep in imports(name, path, known) if layer(dep) > layer(name)
+    )
+    assert not upward, f"imports from a higher layer: {upward}"
+
+
+def test_the_layers_are_the_architecture_pages():
+    page = (Path(__file__).parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
+    for names in LAYERS:
+        for name in names:
+            assert f"`{name}`" in page, f"docs/architecture.md does not name the layer of {name}"
+
+
+def test_the_scan_sees_imports_of_every_kind():
+    known = modules()
+    # a relative import at the top, a function's lazy import and an absolute one
+    assert "jantaku.web.heavy" in imports("jantaku.web.app", known["jantaku.web.app"], known)
+    assert "jantaku.rules.fantable" in imports("jantaku.rules.loader", known["jantaku.rules.loader"], known)
+    assert "jantaku.bots.strong" in imports("jantaku.bots.registry", known["jantaku.bots.registry"], known)
+    assert layer("jantaku.web.app") > layer("jantaku.table.kyoku") > layer("jantaku.rules.loader")
