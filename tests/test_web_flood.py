@@ -7,8 +7,8 @@ from __future__ import annotations
 from flood import HeavyFlood, call, percentile, timed_moves
 from served import served
 
-MOVES = 300
-SECONDS = 15.0
+MOVES = 200
+SECONDS = 10.0
 """The flooded moves go on for this long at least: several heavy jobs run meanwhile."""
 FLOOR = 0.015
 """The idle p99 the comparison starts from at least (s): on an idle machine a move answers in 3-5 ms, and three
