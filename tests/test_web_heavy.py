@@ -201,3 +201,16 @@ def test_jantaku_serve_names_a_bad_limit(tmp_path, capsys, option, message):
 
     assert main(["serve", "--db", str(tmp_path / "g.sqlite3"), *option]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_an_idle_worker_ends_and_the_next_job_gets_a_fresh_one(tmp_path):
+    """A server idle for a while gives its workers' memory back (a worker waits ``idle_seconds`` for a job)."""
+    with _client(tmp_path, idle_seconds=1.0) as client:
+        pool = client.app.state.heavy
+        assert client.post("/api/replay", params={"name": "a.json"}, content=TWINS.read_bytes()).status_code == 200
+        (worker,) = pool._workers
+        worker.process.wait(timeout=30)  # ended by itself, about a second later
+        assert worker.process.returncode == 0
+        again = client.post("/api/replay", params={"name": "a.json"}, content=TWINS.read_bytes())
+        assert again.status_code == 200 and pool.stats["crashed"] == 0
+        assert worker not in pool._workers and len(pool._workers) == 1

@@ -14,7 +14,7 @@ never waits on that work: no shared interpreter lock, no shared memory), within 
   deadline is ended and replaced, and the request answers 503 naming the limit;
 - a worker's memory is capped (``memory_mb`` of address space: a record that would need more is refused with
   413), and a worker that grew past half of it, or did ``recycle_after`` jobs, is replaced by a fresh one, so
-  the server's memory stays flat however long it runs.
+  the server's memory stays flat however long it runs; a worker idle for :data:`IDLE_SECONDS` ends.
 
 Workers are Python processes of their own (``python -m jantaku.web.heavy_tasks``; about 1.5 s of CPU to start),
 started on the first heavy request and ended with the application. A worker whose server dies ends when its
@@ -36,6 +36,7 @@ import select
 import subprocess
 import sys
 import threading
+import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -62,6 +63,12 @@ hanchan with the strong bot 2-5 s, the largest analysis the web page allows abou
 four strong bots plays a hanchan in about 2-3 s."""
 
 
+IDLE_SECONDS = 600.0
+"""A worker without a job for this long ends (a server idle for a while gives its workers' memory back); the pool
+replaces one idle for this less a minute before sending it a job, so none ends under a job (the default of
+:attr:`HeavyLimits.idle_seconds`)."""
+
+
 @dataclass(frozen=True)
 class HeavyLimits:
     """The limits of :class:`HeavyPool` (``jantaku serve --heavy-workers``, ``--heavy-queue``,
@@ -70,7 +77,8 @@ class HeavyLimits:
     ``workers``: worker processes (each does one job at a time; 1 leaves a 2-core machine's other core to the
     tables); ``queue``: jobs that may wait for a worker, in all; ``per_address``: jobs running or waiting from
     one address; ``wait_seconds``: the longest wait for a worker; ``memory_mb``: a worker's address-space cap;
-    ``recycle_after``: jobs before a worker is replaced by a fresh one; ``deadlines``: seconds per kind of work
+    ``recycle_after``: jobs before a worker is replaced by a fresh one; ``idle_seconds``: how long a worker
+    waits for a job before it ends; ``deadlines``: seconds per kind of work
     that differ from :data:`DEADLINES` (``jantaku serve --heavy-deadline KIND=SECONDS``)."""
 
     workers: int = 1
@@ -80,6 +88,7 @@ class HeavyLimits:
     memory_mb: int = 2048
     recycle_after: int = 200
     deadlines: tuple[tuple[str, float], ...] = ()
+    idle_seconds: float = IDLE_SECONDS
 
     def deadline(self, kind: str) -> float:
         """The wall-clock seconds a job of ``kind`` may take."""
@@ -90,6 +99,8 @@ class HeavyLimits:
             raise ValueError("heavy workers: at least 1")
         if self.queue < 0 or self.per_address < 1:
             raise ValueError("heavy queue: 0 or more; per address: at least 1")
+        if not self.idle_seconds > 0:
+            raise ValueError("heavy idle seconds: more than 0")
         if self.memory_mb < 256:
             raise ValueError("heavy memory: at least 256 MB (a worker holds numpy and the record readers)")
         for kind, seconds in self.deadlines:
@@ -174,10 +185,13 @@ class HeavyPool:
                 "reviews, analyses and uploads): try again soon"
             ) from None
         try:
+            if worker is not None and worker.idle_for() > self.limits.idle_seconds - 60:
+                self._forget(worker)  # about to end by itself
+                worker = None
             if worker is None or not worker.alive():
                 if worker is not None:
                     self._forget(worker)
-                worker = _Worker(self.limits.memory_mb)
+                worker = _Worker(self.limits.memory_mb, self.limits.idle_seconds)
                 with self._lock:
                     if self._closed:
                         worker.end()
@@ -296,18 +310,22 @@ class _Worker:
     pickled frames (:func:`send`), written to its standard input and read from its
     standard output."""
 
-    def __init__(self, memory_mb: int) -> None:
+    def __init__(self, memory_mb: int, idle_seconds: float = 600.0) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "jantaku.web.heavy_tasks", str(memory_mb)],
+            [sys.executable, "-m", "jantaku.web.heavy_tasks", str(memory_mb), str(idle_seconds)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=None,  # its log lines go where the server's go
         )
         self.jobs = 0
         self.rss_mb = 0.0
+        self.last = time.monotonic()
 
     def alive(self) -> bool:
         return self.process.poll() is None
+
+    def idle_for(self) -> float:
+        return time.monotonic() - self.last
 
     def call(self, task: str, args: tuple[Any, ...], seconds: float) -> Any:
         self.jobs += 1
@@ -321,6 +339,7 @@ class _Worker:
         except (EOFError, OSError, pickle.UnpicklingError):
             code = self.process.wait(timeout=5) if not self.alive() else None
             raise _Died(f"the worker ended, exit code {code}") from None
+        self.last = time.monotonic()
         status, payload, self.rss_mb = reply
         if status == "ok":
             return payload

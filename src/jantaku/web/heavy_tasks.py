@@ -12,6 +12,7 @@ import gc
 import logging
 import os
 import resource
+import select
 import sys
 import time
 from collections.abc import Callable
@@ -24,7 +25,7 @@ from . import analyse as _analyse
 from . import app as _app
 from . import league as _league
 from . import review as _review
-from .heavy import receive, send
+from .heavy import IDLE_SECONDS, receive, send
 from .limits import MAX_RECORD_EVENTS, TooLarge, events_at_least, inflate
 from .tables import BadRequest, WebError, play_bots_only
 
@@ -128,10 +129,11 @@ def _rss_mb() -> float:
         return 0.0
 
 
-def work(memory_mb: int, jobs: BinaryIO, replies: BinaryIO) -> None:
+def work(memory_mb: int, jobs: BinaryIO, replies: BinaryIO, idle_seconds: float = IDLE_SECONDS) -> None:
     """The worker's loop: a job ``(task, args)`` from ``jobs``, its reply to ``replies`` (``("ok", result,
     rss_mb)`` or ``("error", (status, message, kind), rss_mb)``), until ``jobs`` closes. The process's address
-    space is capped at ``memory_mb``, and it runs :data:`NICE` steps below the server's priority."""
+    space is capped at ``memory_mb``, and it runs :data:`NICE` steps below the server's priority. A worker left
+    without a job for ``idle_seconds`` ends."""
     cap = memory_mb * 2**20
     with contextlib.suppress(OSError):
         os.nice(NICE)  # background work: the server's own process comes first for the processor
@@ -143,8 +145,11 @@ def work(memory_mb: int, jobs: BinaryIO, replies: BinaryIO) -> None:
         pass
     while True:
         try:
+            waiting, _, _ = select.select([jobs], [], [], idle_seconds)
+            if not waiting:
+                return  # idle for long: the memory goes back to the machine (the server starts a fresh worker)
             task, args = receive(jobs)
-        except (EOFError, OSError):
+        except (EOFError, OSError, ValueError):
             return
         try:
             reply: tuple[str, Any] = ("ok", TASKS[task](*args))
@@ -173,4 +178,4 @@ if __name__ == "__main__":
     _jobs, _replies = sys.stdin.buffer, os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     logging.basicConfig(level=logging.WARNING, format="jantaku heavy worker: %(message)s")
-    work(int(sys.argv[1]), _jobs, _replies)
+    work(int(sys.argv[1]), _jobs, _replies, float(sys.argv[2]) if len(sys.argv) > 2 else IDLE_SECONDS)
