@@ -135,7 +135,7 @@ def fan_table_from_mapping(data: Mapping[str, Any], source: str = "") -> FanTabl
     >>> fan_table_from_mapping({"suits": {}})
     Traceback (most recent call last):
     ...
-    jantaku.jielu.errors.FanTableError: fan table: missing table [scoring]
+    jantaku.rules.fantable.FanTableError: fan table: missing table [scoring]
     """
     where = f"fan table{' ' + source if source else ''}"
     known = ("scoring", *FAMILIES, "combinations")
@@ -222,7 +222,7 @@ def with_points(overrides: Mapping[str, int] | tuple[tuple[str, int], ...], base
     >>> with_points({"七对": 4})
     Traceback (most recent call last):
     ...
-    jantaku.jielu.errors.FanTableError: jielu_fans: unknown fan '七对' (the fans are 清二色, 五门齐, ...)
+    jantaku.rules.fantable.FanTableError: jielu_fans: unknown fan '七对' (the fans are 清二色, 五门齐, ...)
     """
     items = tuple(sorted(overrides.items() if isinstance(overrides, Mapping) else overrides))
     return _with_points(items, base or default_fan_table())

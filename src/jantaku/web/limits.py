@@ -16,11 +16,11 @@ before the work or the memory it would cost:
 >>> parse_json(b"[" * 100_000, "the body")
 Traceback (most recent call last):
 ...
-jantaku.web.tables.BadRequest: the body nests deeper than 32 levels
+jantaku.web.errors.BadRequest: the body nests deeper than 32 levels
 >>> parse_json(b'{"honba": ' + b"9" * 5000 + b"}", "the body")
 Traceback (most recent call last):
 ...
-jantaku.web.tables.BadRequest: the body: honba: a number with 5000 digits (at most 100)
+jantaku.web.errors.BadRequest: the body: honba: a number with 5000 digits (at most 100)
 """
 
 from __future__ import annotations
@@ -160,7 +160,7 @@ def check_score_request(obj: dict[str, Any]) -> None:
     >>> check_score_request({"honba": 10**21})
     Traceback (most recent call last):
     ...
-    jantaku.web.tables.BadRequest: honba must be a whole number 0-99
+    jantaku.web.errors.BadRequest: honba must be a whole number 0-99
     """
     for name, (low, high) in SCORE_RANGES.items():
         value = obj.get(name)
@@ -284,7 +284,7 @@ def check_table_options(body: dict[str, Any], rules: Any, defaults: TableOptions
     >>> check_table_options({"timer": "5+99"}, "tenhou", TableOptions(), "riichi")
     Traceback (most recent call last):
     ...
-    jantaku.web.tables.BadRequest: timer: one of off, 3+5, 5+10, 5+20, 10+30, 30+60 (seconds + bank), not '5+99'
+    jantaku.web.errors.BadRequest: timer: one of off, 3+5, 5+10, 5+20, 10+30, 30+60 (seconds + bank), not '5+99'
     """
     pace = body.get("pace", defaults.pace)
     if isinstance(pace, str) and pace in PACES:
