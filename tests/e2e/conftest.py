@@ -20,6 +20,11 @@ from .chromium import LAUNCH_ARGS, ensure_chromium
 
 TIMEOUT_MS = 15_000
 
+HEAVY_TIMEOUT_MS = 90_000
+"""The wait for a heavy request's answer (a review, a record upload, a table of four bots, an analysis): the
+server runs it in a worker process below its own priority, so on a busy machine it may take up to its deadline
+(jantaku.web.heavy.DEADLINES), plus the worker's start."""
+
 
 @pytest.fixture(scope="session")
 def chromium_path() -> str:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from jantaku.cli import main
 
+from .conftest import HEAVY_TIMEOUT_MS
+
 ALL_IMAGES_LOADED = """() => {
   const imgs = [...document.images];
   return imgs.length > 0 && imgs.every((i) => i.complete && i.naturalWidth > 0);
@@ -35,7 +37,7 @@ def test_analyse_page_runs_an_analysis_and_opens_its_report(page, context, serve
     page.fill("#games", "2")
     page.select_option("#bots", "efficiency")
     page.click("#run")
-    page.wait_for_selector("#result:not([hidden])", timeout=90_000)
+    page.wait_for_selector("#result:not([hidden])", timeout=HEAVY_TIMEOUT_MS)
     assert page.locator("#status").inner_text() == "Done."
     assert page.locator("#summary td", has_text="win_rate").count() == 1
     page.wait_for_function(ALL_IMAGES_LOADED)

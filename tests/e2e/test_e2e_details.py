@@ -12,6 +12,7 @@ from pathlib import Path
 
 from jantaku.records.load import read_records
 
+from .conftest import HEAVY_TIMEOUT_MS
 from .scenes import deep_riichi, deep_table
 
 RANKED = Path(__file__).parents[1] / "data" / "records" / "tenhou6-json" / "edge-cases-b" / "ranked_game.json"
@@ -69,7 +70,7 @@ def _upload(page, server, path: Path) -> None:
     page.wait_for_selector("body[data-ready='1']")
     page.focus("#upload")  # as after clicking it to choose the file
     page.set_input_files("#upload", str(path))
-    page.wait_for_selector("#viewer:not([hidden])")
+    page.wait_for_selector("#viewer:not([hidden])", timeout=HEAVY_TIMEOUT_MS)  # read in the server's worker
 
 
 def test_replay_of_a_tenhou6_record_speaks_the_interface_language(sized, server):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .conftest import HEAVY_TIMEOUT_MS
 from .scenes import deep_jielu, deep_riichi, deep_table
 
 LAYOUT = """(vertical) => {
@@ -144,7 +145,8 @@ def test_the_result_panel_and_final_table(sized, server):
 
 
 def test_the_replay_viewer_deep_into_a_hand(sized, server):
-    created = sized.request.post(server.url + "api/tables", data={"rules": "mleague", "seats": ["efficiency"] * 4})
+    body = {"rules": "mleague", "seats": ["efficiency"] * 4}
+    created = sized.request.post(server.url + "api/tables", data=body, timeout=HEAVY_TIMEOUT_MS)
     gid = created.json()["id"]
     events = server.app.state.store.get_game(gid).events
     sized.goto(f"{server.url}replay?game={gid}")

@@ -12,7 +12,7 @@ from jantaku.web.app import create_app
 from jantaku.web.background import BackgroundServer
 from jantaku.web.storage import SqliteStore
 
-from .conftest import TIMEOUT_MS
+from .conftest import HEAVY_TIMEOUT_MS, TIMEOUT_MS
 from .test_e2e_league import _create_event, _message
 
 RECORD = Path(__file__).parent.parent / "data/records/tenhou-mjlog/mjx-houou/2010081709gm-00a9-0000-fe3371ad.mjlog"
@@ -57,7 +57,7 @@ def test_import_pao_and_yame_on_a_phone(phone):
     # an online record: its names are read, each mapped to a player, then the game imported
     page.set_input_files("#import-file", str(RECORD))
     page.click("#import-read")
-    page.wait_for_selector("#import-map select.import-player >> nth=3")
+    page.wait_for_selector("#import-map select.import-player >> nth=3", timeout=HEAVY_TIMEOUT_MS)
     for name, player in MAPPING.items():
         page.select_option(f"select.import-player[data-name='{name}']", player)
     page.click("#import-go")

@@ -15,6 +15,8 @@ from jantaku.records.mjai import read_mjai
 from jantaku.records.tenhou6 import read_tenhou6
 from jantaku.scoring_requests import score_json
 
+from .conftest import HEAVY_TIMEOUT_MS
+
 RECORDS = Path(__file__).parents[1] / "data" / "records"
 MJLOG = sorted(RECORDS.joinpath("tenhou-mjlog").rglob("*.mjlog"))[0]
 TENHOU6 = sorted(RECORDS.joinpath("tenhou6").glob("*.json"))[0]
@@ -151,7 +153,8 @@ def _check_first_hand_result(page, events) -> None:
 
 
 def test_replay_of_a_stored_game_from_the_games_page(page, server):
-    created = page.request.post(server.url + "api/tables", data={"rules": "tenhou", "seats": ["efficiency"] * 4})
+    body = {"rules": "tenhou", "seats": ["efficiency"] * 4}
+    created = page.request.post(server.url + "api/tables", data=body, timeout=HEAVY_TIMEOUT_MS)
     assert created.status == 201 and created.json()["over"]
     gid = created.json()["id"]
     events = server.app.state.store.get_game(gid).events
@@ -181,7 +184,7 @@ def test_replay_of_an_uploaded_real_log(page, server, path):
     page.goto(server.url + "replay")
     page.wait_for_selector("body[data-ready='1']")
     page.set_input_files("#upload", str(path))
-    page.wait_for_selector("#viewer:not([hidden])")
+    page.wait_for_selector("#viewer:not([hidden])", timeout=HEAVY_TIMEOUT_MS)  # read in the server's worker
     assert path.name in page.locator("#source").inner_text()
     names = next(e for e in events if e["type"] == "start_game")["names"]
     headers = " ".join(page.locator(".player h3").all_inner_texts())
@@ -198,7 +201,7 @@ def test_a_malformed_upload_is_refused_with_a_message(page, server, tmp_path):
     page.wait_for_selector("body[data-ready='1']")
     page.set_input_files("#upload", str(bad))
     error = page.locator("#error")
-    error.wait_for()
+    error.wait_for(timeout=HEAVY_TIMEOUT_MS)
     assert "broken.json" in error.inner_text() and page.locator("#viewer").is_hidden()
 
 
@@ -223,7 +226,7 @@ def test_an_uploaded_log_shows_the_wall_and_exports_in_both_formats(page, server
     page.goto(server.url + "replay")
     page.wait_for_selector("body[data-ready='1']")
     page.set_input_files("#upload", str(MJLOG))
-    page.wait_for_selector("#viewer:not([hidden])")
+    page.wait_for_selector("#viewer:not([hidden])", timeout=HEAVY_TIMEOUT_MS)
     wall = page.locator("#center .wall-count")
     assert wall.get_attribute("data-wall") == "70"  # after the deal
     page.click("#next")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import TIMEOUT_MS
+from .conftest import HEAVY_TIMEOUT_MS, TIMEOUT_MS
 
 # a real Mahjong Soul Jade-room hanchan in tenhou.net/6 form (kbkn3's converter tests, Apache-2.0)
 JADE = Path(__file__).parents[1] / "data" / "records" / "tenhou6-json" / "mahjongsoul" / "jade_room_south_2024.json"
@@ -58,9 +58,11 @@ def test_a_real_tenhou6_game_reviewed_step_by_step(sized, server):
     page.goto(server.url + "review")
     page.wait_for_selector("body[data-ready='1']")
     page.set_input_files("#review-upload", str(JADE))
-    page.wait_for_selector("#decision h2")
+    page.wait_for_selector("#decision h2", timeout=HEAVY_TIMEOUT_MS)
     # what the server answered the page (the same upload again comes from the server's cache)
-    answer = page.request.post(server.url + f"api/review?name={JADE.name}", data=JADE.read_bytes())
+    answer = page.request.post(
+        server.url + f"api/review?name={JADE.name}", data=JADE.read_bytes(), timeout=HEAVY_TIMEOUT_MS
+    )
     expected = answer.json()["decisions"]
     assert _label(page) == (1, len(expected))
     # the summary: every player's agreement, and all decisions counted
@@ -112,11 +114,12 @@ def test_a_real_tenhou6_game_reviewed_step_by_step(sized, server):
 
 
 def test_a_stored_game_from_the_games_list(page, server):
-    made = page.request.post(server.url + "api/tables", data={"rules": "mleague", "seats": ["efficiency"] * 4})
+    body = {"rules": "mleague", "seats": ["efficiency"] * 4}
+    made = page.request.post(server.url + "api/tables", data=body, timeout=HEAVY_TIMEOUT_MS)
     gid = made.json()["id"]
     page.goto(server.url + "games")
     page.click(f"a.review-link[href='/review?game={gid}']")
-    page.wait_for_selector("#decision h2")
+    page.wait_for_selector("#decision h2", timeout=HEAVY_TIMEOUT_MS)
     assert page.url.endswith(f"/review?game={gid}")
     assert page.input_value("#stored-choice") == gid
     assert _label(page)[0] == 1 and _label(page)[1] > 100

@@ -18,7 +18,7 @@ from jantaku.web.app import LOOPBACK_HOSTS, create_app
 from jantaku.web.background import BackgroundServer
 from jantaku.web.storage import SqliteStore
 
-from .conftest import TIMEOUT_MS
+from .conftest import HEAVY_TIMEOUT_MS, TIMEOUT_MS
 from .driver import play_turn, wait_ready
 
 MJLOG = sorted(Path(__file__).parents[1].joinpath("data", "records", "tenhou-mjlog").rglob("*.mjlog"))[0]
@@ -90,7 +90,8 @@ def test_the_pages_work_under_the_content_security_policy(watched, guarded):
     _no_violations(page, "calculator")
     assert page.locator("#honba").evaluate("i => i.getBoundingClientRect().width") < 120  # its class's width
     # a stored game from the games list, then an uploaded log, in the replay viewer
-    created = page.request.post(guarded.url + "api/tables", data={"rules": "tenhou", "seats": ["efficiency"] * 4})
+    body = {"rules": "tenhou", "seats": ["efficiency"] * 4}
+    created = page.request.post(guarded.url + "api/tables", data=body, timeout=HEAVY_TIMEOUT_MS)
     assert created.status == 201, created.text()
     gid = created.json()["id"]
     page.goto(guarded.url + "games")
