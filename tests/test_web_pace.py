@@ -281,7 +281,9 @@ def test_without_a_hold_the_next_hand_is_dealt_at_once():
 # -- the turn timer -----------------------------------------------------------------------------------------------
 
 
-def test_the_timer_discards_the_drawn_tile_and_spends_the_bank():
+def _person_on_a_timer():
+    """A tenhou table with a 5+10 timer, a person at seat 0 and three bots, played until the person must discard:
+    the test clock, the manager and the table."""
     clock = Clock()
     m = _manager(clock=clock)
     t = create_claimed(
@@ -293,6 +295,11 @@ def test_the_timer_discards_the_drawn_tile_and_spends_the_bank():
     )
     while not any(a["type"] == "dahai" for a in t.view(0)["actions"]):
         _play(m, t, 0, _tsumogiri_or_pass)
+    return clock, m, t
+
+
+def test_the_timer_discards_the_drawn_tile_and_spends_the_bank():
+    clock, m, t = _person_on_a_timer()
     v = t.view(0)
     assert v["timer"] == {"seconds": 5, "bank": 10.0, "left": 15.0}
     _advance(m, clock, 7)  # 7 s: 2 s of the bank spent...
@@ -520,17 +527,7 @@ def test_a_table_nobody_watches_stops_its_timers_until_it_is_opened_again():
     """Issue 32: abandoned tables with a timer went on moving for their absent people (and writing) until they
     left memory. Unwatched for a minute (no websocket, no request), a table's turn timers stop; opened again, the
     person's decision starts over (its 5 s and the bank as it was)."""
-    clock = Clock()
-    m = _manager(clock=clock)
-    t = create_claimed(
-        m,
-        "tenhou",
-        ["human", "efficiency", "efficiency", "efficiency"],
-        seed="timer-1",
-        options=TableOptions(timer="5+10"),
-    )
-    while not any(a["type"] == "dahai" for a in t.view(0)["actions"]):
-        _play(m, t, 0, _tsumogiri_or_pass)
+    clock, m, t = _person_on_a_timer()
     assert t.view(0)["timer"]["left"] == 15.0
     _advance(m, clock, 6)  # 9 s left
     t.last_used -= UNWATCHED_SECONDS + 1  # and nobody has asked about the table for over a minute

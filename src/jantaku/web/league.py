@@ -479,12 +479,16 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
             status_code=201,
         )
 
-    @_guarded
-    async def entries(request: Request) -> Response:
+    async def game_organiser(request: Request) -> tuple[int, Any, str]:
+        """The game of the path, the store and the organiser acting on it (the password checked for its event)."""
         gid = _int(request.path_params["id"])
         s = await call(store)
         g = await call(s.game, gid)
-        actor = await admin(request, g["event_id"])
+        return gid, s, await admin(request, g["event_id"])
+
+    @_guarded
+    async def entries(request: Request) -> Response:
+        gid, s, actor = await game_organiser(request)
         body = await _body(request)
         entry = body.get("entry")
         expected = body.get("expected_seq")
@@ -497,19 +501,13 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
 
     @_guarded
     async def delete_game(request: Request) -> Response:
-        gid = _int(request.path_params["id"])
-        s = await call(store)
-        g = await call(s.game, gid)
-        actor = await admin(request, g["event_id"])
+        gid, s, actor = await game_organiser(request)
         await call(s.delete_game, gid, actor=actor)
         return JSONResponse({"deleted": gid})
 
     @_guarded
     async def undo(request: Request) -> Response:
-        gid = _int(request.path_params["id"])
-        s = await call(store)
-        g = await call(s.game, gid)
-        actor = await admin(request, g["event_id"])
+        gid, s, actor = await game_organiser(request)
         return JSONResponse(await call(s.correct_last, gid, None, actor=actor))
 
     routes = [
