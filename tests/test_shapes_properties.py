@@ -181,3 +181,38 @@ def test_regular_shanten_matches_brute_force_over_all_targets(size):
             counts[k] += 1
         distance = int(np.maximum(targets - np.array(counts, dtype=np.int16), 0).sum(axis=1).min())
         assert shanten_forms(counts).regular == distance - 1, counts
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands(), st.booleans())
+def test_shanten_after_each_is_shanten_of_each_changed_hand(counts, regular_only):
+    """shanten_after_each (one block looked up again per kind) answers as shanten of each changed hand does."""
+    from jantaku.shapes.shanten import shanten_after_each, shanten_regular
+
+    measure = shanten_regular if regular_only else shanten
+    n = sum(counts)
+    for change in (1, -1):
+        if (n + change) % 3 == 0 or not 1 <= n + change <= 14:
+            with pytest.raises(Exception, match="3n\\+1 or 3n\\+2"):
+                shanten_after_each(counts, change, regular_only)
+            continue
+        before = list(counts)
+        got = shanten_after_each(counts, change, regular_only)
+        assert counts == before  # the caller's counts are left as they were
+        for k in range(34):
+            if counts[k] + change > 4 or counts[k] + change < 0:
+                assert got[k] is None
+                continue
+            changed = list(counts)
+            changed[k] += change
+            assert got[k] == measure(changed), (KIND_NAMES[k], change)
+
+
+def test_shanten_after_each_refuses_what_is_not_a_change_of_one_tile():
+    from jantaku.errors import HandError
+    from jantaku.shapes.shanten import shanten_after_each
+
+    with pytest.raises(ValueError, match="change is 1"):
+        shanten_after_each([1] * 13 + [0] * 21, 2)
+    with pytest.raises(HandError, match="0-4"):
+        shanten_after_each([5] + [1] * 8 + [0] * 25, 1)

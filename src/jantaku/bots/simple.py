@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from jantaku.shapes.shanten import shanten, shanten_regular
+from jantaku.shapes.shanten import shanten, shanten_after_each, shanten_regular
 from jantaku.table.actions import (
     ANKAN,
     CHI,
@@ -54,11 +54,13 @@ class EfficiencyBot:
     def __init__(self, seed: int | str = 0) -> None:
         self.rng = random.Random(seed)
         self._shanten: Callable[[list[int]], int] = shanten
+        self._regular_only = False
         self._needs_yaku = True
 
     def act(self, view: PlayerView, legal: list[Action]) -> Action:
         jielu = view.rules.family == "jielu"
         self._shanten = shanten_regular if jielu else shanten
+        self._regular_only = jielu
         self._needs_yaku = not jielu
         if not legal:
             raise ValueError("the bot was asked to act with no legal action")
@@ -83,7 +85,7 @@ class EfficiencyBot:
         riichis = [a for a in legal if a.kind == RIICHI]
         pool = riichis or discards
         best = self._best_discards(counts, visible, pool) if pool else []
-        best_shanten = min(_shanten_after_discard(counts, self._shanten))
+        best_shanten = min(_shanten_after_discard(counts, self._regular_only))
         for a in legal:
             # a kan that costs nothing (the hand is as close after it as after the best discard) is taken
             if a.kind in (ANKAN, KAKAN) and a.tile is not None:
@@ -111,7 +113,7 @@ class EfficiencyBot:
         for k, (s, _) in list(seen.items()):
             if s == best_s:
                 counts[k] -= 1
-                seen[k] = (s, _accepted(counts, visible, s, self._shanten))
+                seen[k] = (s, _accepted(counts, visible, s, self._regular_only))
                 counts[k] += 1
         for a in pool:
             k = a.tile.kind  # type: ignore[union-attr]
@@ -138,7 +140,7 @@ class EfficiencyBot:
             for t in a.consumed:
                 trial[t.kind] -= 1
             # after the call one tile is discarded: the best shanten over discards
-            after = min(_shanten_after_discard(trial, self._shanten))
+            after = min(_shanten_after_discard(trial, self._regular_only))
             keeps = not self._needs_yaku or _keeps_a_yaku(view, a)
             if after < base and keeps and (best is None or after < best[0]):
                 best = (after, a)
@@ -163,25 +165,20 @@ def declare_tenpai(view: PlayerView, legal: list[Action]) -> Action:
     return next((a for a in legal if a.kind == want), legal[0])
 
 
-def _shanten_after_discard(counts: list[int], fn: Callable[[list[int]], int] = shanten) -> list[int]:
-    out = []
-    for k in range(34):
-        if counts[k]:
-            counts[k] -= 1
-            out.append(fn(counts))
-            counts[k] += 1
+def _shanten_after_discard(counts: list[int], regular_only: bool = False) -> list[int]:
+    """The shanten after each possible discard (one entry per kind held)."""
+    out = [s for s in shanten_after_each(counts, -1, regular_only) if s is not None]
     return out or [8]
 
 
-def _accepted(counts: list[int], visible: list[int], s: int, fn: Callable[[list[int]], int] = shanten) -> int:
+def _accepted(counts: list[int], visible: list[int], s: int, regular_only: bool = False) -> int:
+    """The bot's measure of the tiles that lower the shanten ``s`` of a 3n+1 hand: for each such kind, the
+    copies neither in the hand nor in ``visible``, less one (the measure this bot has always used: its
+    seeded games stay as they were)."""
     total = 0
-    for k in range(34):
-        if counts[k] >= 4:
-            continue
-        counts[k] += 1
-        if fn(counts) < s:
-            total += max(0, 4 - counts[k] + 1 - 1 - visible[k])
-        counts[k] -= 1
+    for k, after in enumerate(shanten_after_each(counts, 1, regular_only)):
+        if after is not None and after < s:
+            total += max(0, 3 - counts[k] - visible[k])
     return total
 
 

@@ -47,6 +47,7 @@ __all__ = [
     "block_codes",
     "read_counts",
     "shanten",
+    "shanten_after_each",
     "shanten_forms",
     "shanten_of_codes",
     "shanten_regular",
@@ -203,6 +204,76 @@ def _of_block_values(t: TableSet, m: int, p: int, s: int, z: int, hand: HandLike
     regular = t.final[t.mps[t.mp[m >> INFO_SHIFT][p >> INFO_SHIFT]][s >> INFO_SHIFT]][z >> INFO_SHIFT][n // 3] - 1
     if n < 13:
         return regular
+    kinds = (info >> 8) & 0xFF
+    best = 6 - ((info >> 16) & 0xFF) + (7 - kinds if kinds < 7 else 0)
+    if regular < best:
+        best = regular
+    kokushi = 13 - ((info >> 24) & 0xFF) - (1 if (info >> 32) & 0xFF else 0)
+    return best if best < kokushi else kokushi
+
+
+def shanten_after_each(counts: list[int], change: int, regular_only: bool = False) -> list[int | None]:
+    """For each of the 34 kinds, the shanten of ``counts`` with one tile of that kind added (``change`` 1) or
+    taken away (``change`` -1); ``None`` where the kind has no tile to take or already four. The regular form
+    alone with ``regular_only`` (:func:`shanten_regular`), else :func:`shanten`'s minimum over the forms.
+
+    What a discard or a draw does to every kind at once, as a bot or a hint asks it (the shanten after each
+    discard, the tiles that lower it): a tile changes one block, so each answer looks up one block again
+    instead of four. ``counts`` is a legal list of 34 counts (3n+1 tiles to add to, 3n+2 to take from) and is
+    left as it was.
+
+    >>> after = shanten_after_each(read_counts("123m456p789s1122z"), 1)
+    >>> [k for k, s in enumerate(after) if s is not None and s < 0]  # the waits: 1z and 2z
+    [27, 28]
+    >>> after = shanten_after_each(read_counts("123m456p789s11223z"), -1)
+    >>> after[29], after[0]  # discarding 3z keeps tenpai, 1m does not
+    (0, 1)
+    """
+    if change not in (1, -1):
+        raise ValueError(f"change is 1 (a tile added) or -1 (a tile taken away), got {change!r}")
+    if type(counts) is not list or len(counts) != NUM_KINDS:
+        counts = read_counts(counts)
+    b = bytearray(bytes(counts) if min(counts) >= 0 and max(counts) <= 4 else read_counts(counts))
+    n = sum(b) + change
+    if n % 3 == 0 or not 1 <= n <= 14:
+        raise HandError(f"a hand has 3n+1 or 3n+2 closed tiles (1-14), {sum(b)} {'+' if change > 0 else '-'} 1 has {n}")
+    t = _TABLES or _load_tables()
+    get, compute = t.block_values.get, t.block_value
+    values = [0, 0, 0, 0]
+    for block in range(4):
+        key = bytes(b[9 * block : 9 * block + 9] if block < 3 else b[27:34])
+        values[block] = get(key) or compute(key)
+    special = n >= 13 and not regular_only  # seven pairs and thirteen orphans count for 13-14 tiles
+    third = n // 3
+    mp, mps, final = t.mp, t.mps, t.final
+    m, p, s, z = (v >> INFO_SHIFT for v in values)
+    out: list[int | None] = [None] * NUM_KINDS
+    for block in range(4):
+        start, end = (9 * block, 9 * block + 9) if block < 3 else (27, 34)
+        rest = sum(values) - values[block]  # the other blocks' counts, for the special forms
+        for k in range(start, end):
+            if b[k] == (4 if change > 0 else 0):  # no fifth copy to draw, no tile to discard
+                continue
+            b[k] += change
+            key = bytes(b[start:end])
+            value = get(key) or compute(key)
+            b[k] -= change
+            v = value >> INFO_SHIFT
+            if block == 0:
+                regular = final[mps[mp[v][p]][s]][z][third] - 1
+            elif block == 1:
+                regular = final[mps[mp[m][v]][s]][z][third] - 1
+            elif block == 2:
+                regular = final[mps[mp[m][p]][v]][z][third] - 1
+            else:
+                regular = final[mps[mp[m][p]][s]][v][third] - 1
+            out[k] = _with_special_forms(regular, rest + value) if special else regular
+    return out
+
+
+def _with_special_forms(regular: int, info: int) -> int:
+    """The least of ``regular`` and the seven pairs' and thirteen orphans' shanten of a 13-14 tile hand whose
+    blocks' packed values sum to ``info``."""
     kinds = (info >> 8) & 0xFF
     best = 6 - ((info >> 16) & 0xFF) + (7 - kinds if kinds < 7 else 0)
     if regular < best:

@@ -20,7 +20,7 @@ from typing import NamedTuple
 from jantaku.errors import HandError
 from jantaku.tiles import KIND_NAMES, NUM_KINDS, TERMINALS_AND_HONORS, counts34, parse_tiles
 
-from .shanten import HandLike, read_counts, shanten
+from .shanten import HandLike, read_counts, shanten, shanten_after_each
 from .tables import INFO_SHIFT, tables
 
 __all__ = ["DiscardOption", "Ukeire", "discard_options", "ukeire", "wait_kinds", "waits"]
@@ -106,15 +106,11 @@ class Ukeire(NamedTuple):
 
 def _ukeire_counts(counts: list[int], visible: list[int]) -> Ukeire:
     s = shanten(counts)
-    tiles: dict[str, int] = {}
-    for k in range(NUM_KINDS):
-        if counts[k] >= 4:
-            continue
-        counts[k] += 1
-        better = shanten(counts) < s
-        counts[k] -= 1
-        if better:
-            tiles[KIND_NAMES[k]] = max(0, 4 - counts[k] - visible[k])
+    tiles = {
+        KIND_NAMES[k]: max(0, 4 - counts[k] - visible[k])
+        for k, after in enumerate(shanten_after_each(counts, 1))
+        if after is not None and after < s
+    }
     return Ukeire(s, tiles, sum(tiles.values()))
 
 
