@@ -77,6 +77,11 @@ def test_bots_move_at_the_pace_and_the_last_discard_is_marked(browser, server, s
             "() => getComputedStyle(document.querySelector('.river .tile.last-discard')).animationName"
         )
         assert anim == "jt-discard"
+        # the page waits for the person: the acting seat's label pulses as its turn starts, then nothing on the
+        # page moves (an endless animation kept the browser busy for as long as the person thought)
+        running = "() => document.getAnimations().filter(a => a.playState === 'running').map(a => a.animationName)"
+        page.wait_for_function(f"() => ({running})().length === 0", timeout=10_000)
+        assert page.evaluate("() => document.getElementById('status').dataset.mine") == "1"
 
 
 @pytest.mark.parametrize("size", SIZES)
