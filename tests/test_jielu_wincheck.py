@@ -353,3 +353,42 @@ def test_the_first_reading_is_the_one_the_optimiser_returns(name, seed, n_fixed,
     assert got is not None, (name, closed, fixed, extra)
     w, groups, pair = got
     assert (w, tuple(sorted(groups)), pair) == (whole.wildcards, whole.closed_melds, whole.pair)
+
+
+WARM_COVERS = """
+import numba
+from jantaku.jielu import wincheck
+from jantaku.jielu.wincheck import warm_up
+from jantaku.rules import load_rules
+from jantaku.scoring_requests import score_json
+from jantaku.sim.runner import play_game
+
+def compiled():
+    return {name: len(f.signatures) for name, f in vars(wincheck).items()
+            if isinstance(f, numba.core.registry.CPUDispatcher)}
+
+warm_up()
+after_warm_up = compiled()
+for mode in ("points", "original"):
+    for seed in range(2):
+        play_game(load_rules("jielu").replace(jielu_mode=mode), seed, ["efficiency", "strong", "random", "efficiency"])
+score_json({"hand": "123m456m789m123p1z 1z", "win": "1z", "tsumo": True, "rules": "jielu"})
+score_json({"hand": "123m456m789m12p55z", "win": "2p", "rules": "jielu"})
+later = {name: n for name, n in compiled().items() if n != after_warm_up[name]}
+assert not later, f"compiled after warm_up: {later}"
+print(sum(after_warm_up.values()))
+"""
+
+
+def test_warm_up_compiles_everything_play_and_scoring_use():
+    """A server warms the check at start (``jantaku serve``) and the suite before its workers start: every compiled
+    function that play and scoring then call is among those warm_up compiled (or loaded from numba's cache), so
+    no hand of a fresh install waits seconds for the compiler and no process compiles what another already did.
+    (The optimiser's wildcard search, ``_find``, was once compiled by the first hand needing it, in every process
+    that met one before the cache held it.)"""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", WARM_COVERS], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert int(done.stdout.split()[-1]) >= 3  # the check, the best score and the first reading at least

@@ -1703,6 +1703,7 @@ def win_check(table: FanTable) -> WinCheck:
                 hand[k] += 1
             check(hand, ())
             check.best_score(hand, ())
+            check.first_reading(hand, (), 1)  # the optimiser's search (a hand with wildcards): its own function
         finally:
             timer.cancel()
         _warm = True
