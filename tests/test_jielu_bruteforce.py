@@ -426,7 +426,7 @@ def test_optimiser_equals_brute_force_with_any_number_of_wildcards(seed, n_fixed
     check(closed, fixed, extra, incidental, 3 if n_fixed == 2 else 5)
 
 
-@settings(max_examples=tries(250), deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@settings(max_examples=tries(170), deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(
     seed=st.integers(0, 2**32 - 1),
     n_fixed=st.sampled_from((0, 0, 1)),
