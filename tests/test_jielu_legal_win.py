@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import pytest
 
-import jantaku.table.kyoku as kyoku_module
+import jantaku.table.legal as legal_module
 from budget import tries
 from jantaku.hand import Hand
 from jantaku.jielu import can_win
@@ -128,7 +128,7 @@ def test_random_hands_answer_as_the_unpruned_search():
 def asked(monkeypatch: pytest.MonkeyPatch, mode: str, bot: str, seed: int) -> list[tuple[Hand, WinConditions, bool]]:
     """Every legal-win check of one 洁律 game, with the answer the table got (as a hand and its circumstances)."""
     seen: list[tuple[Hand, WinConditions, bool]] = []
-    check = kyoku_module.jielu_can_win_counts
+    check = legal_module.jielu_can_win_counts
 
     def recording(counts: list[int], melds: Sequence[Meld], flags: dict[str, bool], table: object) -> bool:
         answer = check(counts, melds, flags, table)
@@ -137,10 +137,10 @@ def asked(monkeypatch: pytest.MonkeyPatch, mode: str, bot: str, seed: int) -> li
         seen.append((Hand(closed, tuple(melds)), WinConditions(win=closed[0], **win_flags), answer))
         return answer
 
-    monkeypatch.setattr(kyoku_module, "jielu_can_win_counts", recording)
+    monkeypatch.setattr(legal_module, "jielu_can_win_counts", recording)
     play_game(load_rules("jielu").replace(jielu_mode=mode), seed, [bot] * 4)
     monkeypatch.undo()
-    assert seen, "the table ran no legal-win check (did its call to jielu's can_win_counts move?)"
+    assert seen, "the table ran no legal-win check (did its call to jantaku.table.legal.jielu_can_win_counts move?)"
     return seen
 
 

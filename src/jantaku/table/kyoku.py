@@ -32,23 +32,19 @@ never asked.
 from __future__ import annotations
 
 import copy
-from bisect import bisect_left, insort
-from collections.abc import Callable, Sequence
+from bisect import insort
 from dataclasses import dataclass, field
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from jantaku.errors import JantakuError
 from jantaku.hand import Hand
 from jantaku.meld import Meld, MeldKind
-from jantaku.riichi.conditions import ScoringError, WinConditions
-from jantaku.riichi.scoring import ScoreResult, score_hand
+from jantaku.riichi.scoring import ScoreResult
 from jantaku.rules import Ruleset
-from jantaku.shapes.decompose import decompositions_of_bytes
-from jantaku.shapes.shanten import BLOCK_OF_KIND, BLOCK_WEIGHT, shanten, shanten_forms
-from jantaku.shapes.waits import wait_kinds
-from jantaku.tiles import RED_IDS136, TERMINALS_AND_HONORS, Tile
+from jantaku.shapes.shanten import BLOCK_OF_KIND, BLOCK_WEIGHT
+from jantaku.tiles import RED_IDS136, Tile
 
+from . import legal
 from .actions import (
     ANKAN,
     CHI,
@@ -65,45 +61,21 @@ from .actions import (
     TSUMO,
     Action,
 )
-from .circumstances import win_flags
+from .legal import (
+    _NO_KINDS,
+    _YAOCHU,
+    CALLED,
+    CHANKAN,
+    DECLARE,
+    DRAWN,
+    ENDED,
+    RESPONSES,
+)
 from .seat import RiverTile, SeatState
 from .wall import LIVE_START, Wall
 
 if TYPE_CHECKING:
     from jantaku.jielu import JieluResult
-
-
-def jielu_can_win_counts(counts: list[int], melds: Sequence[Meld], flags: dict[str, bool], table: Any) -> bool:
-    """:func:`jantaku.jielu.can_win_counts` for closed counts, declared melds and the moment's
-    :func:`~jantaku.table.circumstances.win_flags`, imported on first use (riichi games never load the 洁律
-    scorer)."""
-    return _jielu_check()(counts, melds, flags, table)
-
-
-@cache
-def _jielu_check() -> Any:
-    """The body of :func:`jielu_can_win_counts`, built once: the imports happen on the first 洁律 check only. It
-    asks the compiled check as :func:`jantaku.jielu.can_win_counts` does, with the meld codes and incidental fans
-    of each (fan table, melds, moment) found once: the table asks on every discard, and these rarely change."""
-    from jantaku.jielu.conditions import moment_flags
-    from jantaku.jielu.melds import code_of_meld
-    from jantaku.jielu.wholehand import incidental_fans
-    from jantaku.jielu.wincheck import win_check
-
-    checkers: dict[tuple[Any, ...], Callable[[list[int]], bool]] = {}
-
-    def check(counts: list[int], melds: Sequence[Meld], flags: dict[str, bool], table: Any) -> bool:
-        key = (table, tuple(melds), *flags.values())
-        checker = checkers.get(key)
-        if checker is None:
-            if len(checkers) > 4096:
-                checkers.clear()
-            fixed = tuple(code_of_meld(m) for m in melds)
-            incidental = incidental_fans(**moment_flags(**flags), table=table)
-            checker = checkers[key] = win_check(table).checker(fixed, incidental)
-        return checker(counts)
-
-    return check
 
 
 def jielu_table_for(rules: Ruleset) -> Any:
@@ -147,35 +119,8 @@ __all__ = [
     "WinRecord",
 ]
 
-DRAWN = "drawn"
-CALLED = "called"
-RESPONSES = "responses"
-CHANKAN = "chankan"
-DECLARE = "declare"
-ENDED = "ended"
-
-_YAOCHU = frozenset(TERMINALS_AND_HONORS)
-_NO_KINDS: frozenset[int] = frozenset()
-_NO_WAITS: tuple[int, ...] = ()
 _WIND_MJAI = ("E", "S", "W", "N")
 _RINSHAN_TAKEN = tuple(frozenset((134, 135, 132, 133)[:n]) for n in range(5))
-_PASS_ACTIONS = [Action(PASS, seat) for seat in range(4)]
-_ALL_TILES = [Tile.from_kind(k) for k in range(34)] + [Tile.from_kind(k, red=True) for k in (4, 13, 22)]
-# discard and riichi actions are immutable: build each one once ([kind][seat][tile code][tsumogiri])
-_PREBUILT = {
-    kind: [[[Action(kind, seat, t, (), bool(tg)) for tg in (0, 1)] for t in _ALL_TILES] for seat in range(4)]
-    for kind in (DISCARD, RIICHI)
-}
-# the same actions by discard key ``tile.sort_key * 2 + tsumogiri`` (= kind * 4 + red * 2 + tsumogiri, 0-135):
-# [kind][seat][key]; a key of no tile (a red tile other than a five) holds None
-_CODE_BY_SORT_KEY = {t.sort_key: t._code for t in _ALL_TILES}
-_PREBUILT_BY_KEY = {
-    kind: [
-        [by_code[_CODE_BY_SORT_KEY[k >> 1]][k & 1] if (k >> 1) in _CODE_BY_SORT_KEY else None for k in range(136)]
-        for by_code in _PREBUILT[kind]
-    ]
-    for kind in (DISCARD, RIICHI)
-}
 
 
 class IllegalActionError(JantakuError):
@@ -432,6 +377,29 @@ class Kyoku:
     def _emit(self, event: dict[str, Any]) -> None:
         self.events.append(event)
 
+    # -- what a seat may do: the rules code shared with a seat's own view (jantaku.table.legal) ----------------
+
+    _discard_choices = legal.discard_choices
+    _prebuilt = staticmethod(legal.prebuilt)
+    _own_turn_actions = legal.own_turn_actions
+    _riichi_allowed = legal.riichi_allowed
+    _kan_possible = legal.kan_possible
+    _kan_actions = legal.kan_actions
+    _ankan_keeps_riichi_hand = legal.ankan_keeps_riichi_hand
+    _kyuushu_allowed = legal.kyuushu_allowed
+    _win_moment = legal.win_moment
+    _win_conditions = legal.win_conditions
+    _win_hand = legal.win_hand
+    _win_score = legal.win_score
+    _pao_for = legal.pao_for
+    _pon_options = legal.pon_options
+    _chi_options = legal.chi_options
+    _distinct_tiles = legal.distinct_tiles
+    _has_discard_after_call = legal.has_discard_after_call
+    _jielu_may_win = legal.jielu_may_win
+    _response_options = legal.response_options
+    _chankan_options = legal.chankan_options
+
     # -- the deal ------------------------------------------------------------------------------------------
 
     def _deal(self) -> None:
@@ -518,230 +486,7 @@ class Kyoku:
         self._legal_cache = (self._step, seat, actions)
         return actions
 
-    def _discard_choices(self, seat: int, exclude: frozenset[int] = frozenset()) -> list[int]:
-        """The discard keys (see :data:`_PREBUILT_BY_KEY`), sorted, of each distinct tile that may be discarded:
-        after a draw the drawn tile's key has the tsumogiri bit, and its key without the bit stays only if
-        another tile of the hand has it; ``exclude`` (kinds) is used after a call, when there is no drawn tile."""
-        keys = self._keys
-        tiles = self.seats[seat].tiles
-        if self.phase == DRAWN:
-            drawn = self.drawn
-            assert drawn is not None
-            # the other tiles' keys (the drawn tile is the last one added), then the drawn tile's with the bit
-            if tiles[-1] == drawn:
-                found = set(map(keys.__getitem__, tiles[:-1]))
-            else:
-                found = {keys[i] for i in tiles if i != drawn}
-            found.add(keys[drawn] + 1)
-            return sorted(found)
-        found = {keys[i] for i in tiles if (i >> 2) not in exclude} if exclude else set(map(keys.__getitem__, tiles))
-        return sorted(found)
-
-    @staticmethod
-    def _prebuilt(kind: str, seat: int, choices: list[int]) -> list[Action]:
-        table = _PREBUILT_BY_KEY[kind][seat]
-        return [table[k] for k in choices]
-
-    def _own_turn_actions(self, seat: int) -> list[Action]:
-        st = self.seats[seat]
-        tiles = self._tiles
-        out: list[Action] = []
-        if self.phase == CALLED:
-            out = self._prebuilt(DISCARD, seat, self._discard_choices(seat, self._called_kuikae))
-            if self.rules.kan_after_call and not st.dead:
-                out.extend(self._kan_actions(seat))  # 004 吃碰后可开杠
-            return out
-        drawn = self.drawn
-        assert drawn is not None
-        if st.dead:
-            if st.riichi:
-                return [_PREBUILT[DISCARD][seat][tiles[drawn]._code][1]]
-            return self._prebuilt(DISCARD, seat, self._discard_choices(seat))
-        if self._jielu:
-            if self._jielu_may_win(seat, drawn, tsumo=True):
-                out.append(Action(TSUMO, seat, tiles[drawn]))
-        elif (drawn >> 2) in self._waits_before_draw and self._win_score(seat, drawn, tsumo=True) is not None:
-            out.append(Action(TSUMO, seat, tiles[drawn]))
-        if st.riichi:
-            out.append(_PREBUILT[DISCARD][seat][tiles[drawn]._code][1])
-        else:
-            # self._discard_choices(seat), from the seat's sorted keys (every turn): the drawn tile's key gets
-            # the tsumogiri bit, and keeps its place without it only if another tile has it
-            kd = self._keys[drawn]
-            choices = list(st.keys)
-            i = bisect_left(choices, kd)
-            if st.key_counts[kd] == 1:
-                choices[i] = kd + 1
-            else:
-                choices.insert(i + 1, kd + 1)
-            out.extend(map(_PREBUILT_BY_KEY[DISCARD][seat].__getitem__, choices))
-            # one draw lowers shanten by one at most, and the 14-tile shanten is the best over discards: only a
-            # hand that was 1-shanten or better before the draw can have riichi discards
-            if st.shanten13 <= 1 and self._riichi_allowed(seat) and shanten(st.counts) <= 0:
-                counts = st.counts
-                tenpai_choices = []
-                for k in choices:
-                    counts[k >> 2] -= 1
-                    if shanten(counts) == 0:
-                        tenpai_choices.append(k)
-                    counts[k >> 2] += 1
-                out.extend(self._prebuilt(RIICHI, seat, tenpai_choices))
-        if st.melds or 4 in st.counts:  # _kan_actions' own first test, saving the call on most turns
-            out.extend(self._kan_actions(seat))
-        if self.first_go_around and self._kyuushu_allowed(seat):
-            out.append(Action(KYUUSHU, seat))
-        return out
-
-    def _riichi_allowed(self, seat: int) -> bool:
-        st = self.seats[seat]
-        r = self.rules
-        return (
-            r.riichi
-            and not st.riichi
-            and st.is_closed
-            and self.scores[seat] >= r.riichi_min_points
-            and self.tiles_left >= r.riichi_min_wall
-        )
-
-    def _kan_possible(self) -> bool:
-        if len(self.kan_owners) >= self.rules.max_kans or (self._dead_wall and self.rinshan_taken >= 4):
-            return False
-        # 004 海底牌可副露开杠: a kan on the last tile is allowed (its replacement never comes)
-        return self.tiles_left > 0 or self.rules.last_discard_calls
-
-    def _kan_actions(self, seat: int) -> list[Action]:
-        st = self.seats[seat]
-        counts = st.counts
-        four = 4 in counts
-        pons = None
-        if not st.riichi and st.melds:
-            pon = MeldKind.PON
-            pons = [m for m in st.melds if m.kind is pon and counts[m.tiles[0].kind]]  # m.kind34
-        if not (four or pons) or not self._kan_possible():
-            return []
-        tiles = self._tiles
-        out: list[Action] = []
-        for k in range(34) if four else ():
-            if counts[k] != 4:
-                continue
-            ids = [i for i in st.tiles if i >> 2 == k]
-            if st.riichi and not self._ankan_keeps_riichi_hand(seat, k):
-                continue
-            out.append(Action(ANKAN, seat, tiles[ids[0]], tuple(sorted(tiles[i] for i in ids))))
-        for m in pons or ():
-            added = next(i for i in st.tiles if i >> 2 == m.kind34)
-            out.append(Action(KAKAN, seat, tiles[added], m.tiles))
-        return out
-
-    def _ankan_keeps_riichi_hand(self, seat: int, kind: int) -> bool:
-        """Kan after riichi: only with the drawn tile, and only if waits and every reading keep that pung."""
-        if self.rules.kan_after_riichi == "none" or self.drawn is None or self.drawn >> 2 != kind:
-            return False
-        if self.rules.kan_after_riichi == "closed_same_yaku" and self.kan_owners.count(seat) >= 2:
-            # 001 4章5条2 (也不可以增减手役的数量): a third kan adds sankantsu, a fourth makes suukantsu. Nothing
-            # else can change: the pung is in every reading of every wait (checked below), so it already counted
-            # as a concealed pung, and a pung and a kan make the same yaku otherwise.
-            return False
-        st = self.seats[seat]
-        before = list(st.counts)
-        before[kind] -= 1  # the 13 tiles before the draw
-        after = list(before)
-        after[kind] -= 3
-        waits_before = wait_kinds(before)
-        if not waits_before or wait_kinds(after) != waits_before:
-            return False
-        for w in waits_before:
-            before[w] += 1
-            decs = decompositions_of_bytes(bytes(before))
-            before[w] -= 1
-            if any(d.form != "regular" or kind not in d.pungs for d in decs):
-                return False
-        return True
-
-    def _kyuushu_allowed(self, seat: int) -> bool:
-        if not self.first_go_around or self.has_discarded[seat] or self.drawn_rinshan:
-            return False
-        if "nine_terminals" not in self.rules.abortive_draws:
-            return False
-        return sum(1 for k in _YAOCHU if self.seats[seat].counts[k]) >= 9
-
     # -- scoring a win -------------------------------------------------------------------------------------
-
-    def _win_moment(self, seat: int, tsumo: bool, chankan: bool) -> dict[str, bool]:
-        """The flags the moment of a win sets (:func:`~jantaku.table.circumstances.win_flags`), for the win's
-        conditions and for the 洁律 legal-win check alike."""
-        return win_flags(
-            tsumo=tsumo,
-            first_turn=self.first_go_around and not self.has_discarded[seat],
-            dealer=seat == self.dealer,
-            last_tile=self.tiles_left == 0,
-            rinshan=self.drawn_rinshan,
-            chankan=chankan,
-            renhou=self.rules.renhou != "none",
-        )
-
-    def _win_conditions(self, seat: int, tile: int, tsumo: bool, chankan: bool = False, **extra: Any) -> WinConditions:
-        st = self.seats[seat]
-        ura: list[Tile] = []
-        if st.riichi and self.rules.ura_dora:
-            ura = [self._tiles[i] for i in self.ura_indicators()]
-        flags = self._win_moment(seat, tsumo, chankan)
-        return WinConditions(
-            win=self._tiles[tile],
-            riichi=st.riichi,
-            double_riichi=st.double_riichi,
-            ippatsu=st.ippatsu and self.rules.ippatsu,
-            **flags,
-            seat_wind=self.seat_wind(seat),
-            round_wind=self.round_wind,
-            dora=tuple(self._tiles[i] for i in self.dora_indicators()),
-            ura=tuple(ura),
-            winner=seat,
-            **extra,
-        )
-
-    def _win_hand(self, seat: int, tile: int, tsumo: bool) -> Hand:
-        st = self.seats[seat]
-        closed = [self._tiles[i] for i in st.tiles]
-        if not tsumo:
-            closed.append(self._tiles[tile])
-        return Hand(tuple(closed), tuple(st.melds))
-
-    def _win_score(
-        self,
-        seat: int,
-        tile: int,
-        tsumo: bool,
-        chankan: bool = False,
-        discarder: int | None = None,
-        honba: int = 0,
-        deposits: int = 0,
-    ) -> ScoreResult | None:
-        """The score of ``seat`` winning on ``tile``, or ``None`` if it is not a legal win (no yaku)."""
-        hand = self._win_hand(seat, tile, tsumo)
-        if not self.rules.honba_points:
-            honba = 0  # a rule set without honba (μ) pays none, whatever the counter says
-        try:
-            cond = self._win_conditions(seat, tile, tsumo, chankan, discarder=discarder, honba=honba, deposits=deposits)
-            result = score_hand(hand, cond, self.rules)
-        except ScoringError:
-            return None
-        pao = self._pao_for(seat, result)
-        if pao is not None:
-            cond = self._win_conditions(
-                seat, tile, tsumo, chankan, discarder=discarder, honba=honba, deposits=deposits, pao=pao
-            )
-            result = score_hand(hand, cond, self.rules)
-        return result
-
-    def _pao_for(self, seat: int, result: ScoreResult) -> int | None:
-        if not result.yakuman:
-            return None
-        liabilities = self.seats[seat].pao
-        for name, _ in result.yaku:
-            if name in liabilities and name in self.rules.pao:
-                return liabilities[name]
-        return None
 
     # -- applying actions ----------------------------------------------------------------------------------
 
@@ -932,53 +677,11 @@ class Kyoku:
             self._reveal_dora()
 
     def _open_responses(self, discarder: int, tid: int) -> None:
-        kind = tid >> 2
         options: dict[int, list[Action]] = {}
-        no_calls = self.live_next >= self._wall_end - self.rinshan_taken and not self.rules.last_discard_calls
-        tile = self._tiles[tid]
-        seats = self.seats
-        won = self.won
-        chi_seat = (discarder + 1) % 4
-        if won[chi_seat]:
-            chi_seat = self._next_active(discarder)
-        jielu = self._jielu
         for off in (1, 2, 3):
             seat = (discarder + off) % 4
-            st = seats[seat]
-            if st.dead or won[seat]:
-                continue
-            acts: list[Action] | None = None
-            if jielu:
-                if self._jielu_may_win(seat, tid, tsumo=False):
-                    acts = [Action(RON, seat, tile)]
-            else:
-                waits = st._waits
-                if waits is None:
-                    # SeatState.waits' first test, inlined: a hand whose shanten floor is 1 or more has no waits
-                    waits = _NO_WAITS if st.shanten_floor >= 1 else st.waits()
-                if kind in waits:
-                    if not st.furiten and self._win_score(seat, tid, tsumo=False, discarder=discarder) is not None:
-                        acts = [Action(RON, seat, tile)]
-                    elif self._furiten:
-                        # a winning tile it may not take (furiten, no yaku) still makes it furiten (000 Art 64)
-                        st.miss_winning_tile()
-            if not st.riichi and not no_calls:
-                n = st.counts[kind]
-                if n >= 2:
-                    acts = (acts or []) + self._pon_options(seat, kind, tile)
-                    if n >= 3 and self._kan_possible():
-                        ids = [i for i in st.tiles if i >> 2 == kind]
-                        acts.append(Action(DAIMINKAN, seat, tile, tuple(sorted(self._tiles[i] for i in ids))))
-                if seat == chi_seat and kind < 27:
-                    # _chi_options' own first test, saving the call when no neighbour is held
-                    c = st.counts
-                    lo = kind - kind % 9
-                    if (kind > lo and c[kind - 1]) or (kind < lo + 8 and c[kind + 1]):
-                        chi = self._chi_options(seat, kind, tile)
-                        if chi:
-                            acts = (acts or []) + chi
+            acts = self._response_options(seat, discarder, tid)
             if acts:
-                acts.append(_PASS_ACTIONS[seat])
                 options[seat] = acts
         self.options = options
         self.answers = {}
@@ -993,69 +696,6 @@ class Kyoku:
         while self.won[nxt]:
             nxt = (nxt + 1) % 4
         return nxt
-
-    def _pon_options(self, seat: int, kind: int, tile: Tile) -> list[Action]:
-        st = self.seats[seat]
-        if kind >= 27 or kind % 9 != 4:  # no red copy: one pair (the caller checked there are two tiles)
-            plain = self._tiles[4 * kind + 1]
-            pairs: list[tuple[Tile, Tile]] | set[tuple[Tile, Tile]] = [(plain, plain)]
-        else:
-            pairs = set()
-            ids = [self._tiles[i] for i in st.tiles if i >> 2 == kind]
-            for a in range(len(ids)):
-                for b in range(a + 1, len(ids)):
-                    x, y = sorted((ids[a], ids[b]))
-                    pairs.add((x, y))
-        out = []
-        for pair in sorted(pairs):
-            if self.rules.kuikae == "forbidden" and not self._has_discard_after_call(seat, pair, {kind}):
-                continue
-            out.append(Action(PON, seat, tile, pair))
-        return out
-
-    def _chi_options(self, seat: int, kind: int, tile: Tile) -> list[Action]:
-        st = self.seats[seat]
-        n = kind % 9
-        c = st.counts
-        below = n >= 1 and c[kind - 1]
-        above = n <= 7 and c[kind + 1]
-        if not ((below and above) or (below and n >= 2 and c[kind - 2]) or (above and n <= 6 and c[kind + 2])):
-            return []
-        out = []
-        for lo in (n - 2, n - 1, n):
-            if lo < 0 or lo > 6:
-                continue
-            need = [kind - n + lo + j for j in range(3) if lo + j != n]
-            if not all(st.counts[k] for k in need):
-                continue
-            # every distinct choice of tiles (a red five or a plain one)
-            choices_a = self._distinct_tiles(st, need[0])
-            choices_b = self._distinct_tiles(st, need[1])
-            forbidden = {kind}
-            if lo == n and n + 3 <= 8:
-                forbidden.add(kind + 3)  # called the low end: the tile above the run is the same swap
-            if lo == n - 2 and n - 3 >= 0:
-                forbidden.add(kind - 3)
-            for a in choices_a:
-                for b in choices_b:
-                    if self.rules.kuikae == "forbidden" and not self._has_discard_after_call(seat, (a, b), forbidden):
-                        continue
-                    out.append(Action(CHI, seat, tile, (a, b)))
-        return out
-
-    def _distinct_tiles(self, st: SeatState, kind: int) -> list[Tile]:
-        """The distinct tiles (a red five, a plain one) of ``kind`` in a hand that holds at least one, sorted."""
-        if kind % 9 != 4:  # not a five (no honor is called into a chi): id 4k+1 is never red
-            return [self._tiles[4 * kind + 1]]
-        return sorted({self._tiles[i] for i in st.tiles if i >> 2 == kind})
-
-    def _has_discard_after_call(self, seat: int, consumed: tuple[Tile, ...], forbidden: set[int]) -> bool:
-        """After the call, is some tile left that kuikae does not forbid?"""
-        st = self.seats[seat]
-        counts = st.counts
-        left = len(st.tiles) - len(consumed)  # the closed tiles (``counts`` mirrors ``tiles``)
-        blocked = sum(counts[k] for k in forbidden) - sum(1 for t in consumed if t.kind in forbidden)
-        return left - blocked > 0
 
     def _resolve_responses(self) -> None:
         assert self.last_discard is not None
@@ -1279,24 +919,12 @@ class Kyoku:
         self._open_chankan(seat, tid, kokushi_only=False)
 
     def _open_chankan(self, seat: int, tid: int, kokushi_only: bool) -> None:
-        kind = tid >> 2
         options: dict[int, list[Action]] = {}
         for off in (1, 2, 3):
             other = (seat + off) % 4
-            st = self.seats[other]
-            if st.dead or self.won[other]:
-                continue
-            if self._jielu:
-                if not kokushi_only and self._jielu_may_win(other, tid, tsumo=False, chankan=True):
-                    options[other] = [Action(RON, other, self._tiles[tid], ()), Action(PASS, other)]
-                continue
-            if kind not in st.waits():
-                continue
-            robbable = not (kokushi_only and (st.melds or shanten_forms(st.counts).kokushi != 0))
-            if robbable and not st.furiten and self._win_score(other, tid, tsumo=False, chankan=True, discarder=seat):
-                options[other] = [Action(RON, other, self._tiles[tid], ()), Action(PASS, other)]
-            elif robbable and self._furiten:
-                st.miss_winning_tile()
+            acts = self._chankan_options(other, seat, tid, kokushi_only)
+            if acts:
+                options[other] = acts
         self.kakan_tile = tid
         self.kakan_is_ankan = kokushi_only
         self.actor = seat
@@ -1339,21 +967,6 @@ class Kyoku:
             self._finish_kan(seat)
 
     # -- 洁律 wins (004; docs/rules/sources.md) --------------------------------------------------------------
-
-    def _jielu_may_win(self, seat: int, tile: int, tsumo: bool, chankan: bool = False) -> bool:
-        """The 洁律 legal-win check: some choice of wildcards makes the hand worth 1 point or more (the win's
-        incidental fans included); it is not gated by waits, and there is no furiten (004 无振听).
-
-        It runs on every discard for every other seat, so it passes the hand as counts and the moment as flags
-        (:func:`jantaku.jielu.can_win_counts`), not as a :class:`Hand` and :class:`WinConditions`."""
-        st = self.seats[seat]
-        counts = st.counts.copy()  # the closed tiles' kinds (the drawn tile among them)
-        if not tsumo:
-            counts[tile >> 2] += 1  # a tile id's kind (as _tables_for builds the tiles)
-        try:
-            return jielu_can_win_counts(counts, st.melds, self._win_moment(seat, tsumo, chankan), self._fan_table)
-        except JantakuError:
-            return False
 
     def _called_with_suppliers(self, seat: int) -> list[tuple[Meld, int | None]]:
         """A seat's declared melds in the order made, each with the seat that supplied its called tile."""
