@@ -298,7 +298,7 @@ class Ruleset:
     kuikae: str = _p(
         "forbidden",
         "Discarding, right after a call, a tile that the call's tiles could have taken the same way.",
-        "001 4章3条; 003 4章3条; 000 (allowed)",
+        "001 7章2条2(3); 003 7章2条2(3) (食替, with 4章3条-4条 on calls); 000 (allowed)",
         ("allowed", "forbidden"),
     )
     chankan_closed_kan: str = _p(

@@ -399,6 +399,9 @@ class Kyoku:
     _jielu_may_win = legal.jielu_may_win
     _response_options = legal.response_options
     _chankan_options = legal.chankan_options
+    _note_pao = legal.note_pao
+    _tenpai = legal.tenpai
+    _may_stay_silent = legal.may_stay_silent
 
     # -- the deal ------------------------------------------------------------------------------------------
 
@@ -820,33 +823,11 @@ class Kyoku:
             self._kan_dora(open_kan=True)
             self._replacement_draw(seat)
             return
-        k = tid >> 2
-        forbidden = {k}
-        if action.kind == CHI and self.rules.kuikae == "forbidden":
-            lo = min(t.kind for t in tiles)
-            if k == lo and k % 9 + 3 <= 8:
-                forbidden.add(k + 3)
-            if k == lo + 2 and k % 9 - 3 >= 0:
-                forbidden.add(k - 3)
-        self._called_kuikae = frozenset(forbidden) if self.rules.kuikae == "forbidden" else frozenset()
+        self._called_kuikae = legal.kuikae_after_call(self.rules, action.kind, tid >> 2, tiles)
         self.phase = CALLED
         self.actor = seat
         self.drawn = None
         self.drawn_rinshan = False
-
-    def _note_pao(self, seat: int, discarder: int, meld: Meld) -> None:
-        """A call that completes the third dragon set, fourth wind set or fourth kan makes its feeder liable."""
-        st = self.seats[seat]
-        sets = [m.kind34 for m in st.melds if m.kind is not MeldKind.CHI]
-        if not self.rules.pao_shown_sets:  # 000 Art 67 read literally: concealed sets count too
-            sets += [h for h in range(27, 34) if st.counts[h] >= 3]
-        k = meld.kind34
-        if k in (31, 32, 33) and all(d in sets for d in (31, 32, 33)):
-            st.pao.setdefault("daisangen", discarder)
-        if k in (27, 28, 29, 30) and all(w in sets for w in (27, 28, 29, 30)):
-            st.pao.setdefault("daisuushii", discarder)
-        if meld.kind is MeldKind.MINKAN and sum(1 for m in st.melds if m.is_kan) == 4:
-            st.pao.setdefault("suukantsu", discarder)
 
     def _kan_dora(self, open_kan: bool) -> None:
         if not self.rules.kan_dora:
@@ -1160,31 +1141,6 @@ class Kyoku:
                 deposits_left=0,
             )
         )
-
-    def _tenpai(self, seat: int) -> bool:
-        st = self.seats[seat]
-        if st.dead:
-            return False  # 000 Art 72: a dead hand counts as noten
-        waits = st.waits()
-        if not waits:
-            return False
-        if self.rules.karaten_is_noten:
-            used = list(st.counts)
-            for m in st.melds:
-                for t in m.tiles:
-                    used[t.kind] += 1
-            if all(used[k] >= 4 for k in waits):
-                return False
-        return True
-
-    def _may_stay_silent(self, seat: int) -> bool:
-        """Whether a tenpai ``seat`` may declare noten (``tenpai_silence``): never a riichi hand; under
-        ``naked_single_wait`` only a hand of one closed tile (001 3章11条3 裸单骑; 003 3章11条3)."""
-        silence = self.rules.tenpai_silence
-        st = self.seats[seat]
-        if silence == "none" or st.riichi:
-            return False
-        return silence == "anyone" or len(st.tiles) == 1
 
     def _exhaustive_draw(self) -> None:
         """The wall is empty: the seats that may stay silent declare (phase :data:`DECLARE`), then the draw is

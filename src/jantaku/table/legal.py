@@ -585,3 +585,62 @@ def jielu_may_win(table: PlayState, seat: int, tile: int, tsumo: bool, chankan: 
         return jielu_can_win_counts(counts, st.melds, table._win_moment(seat, tsumo, chankan), table._fan_table)
     except JantakuError:
         return False
+
+
+def note_pao(table: PlayState, seat: int, discarder: int, meld: Meld) -> None:
+    """A call that completes the third dragon set, fourth wind set or fourth kan makes its feeder liable."""
+    st = table.seats[seat]
+    sets = [m.kind34 for m in st.melds if m.kind is not MeldKind.CHI]
+    if not table.rules.pao_shown_sets:  # 000 Art 67 read literally: concealed sets count too
+        sets += [h for h in range(27, 34) if st.counts[h] >= 3]
+    k = meld.kind34
+    if k in (31, 32, 33) and all(d in sets for d in (31, 32, 33)):
+        st.pao.setdefault("daisangen", discarder)
+    if k in (27, 28, 29, 30) and all(w in sets for w in (27, 28, 29, 30)):
+        st.pao.setdefault("daisuushii", discarder)
+    if meld.kind is MeldKind.MINKAN and sum(1 for m in st.melds if m.is_kan) == 4:
+        st.pao.setdefault("suukantsu", discarder)
+
+
+def tenpai(table: PlayState, seat: int) -> bool:
+    st = table.seats[seat]
+    if st.dead:
+        return False  # 000 Art 72: a dead hand counts as noten
+    waits = st.waits()
+    if not waits:
+        return False
+    if table.rules.karaten_is_noten:
+        used = list(st.counts)
+        for m in st.melds:
+            for t in m.tiles:
+                used[t.kind] += 1
+        if all(used[k] >= 4 for k in waits):
+            return False
+    return True
+
+
+def may_stay_silent(table: PlayState, seat: int) -> bool:
+    """Whether a tenpai ``seat`` may declare noten (``tenpai_silence``): never a riichi hand; under
+    ``naked_single_wait`` only a hand of one closed tile (001 3章11条3 裸单骑; 003 3章11条3)."""
+    silence = table.rules.tenpai_silence
+    st = table.seats[seat]
+    if silence == "none" or st.riichi:
+        return False
+    return silence == "anyone" or len(st.tiles) == 1
+
+
+def kuikae_after_call(rules: Ruleset, call: str, kind: int, tiles: tuple[Tile, ...]) -> frozenset[int]:
+    """The kinds a seat may not discard right after its chi or pon of a tile of ``kind`` (the meld's ``tiles``)
+    where the rule set forbids kuikae: the called kind, and for a chi called at one end the kind that makes the
+    same run with the other two (食替: 001 7章2条2(3) and 003 7章2条2(3) make it a dead hand). Empty where
+    kuikae is allowed."""
+    if rules.kuikae != "forbidden":
+        return _NO_KINDS
+    forbidden = {kind}
+    if call == CHI:
+        lo = min(t.kind for t in tiles)
+        if kind == lo and kind % 9 + 3 <= 8:
+            forbidden.add(kind + 3)
+        if kind == lo + 2 and kind % 9 - 3 >= 0:
+            forbidden.add(kind - 3)
+    return frozenset(forbidden)
