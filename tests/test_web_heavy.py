@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from jantaku.cli.serve_cmd import HEAVY_DEFAULTS
 from jantaku.web.app import create_app
-from jantaku.web.heavy import DEADLINES, HeavyLimits
+from jantaku.web.heavy import DEADLINES, WALL_FACTOR, HeavyLimits
 from jantaku.web.limits import MAX_RECORD_EVENTS
 from jantaku.web.storage import SqliteStore
 
@@ -81,6 +81,38 @@ def test_workers_are_replaced_after_their_jobs_and_end_with_the_server(tmp_path)
     while _alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _alive(pid)  # the application's end ended it
+
+
+def test_a_deadline_counts_the_workers_processor_time_not_its_waiting(tmp_path):
+    """A worker held back (stopped here, as a busy machine holds back a worker below the server's priority) is not
+    cut off at its deadline: the deadline counts the processor time the job used. Held back past WALL_FACTOR times
+    the deadline, the request ends all the same (503) and the worker is replaced."""
+    import signal
+    import threading
+
+    def held(pid: int, seconds: float) -> threading.Thread:
+        os.kill(pid, signal.SIGSTOP)
+        thread = threading.Thread(target=lambda: (time.sleep(seconds), os.kill(pid, signal.SIGCONT)))
+        thread.start()
+        return thread
+
+    with _client(tmp_path, deadlines=(("replay", 1.0),)) as client:
+        pool = client.app.state.heavy
+        assert client.post("/api/replay", params={"name": "a.json"}, content=TWINS.read_bytes()).status_code == 200
+        (worker,) = pool._workers
+        assert worker.cpu_seconds() is not None  # this machine tells a process's processor time (/proc)
+        thread = held(worker.process.pid, 2.0)  # twice the deadline, in wall-clock time
+        start = time.monotonic()
+        r = client.post("/api/replay", params={"name": "a.json"}, content=TWINS.read_bytes())
+        thread.join()
+        assert r.status_code == 200, r.text[:300]
+        assert time.monotonic() - start >= 1.9 and pool.stats["timeouts"] == 0
+        thread = held(worker.process.pid, 1.2 * WALL_FACTOR)  # past the wall-clock cap
+        r = client.post("/api/replay", params={"name": "a.json"}, content=TWINS.read_bytes())
+        thread.join()
+        assert r.status_code == 503 and "took longer than 1 s" in r.json()["error"], r.text[:300]
+        assert pool.stats["timeouts"] == 1
+        assert client.post("/api/replay", params={"name": "a.json"}, content=TWINS.read_bytes()).status_code == 200
 
 
 def _alive(pid: int) -> bool:

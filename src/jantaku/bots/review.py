@@ -272,6 +272,7 @@ def review_record(
     *,
     boards: bool = False,
     deadline: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
     max_decisions: int | None = None,
 ) -> ReviewReport:
     """Replay ``record`` and ask ``bot`` (a bot name) at each decision of the seats in ``players``.
@@ -280,8 +281,9 @@ def review_record(
     ``None`` takes the record's own (the ``seed`` of a jantaku game's ``start_game``), else 0, so a bot
     reviewing a game it played itself makes its own choices again.
     ``boards``: keep the table as the player saw it at each decision (:attr:`ReviewItem.board`).
-    ``deadline`` (a :func:`time.monotonic` time) and ``max_decisions`` bound the work: past either,
-    :class:`ReviewLimitError` is raised (a server's cap on what one request may cost)."""
+    ``deadline`` (a time of ``clock``: :func:`time.monotonic` by default, :func:`time.process_time` where the
+    cap is on the processor time the review uses, as in a server's worker) and ``max_decisions`` bound the work:
+    past either, :class:`ReviewLimitError` is raised (a server's cap on what one request may cost)."""
     rs = rules_for_record(record, rules)
     if seed is None:
         start_game = next((e for e in record.events if e.get("type") == "start_game"), {})
@@ -313,6 +315,7 @@ def review_record(
         hand_items: list[ReviewItem] = []
         ask = _Asker(agents, record.source, name, start["honba"], hand_items, boards)
         ask.deadline = deadline
+        ask.clock = clock
         ask.budget = None if max_decisions is None else max_decisions - len(report.items)
         try:
             _drive(k, hand[1:], ask)
@@ -339,6 +342,7 @@ class _Asker:
         self.out = out
         self.boards = boards
         self.deadline: float | None = None
+        self.clock: Callable[[], float] = time.monotonic
         self.budget: int | None = None
 
     def __call__(self, k: Kyoku, seat: int, legal: list[Action], actual: Action, known: bool = True) -> None:
@@ -351,7 +355,7 @@ class _Asker:
             if legal:
                 self.agents[seat].act(PlayerView(k, seat), list(legal))
             return
-        if self.deadline is not None and time.monotonic() > self.deadline:
+        if self.deadline is not None and self.clock() > self.deadline:
             raise ReviewLimitError("the review ran out of time", "time")
         if self.budget is not None and len(self.out) >= self.budget:
             raise ReviewLimitError("the game has more decisions than a review may ask about", "decisions")

@@ -179,9 +179,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         metavar="KIND=SECONDS",
-        help="the longest one heavy request of a kind may take, repeatable: replay, export, import (default 20), "
-        "review (35), analyse (90), bots (a four-bot table's game, 60); past it the request answers 503 and its "
-        "process is ended",
+        help="the processor seconds one heavy request of a kind may use, repeatable: replay, export, import "
+        "(default 20), review (35), analyse (90), bots (a four-bot table's game, 60); past it, or past four times "
+        "as many seconds of waiting on a busy machine, the request answers 503 and its process is ended",
     )
     p.set_defaults(run=run)
 

@@ -10,8 +10,9 @@ never waits on that work: no shared interpreter lock, no shared memory), within 
 - at most ``per_address`` heavy requests from one address running or waiting (more: 429), and at most
   ``workers + queue`` in all (more: 503 at once);
 - a request waits at most ``wait_seconds`` for a free worker (then 503, nothing done);
-- each kind of work has a wall-clock deadline (:data:`DEADLINES`, or the host's): a worker still busy at the
-  deadline is ended and replaced, and the request answers 503 naming the limit;
+- each kind of work has a deadline (:data:`DEADLINES`, or the host's) counted in the worker's processor time,
+  so that a busy machine slows a request without cutting it short, and a wall-clock cap of :data:`WALL_FACTOR`
+  times that: a worker past either is ended and replaced, and the request answers 503 naming the limit;
 - a worker's memory is capped (``memory_mb`` of address space: a record that would need more is refused with
   413), and a worker that grew past half of it, or did ``recycle_after`` jobs, is replaced by a fresh one, so
   the server's memory stays flat however long it runs; a worker idle for :data:`IDLE_SECONDS` ends.
@@ -30,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import pickle
 import queue
 import select
@@ -44,7 +46,7 @@ from typing import Any, BinaryIO
 
 from .tables import TooManyRequests, Unavailable, WebError
 
-__all__ = ["DEADLINES", "HeavyLimits", "HeavyPool", "WorkerError", "receive", "send"]
+__all__ = ["DEADLINES", "WALL_FACTOR", "HeavyLimits", "HeavyPool", "WorkerError", "receive", "send"]
 
 log = logging.getLogger("jantaku.web")
 
@@ -56,12 +58,18 @@ DEADLINES: dict[str, float] = {
     "analyse": 90.0,
     "bots": 60.0,
 }
-"""The wall-clock seconds each kind of heavy work may take before its worker is ended (the review stops itself
-at :data:`~jantaku.web.review.REVIEW_SECONDS`, 30 s, with a clearer message; 35 s is the backstop). Reading an
+"""The seconds of processor time each kind of heavy work may take before its worker is ended (the review stops
+itself at :data:`~jantaku.web.review.REVIEW_SECONDS`, 30 s of its processor time, with a clearer message; 35 s is
+the backstop); on a machine without ``/proc`` (the worker's processor time unknown), wall-clock seconds. Reading an
 8 MB record takes about 1-3 s (one with more events than allowed is refused by its count first), reviewing a
 hanchan with the strong bot 2-5 s, the largest analysis the web page allows about 55 s on one core, a table of
 four strong bots plays a hanchan in about 2-3 s."""
 
+
+WALL_FACTOR = 4.0
+"""A heavy request ends after this many times its deadline in wall-clock seconds however little processor time
+its worker got (a worker starved by other work on the machine: below the server's priority, it is the first to
+wait)."""
 
 IDLE_SECONDS = 600.0
 """A worker without a job for this long ends (a server idle for a while gives its workers' memory back); the pool
@@ -281,6 +289,9 @@ class _Died(Exception):
     pass
 
 
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
 def send(pipe: BinaryIO, obj: Any) -> None:
     """``obj`` written to ``pipe`` as one frame: its pickled length (8 bytes, big-endian), then it pickled."""
     data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
@@ -328,13 +339,13 @@ class _Worker:
         return time.monotonic() - self.last
 
     def call(self, task: str, args: tuple[Any, ...], seconds: float) -> Any:
+        """Run ``task`` in the worker: its reply, or :class:`_Overran` past ``seconds`` of the worker's processor
+        time (or :data:`WALL_FACTOR` times that of wall-clock time)."""
         self.jobs += 1
         assert self.process.stdin is not None and self.process.stdout is not None
         try:
             send(self.process.stdin, (task, args))
-            ready, _, _ = select.select([self.process.stdout], [], [], seconds)
-            if not ready:
-                raise _Overran
+            self._wait(seconds)
             reply = receive(self.process.stdout)
         except (EOFError, OSError, pickle.UnpicklingError):
             code = self.process.wait(timeout=5) if not self.alive() else None
@@ -345,6 +356,35 @@ class _Worker:
             return payload
         code, message, kind = payload
         raise WorkerError(code, message, kind)
+
+    def _wait(self, seconds: float) -> None:
+        """Until the worker's reply is ready to read; :class:`_Overran` once the job has used ``seconds`` of
+        processor time, or :data:`WALL_FACTOR` times ``seconds`` have passed."""
+        start = self.cpu_seconds()
+        wall_end = time.monotonic() + (seconds if start is None else seconds * WALL_FACTOR)
+        while True:
+            left = wall_end - time.monotonic()
+            if left <= 0:
+                raise _Overran
+            if start is not None:
+                now = self.cpu_seconds()
+                used = (now if now is not None else start) - start
+                if used >= seconds:
+                    raise _Overran
+                # the worker uses at most one second of processor time a second: no need to look sooner
+                left = min(left, max(0.05, seconds - used))
+            ready, _, _ = select.select([self.process.stdout], [], [], left)
+            if ready:
+                return
+
+    def cpu_seconds(self) -> float | None:
+        """The worker's processor time so far (user and system), or ``None`` where ``/proc`` does not tell it."""
+        try:
+            with open(f"/proc/{self.process.pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b") ", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
+        except (OSError, IndexError, ValueError):
+            return None
 
     def end(self) -> None:
         for pipe in (self.process.stdin, self.process.stdout):

@@ -71,7 +71,7 @@ def review_upload(
     raw: bytes, name: str, index: int, bot: str, player: str | None, seconds: float, decisions: int
 ) -> dict[str, Any]:
     """``POST /api/review``: game ``index`` of an upload reviewed (within ``seconds`` and ``decisions``)."""
-    deadline = time.monotonic() + seconds
+    deadline = time.process_time() + seconds  # of this worker's processor time
     records = _records(raw, name)
     if index >= len(records):
         raise BadRequest(f"game={index}: the file holds {len(records)} game(s), numbered from 0")
@@ -85,7 +85,7 @@ def review_stored(
     """``GET /api/games/{id}/review``: a stored game's events reviewed (within ``seconds`` and ``decisions``)."""
     from jantaku.records.mjai import read_mjai
 
-    deadline = time.monotonic() + seconds
+    deadline = time.process_time() + seconds  # of this worker's processor time
     record = read_mjai(events)
     record.source = source
     return {**_review.review_game(record, bot, player, deadline, seconds, decisions), "game": 0, "games": 1}

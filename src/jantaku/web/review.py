@@ -23,7 +23,9 @@ hanchan with the ``strong`` bot costs a few seconds of CPU, so a review
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from jantaku.bots.review import ReviewLimitError, review_record
@@ -96,13 +98,15 @@ def review_json(
     deadline: float | None = None,
     seed: str | None = None,
     max_decisions: int = REVIEW_DECISIONS,
+    clock: Callable[[], float] = time.monotonic,
 ) -> dict[str, Any]:
     """The review of ``record`` as the page reads it: ``source``, ``rules``, ``bot``, ``names`` (the four
     players), ``skipped`` (hands the engine could not follow) and ``decisions``, each one
     :meth:`~jantaku.bots.review.ReviewItem.to_json` without ``source``, its ranking cut to the bot's best
     :data:`RANKING_SHOWN` (and the player's choice), with ``board`` (:func:`jantaku.bots.review.board`).
-    ``deadline``: a :func:`time.monotonic` time past which the review stops (:class:`Unavailable`); ``seed``: the
-    bots' (``None``: the record's own, see :func:`~jantaku.bots.review.review_record`)."""
+    ``deadline``: a time of ``clock`` (:func:`time.monotonic`, or :func:`time.process_time` in a worker) past
+    which the review stops (:class:`Unavailable`); ``seed``: the bots' (``None``: the record's own, see
+    :func:`~jantaku.bots.review.review_record`)."""
     try:
         report = review_record(
             record,
@@ -113,6 +117,7 @@ def review_json(
             boards=True,
             deadline=deadline,
             max_decisions=max_decisions,
+            clock=clock,
         )
     except ReviewLimitError as e:
         if e.reason == "time":
@@ -156,8 +161,10 @@ def review_game(
     deadline: float,
     seconds: float,
     decisions: int = REVIEW_DECISIONS,
+    clock: Callable[[], float] = time.process_time,
 ) -> dict[str, Any]:
-    """:func:`review_json` of ``record`` for the web (in a heavy-work process, :mod:`jantaku.web.heavy_tasks`):
+    """:func:`review_json` of ``record`` for the web (in a heavy-work process, :mod:`jantaku.web.heavy_tasks`,
+    whose ``deadline`` is of its processor time: a busy machine slows a review without cutting it short):
     ``player`` as the request names it, a game with more than ``decisions`` decisions to review refused before
     any is reviewed (:func:`decisions_at_least`), and every refusal a :class:`WebError`."""
     players = _players(player)
@@ -170,7 +177,7 @@ def review_game(
             "(review it with `jantaku review` instead)"
         )
     try:
-        return review_json(record, bot, players, None, deadline, max_decisions=decisions)
+        return review_json(record, bot, players, None, deadline, max_decisions=decisions, clock=clock)
     except Unavailable as e:
         raise Unavailable(f"{e.message}; the limit is {seconds:g} s") from None
     except JantakuError as e:
