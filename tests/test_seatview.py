@@ -61,9 +61,8 @@ def _play_with_views(preset: str, seed: int) -> Counter:
         if k.result is None:  # a decision of the hand (not the game's own: stop or go on after the last hand)
             view = views[seat]
             mine, theirs = view.facts(), seat_facts(k, seat)
-            assert mine == theirs, (
-                f"{preset} game {seed}, seat {seat} in {k.phase}: "
-                + str({key: (mine[key], theirs[key]) for key in mine if mine[key] != theirs[key]})
+            assert mine == theirs, f"{preset} game {seed}, seat {seat} in {k.phase}: " + str(
+                {key: (mine[key], theirs[key]) for key in mine if mine[key] != theirs[key]}
             )
             offered = view.legal_actions()
             assert offered == legal, f"{preset} game {seed}, seat {seat} in {k.phase}: {offered} != {legal}"
