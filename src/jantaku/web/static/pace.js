@@ -99,6 +99,10 @@ function markLastDiscard() {
   const key = `${view.round.name}-${view.round.honba}-${d.seat}-${d.index}`;
   const img = document.querySelector(`.river[data-seat="${d.seat}"]`)?.children[d.index];
   if (!img) return;
+  // a river that was not drawn again (nothing in its box changed) still marks the discard before this one
+  for (const old of document.querySelectorAll(".river .tile.last-discard")) {
+    if (old !== img) old.classList.remove("last-discard", "discard-anim");
+  }
   img.classList.add("last-discard");
   if (pacing.discard !== undefined && pacing.discard !== key) img.classList.add("discard-anim");
   pacing.discard = key;

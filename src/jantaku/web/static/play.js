@@ -157,6 +157,12 @@ function actionButton(a) {
 function renderHand() {
   const hand = document.getElementById("hand");
   const actions = document.getElementById("actions");
+  // drawn again only when it changed (the other seats' steps leave it as it is)
+  const me = view.players[view.seat];
+  const key = JSON.stringify([view.hand, view.drawn, view.actions, me.melds, view.waits, view.round.phase, riichiMode,
+    showWaits, lang()]);
+  if (hand.dataset.key === key) return;
+  hand.dataset.key = key;
   hand.replaceChildren();
   actions.replaceChildren();
   const kind = riichiMode ? "reach" : "dahai";
@@ -171,7 +177,6 @@ function renderHand() {
   };
   for (const tile of view.hand) add(tile, false);
   if (view.drawn) add(view.drawn, true);
-  const me = view.players[view.seat];
   // a full hand's count of tiles (14 less 3 a meld): a phone sizes the hand's tiles by it (table.css), the same
   // whether the drawn tile is there or not
   hand.style.setProperty("--hand-slots", String(14 - 3 * me.melds.length));

@@ -126,6 +126,13 @@ function seatName(p) {
 
 function renderPlayer(box, p) {
   const win = p.won ? (view.wins || []).find((w) => w.seat === p.seat) : null;
+  // a seat's box is drawn again only when something it shows changed: a step changes one or two seats, and
+  // drawing all four boxes at every step kept a browser a third busy while a table played at its pace
+  const key = JSON.stringify([p, win, isActing(p.seat), view.seat, !!view.spectator, view.round.dealer,
+    view.players.map((q) => [q.name, q.score]), lang(), !!view.hold]);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.dataset.draws = String(Number(box.dataset.draws || 0) + 1);
   const label = seatLabel(p);
   const won = p.won ? el("span", { class: "badge won", "data-won": String(p.seat) }, t("wonBadge"),
     win ? ` · ${t("scoreS")} ${win.score} · ${signed(win.payments[p.seat])}` : "") : null;
