@@ -68,6 +68,9 @@ def _play_with_views(preset: str, seed: int) -> Counter:
             assert offered == legal, f"{preset} game {seed}, seat {seat} in {k.phase}: {offered} != {legal}"
             seen[k.phase] += 1
             seen.update(a.kind for a in legal)
+            if seen["checked"] % 7 == 0:  # what a bot reads, as the engine-backed PlayerView reads it
+                assert _as_bot_reads(view) == _as_bot_reads(PlayerView(k, seat)), f"{preset} game {seed}"
+            seen["checked"] += 1
         action = agents[seat].act(PlayerView(k, seat), legal)
         views[seat].answered(action)
         game.apply(action)
@@ -75,6 +78,23 @@ def _play_with_views(preset: str, seed: int) -> Counter:
         hidden = [e for e in view.events if e["type"] == "tsumo" and e["actor"] != s]
         assert all(e["pai"] == "?" for e in hidden)  # another's draws are never kept
     return seen
+
+
+def _as_bot_reads(view: Any) -> dict[str, Any]:
+    """The attributes a bot reads of its view (jantaku.bots.base.PlayerView's), as plain data."""
+    return {
+        "hand": sorted(t.mjai for t in view.hand),
+        "counts": view.counts,
+        "melds": [[str(m) for m in view.melds(s)] for s in range(4)],
+        "rivers": [[t.mjai for t in view.river(s)] for s in range(4)],
+        "riichi": [view.riichi(s) for s in range(4)],
+        "dora": [t.mjai for t in view.dora_indicators],
+        "scores": view.scores,
+        "tiles_left": view.tiles_left,
+        "winds": (view.seat_wind, view.round_wind, view.hand_number),
+        "rules": view.rules.name,
+        "visible": view.visible_counts(),
+    }
 
 
 @pytest.mark.parametrize("preset", PRESETS)

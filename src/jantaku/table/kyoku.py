@@ -399,6 +399,9 @@ class Kyoku:
     _jielu_may_win = legal.jielu_may_win
     _response_options = legal.response_options
     _chankan_options = legal.chankan_options
+    _seat_wind = seat_wind  # the names the rules code reads (a seat's view has them too)
+    _dora_ids = dora_indicators
+    _ura_ids = ura_indicators
     _note_pao = legal.note_pao
     _tenpai = legal.tenpai
     _may_stay_silent = legal.may_stay_silent

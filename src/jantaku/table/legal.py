@@ -107,11 +107,11 @@ class PlayState(Protocol):
     @property
     def tiles_left(self) -> int: ...
 
-    def seat_wind(self, seat: int) -> int: ...
+    def _seat_wind(self, seat: int) -> int: ...
 
-    def dora_indicators(self) -> list[int]: ...
+    def _dora_ids(self) -> list[int]: ...
 
-    def ura_indicators(self) -> list[int]: ...
+    def _ura_ids(self) -> list[int]: ...
 
     def _next_active(self, seat: int) -> int: ...
 
@@ -441,7 +441,7 @@ def win_conditions(
     st = table.seats[seat]
     ura: list[Tile] = []
     if st.riichi and table.rules.ura_dora:
-        ura = [table._tiles[i] for i in table.ura_indicators()]
+        ura = [table._tiles[i] for i in table._ura_ids()]
     flags = table._win_moment(seat, tsumo, chankan)
     return WinConditions(
         win=table._tiles[tile],
@@ -449,9 +449,9 @@ def win_conditions(
         double_riichi=st.double_riichi,
         ippatsu=st.ippatsu and table.rules.ippatsu,
         **flags,
-        seat_wind=table.seat_wind(seat),
+        seat_wind=table._seat_wind(seat),
         round_wind=table.round_wind,
-        dora=tuple(table._tiles[i] for i in table.dora_indicators()),
+        dora=tuple(table._tiles[i] for i in table._dora_ids()),
         ura=tuple(ura),
         winner=seat,
         **extra,

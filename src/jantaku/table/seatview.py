@@ -163,15 +163,13 @@ class SeatView:
         """The hand's number within its round (the engine's name for :attr:`hand_number`)."""
         return self.hand_number
 
-    def seat_wind(self, seat: int) -> int:
-        """A seat's wind: 0 East (the dealer) .. 3 North."""
+    def _seat_wind(self, seat: int) -> int:
         return (seat - self.dealer) % 4
 
-    def dora_indicators(self) -> list[int]:
-        """The dora indicators' tile ids (the engine's form; :attr:`dora` gives the tiles)."""
+    def _dora_ids(self) -> list[int]:
         return list(self._dora)
 
-    def ura_indicators(self) -> list[int]:
+    def _ura_ids(self) -> list[int]:
         """Nobody sees the ura dora before a riichi win: none (they never make a win legal or not)."""
         return []
 
@@ -205,9 +203,14 @@ class SeatView:
         return self._tiles[self.drawn] if self.drawn is not None else None
 
     @property
-    def dora(self) -> list[Tile]:
+    def dora_indicators(self) -> list[Tile]:
         """The dora indicators showing."""
         return [self._tiles[i] for i in self._dora]
+
+    @property
+    def seat_wind(self) -> int:
+        """The seat's wind: 0 East (the dealer) .. 3 North."""
+        return (self.seat - self.dealer) % 4
 
     def melds(self, seat: int | None = None) -> list[Meld]:
         """A seat's melds (the view's own by default), in the order they were made."""
@@ -671,7 +674,7 @@ def _facts(k: Any, seat: int, closed: list[int]) -> dict[str, Any]:
         "deposits": k.deposits,
         "scores": list(k.scores),
         "tiles_left": k.tiles_left,
-        "dora_indicators": [tile[i].mjai for i in k.dora_indicators()],
+        "dora_indicators": [tile[i].mjai for i in k._dora_ids()],
         "hand": sorted(tile[i].mjai for i in own.tiles),
         "drawn": tile[drawn].mjai if drawn is not None else None,
         "closed_counts": [len(own.tiles) if s == seat else closed[s] for s in range(4)],
