@@ -4,6 +4,7 @@ replaced so that memory stays flat. Real worker processes throughout."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gzip
 import os
@@ -90,9 +91,14 @@ def test_a_deadline_counts_the_workers_processor_time_not_its_waiting(tmp_path):
     import signal
     import threading
 
+    def resume(pid: int, seconds: float) -> None:
+        time.sleep(seconds)
+        with contextlib.suppress(ProcessLookupError):  # ended meanwhile (past the wall-clock cap)
+            os.kill(pid, signal.SIGCONT)
+
     def held(pid: int, seconds: float) -> threading.Thread:
         os.kill(pid, signal.SIGSTOP)
-        thread = threading.Thread(target=lambda: (time.sleep(seconds), os.kill(pid, signal.SIGCONT)))
+        thread = threading.Thread(target=resume, args=(pid, seconds))
         thread.start()
         return thread
 
