@@ -202,14 +202,7 @@ def _of_block_values(t: TableSet, m: int, p: int, s: int, z: int, hand: HandLike
     if n % 3 == 0 or n > 14:
         read_counts(hand)  # raises the right error
     regular = t.final[t.mps[t.mp[m >> INFO_SHIFT][p >> INFO_SHIFT]][s >> INFO_SHIFT]][z >> INFO_SHIFT][n // 3] - 1
-    if n < 13:
-        return regular
-    kinds = (info >> 8) & 0xFF
-    best = 6 - ((info >> 16) & 0xFF) + (7 - kinds if kinds < 7 else 0)
-    if regular < best:
-        best = regular
-    kokushi = 13 - ((info >> 24) & 0xFF) - (1 if (info >> 32) & 0xFF else 0)
-    return best if best < kokushi else kokushi
+    return regular if n < 13 else _with_special_forms(regular, info)
 
 
 def shanten_after_each(counts: list[int], change: int, regular_only: bool = False) -> list[int | None]:

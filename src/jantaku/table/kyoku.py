@@ -244,7 +244,7 @@ def exhaustive_draw_deltas(rules: Ruleset, dealer: int, tenpai: list[bool], naga
     return deltas
 
 
-class Kyoku:
+class Kyoku(legal.PlayRules):
     """One hand from the deal to its result. See the module docs.
 
     Args:
@@ -377,34 +377,11 @@ class Kyoku:
     def _emit(self, event: dict[str, Any]) -> None:
         self.events.append(event)
 
-    # -- what a seat may do: the rules code shared with a seat's own view (jantaku.table.legal) ----------------
+    # -- what a seat may do: the rules code (legal.PlayRules) reads these names, which a seat's view has too ----
 
-    _discard_choices = legal.discard_choices
-    _prebuilt = staticmethod(legal.prebuilt)
-    _own_turn_actions = legal.own_turn_actions
-    _riichi_allowed = legal.riichi_allowed
-    _kan_possible = legal.kan_possible
-    _kan_actions = legal.kan_actions
-    _ankan_keeps_riichi_hand = legal.ankan_keeps_riichi_hand
-    _kyuushu_allowed = legal.kyuushu_allowed
-    _win_moment = legal.win_moment
-    _win_conditions = legal.win_conditions
-    _win_hand = legal.win_hand
-    _win_score = legal.win_score
-    _pao_for = legal.pao_for
-    _pon_options = legal.pon_options
-    _chi_options = legal.chi_options
-    _distinct_tiles = legal.distinct_tiles
-    _has_discard_after_call = legal.has_discard_after_call
-    _jielu_may_win = legal.jielu_may_win
-    _response_options = legal.response_options
-    _chankan_options = legal.chankan_options
-    _seat_wind = seat_wind  # the names the rules code reads (a seat's view has them too)
+    _seat_wind = seat_wind
     _dora_ids = dora_indicators
     _ura_ids = ura_indicators
-    _note_pao = legal.note_pao
-    _tenpai = legal.tenpai
-    _may_stay_silent = legal.may_stay_silent
 
     # -- the deal ------------------------------------------------------------------------------------------
 

@@ -42,6 +42,7 @@ __all__ = [
     "DRAWN",
     "ENDED",
     "RESPONSES",
+    "PlayRules",
     "PlayState",
     "chankan_options",
     "jielu_can_win_counts",
@@ -644,3 +645,33 @@ def kuikae_after_call(rules: Ruleset, call: str, kind: int, tiles: tuple[Tile, .
         if kind == lo + 2 and kind % 9 - 3 >= 0:
             forbidden.add(kind - 3)
     return frozenset(forbidden)
+
+
+class PlayRules:
+    """The functions above as methods (``self`` the :class:`PlayState`): the engine
+    (:class:`~jantaku.table.kyoku.Kyoku`) and a seat's view (:class:`~jantaku.table.seatview.SeatView`) both
+    inherit them, so both offer a seat its actions with the same code."""
+
+    _prebuilt = staticmethod(prebuilt)
+    _discard_choices = discard_choices
+    _own_turn_actions = own_turn_actions
+    _riichi_allowed = riichi_allowed
+    _kan_possible = kan_possible
+    _kan_actions = kan_actions
+    _ankan_keeps_riichi_hand = ankan_keeps_riichi_hand
+    _kyuushu_allowed = kyuushu_allowed
+    _win_moment = win_moment
+    _win_conditions = win_conditions
+    _win_hand = win_hand
+    _win_score = win_score
+    _pao_for = pao_for
+    _pon_options = pon_options
+    _chi_options = chi_options
+    _distinct_tiles = distinct_tiles
+    _has_discard_after_call = has_discard_after_call
+    _jielu_may_win = jielu_may_win
+    _response_options = response_options
+    _chankan_options = chankan_options
+    _note_pao = note_pao
+    _tenpai = tenpai
+    _may_stay_silent = may_stay_silent

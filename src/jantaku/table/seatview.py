@@ -68,38 +68,13 @@ class SeatViewError(JantakuError):
     """An event the view cannot follow (a discard of a tile the seat does not hold, an event out of place)."""
 
 
-class SeatView:
+class SeatView(legal.PlayRules):
     """One seat's knowledge of a game, from the events it receives (see the module docs).
 
     Args:
         seat: the seat (0-3) whose view this is.
         rules: the rule set of the game (the wall's size, furiten, who may win on what).
     """
-
-    # the engine's rules code, as the engine takes it (jantaku.table.legal)
-    _discard_choices = legal.discard_choices
-    _prebuilt = staticmethod(legal.prebuilt)
-    _own_turn_actions = legal.own_turn_actions
-    _riichi_allowed = legal.riichi_allowed
-    _kan_possible = legal.kan_possible
-    _kan_actions = legal.kan_actions
-    _ankan_keeps_riichi_hand = legal.ankan_keeps_riichi_hand
-    _kyuushu_allowed = legal.kyuushu_allowed
-    _win_moment = legal.win_moment
-    _win_conditions = legal.win_conditions
-    _win_hand = legal.win_hand
-    _win_score = legal.win_score
-    _pao_for = legal.pao_for
-    _pon_options = legal.pon_options
-    _chi_options = legal.chi_options
-    _distinct_tiles = legal.distinct_tiles
-    _has_discard_after_call = legal.has_discard_after_call
-    _jielu_may_win = legal.jielu_may_win
-    _response_options = legal.response_options
-    _chankan_options = legal.chankan_options
-    _note_pao = legal.note_pao
-    _tenpai = legal.tenpai
-    _may_stay_silent = legal.may_stay_silent
 
     def __init__(self, seat: int, rules: Ruleset) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
@@ -584,10 +559,7 @@ class SeatView:
     def _on_hora(self, e: dict[str, Any]) -> None:
         actor = e["actor"]
         self.won[actor] = True
-        if isinstance(e.get("scores"), list):
-            self.scores = list(e["scores"])
-        elif isinstance(e.get("deltas"), list):
-            self.scores = [s + d for s, d in zip(self.scores, e["deltas"], strict=True)]
+        self._take_scores(e)
         if self.kakan_tile is not None and not self._kan_is_ankan and self._jielu:
             self._unrob_kan()
         self._options = None
@@ -613,11 +585,15 @@ class SeatView:
         self.kakan_tile = None
 
     def _on_ryukyoku(self, e: dict[str, Any]) -> None:
+        self._take_scores(e)
+        self.phase = ENDED
+
+    def _take_scores(self, e: dict[str, Any]) -> None:
+        """The scores after a win or a draw: the event's ``scores``, else the ones before plus its ``deltas``."""
         if isinstance(e.get("scores"), list):
             self.scores = list(e["scores"])
         elif isinstance(e.get("deltas"), list):
             self.scores = [s + d for s, d in zip(self.scores, e["deltas"], strict=True)]
-        self.phase = ENDED
 
     def _on_end_kyoku(self, e: dict[str, Any]) -> None:
         self.phase = ENDED
