@@ -216,3 +216,7 @@ def test_shanten_after_each_refuses_what_is_not_a_change_of_one_tile():
         shanten_after_each([1] * 13 + [0] * 21, 2)
     with pytest.raises(HandError, match="0-4"):
         shanten_after_each([5] + [1] * 8 + [0] * 25, 1)
+    with pytest.raises(HandError, match="0-4"):
+        shanten_after_each([-1, 2] + [1] * 11 + [0] * 21, 1)
+    with pytest.raises(HandError, match="34 counts"):
+        shanten_after_each(["x"] + [1] * 12 + [0] * 21, 1)  # type: ignore[list-item]

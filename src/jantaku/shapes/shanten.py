@@ -226,7 +226,12 @@ def shanten_after_each(counts: list[int], change: int, regular_only: bool = Fals
         raise ValueError(f"change is 1 (a tile added) or -1 (a tile taken away), got {change!r}")
     if type(counts) is not list or len(counts) != NUM_KINDS:
         counts = read_counts(counts)
-    b = bytearray(bytes(counts) if min(counts) >= 0 and max(counts) <= 4 else read_counts(counts))
+    try:
+        b = bytearray(counts)
+    except (TypeError, ValueError):
+        b = bytearray(read_counts(counts))  # raises the error that names the bad count
+    if max(b) > 4:
+        read_counts(counts)
     n = sum(b) + change
     if n % 3 == 0 or not 1 <= n <= 14:
         raise HandError(f"a hand has 3n+1 or 3n+2 closed tiles (1-14), {sum(b)} {'+' if change > 0 else '-'} 1 has {n}")
