@@ -1,4 +1,5 @@
-"""The table engine: wall, one hand as a state machine, whole games with settlement.
+"""The table engine: wall, one hand as a state machine, whole games with settlement, and one seat's view of a
+game built from the events it receives (:class:`SeatView`), which offers its actions by the engine's own rules.
 
 >>> from jantaku.rules import load_rules
 >>> from jantaku.table import Game
@@ -10,6 +11,7 @@ from .actions import Action
 from .game import Game, GameResult, settle
 from .kyoku import HandResult, IllegalActionError, Kyoku, WinRecord
 from .seating import Seating, draw_seating
+from .seatview import SeatView, SeatViewError, seat_facts
 from .wall import Wall
 
 __all__ = [
@@ -19,9 +21,12 @@ __all__ = [
     "HandResult",
     "IllegalActionError",
     "Kyoku",
+    "SeatView",
+    "SeatViewError",
     "Seating",
     "Wall",
     "WinRecord",
     "draw_seating",
+    "seat_facts",
     "settle",
 ]
