@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from jantaku.meld import Meld
+from jantaku.table.seatview import visible_counts
 from jantaku.tiles import Tile
 
 if TYPE_CHECKING:
@@ -81,18 +82,7 @@ class PlayerView:
 
     def visible_counts(self) -> list[int]:
         """Counts of every tile this seat can see outside its closed hand: rivers, melds, dora indicators."""
-        k = self._k
-        seen = [0] * 34
-        for st in k.seats:
-            for r in st.river:
-                if r.called_by is None:
-                    seen[r.tile >> 2] += 1
-            for ids in st.meld_ids:
-                for i in ids:
-                    seen[i >> 2] += 1
-        for i in k.dora_indicators():
-            seen[i >> 2] += 1
-        return seen
+        return visible_counts(self._k.seats, self._k.dora_indicators())
 
 
 def unseen_counts(view: PlayerView) -> list[int]:

@@ -57,7 +57,7 @@ if TYPE_CHECKING:
 
     from .kyoku import Kyoku
 
-__all__ = ["SeatView", "SeatViewError", "seat_facts"]
+__all__ = ["SeatView", "SeatViewError", "seat_facts", "visible_counts"]
 
 _WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
 _CALLS = {"chi": MeldKind.CHI, "pon": MeldKind.PON, "daiminkan": MeldKind.MINKAN}
@@ -207,17 +207,7 @@ class SeatView(legal.PlayRules):
     def visible_counts(self) -> list[int]:
         """Per kind, the tiles the seat sees outside its closed hand: rivers (not the called tiles, which are in
         melds), melds and dora indicators."""
-        seen = [0] * 34
-        for st in self.seats:
-            for r in st.river:
-                if r.called_by is None:
-                    seen[r.tile >> 2] += 1
-            for m in st.melds:
-                for t in m.tiles:
-                    seen[t.kind] += 1
-        for i in self._dora:
-            seen[i >> 2] += 1
-        return seen
+        return visible_counts(self.seats, self._dora)
 
     @property
     def waits(self) -> list[int]:
@@ -319,6 +309,14 @@ class SeatView(legal.PlayRules):
             if tiles[i] is tile and i != other_than:
                 return i
         raise SeatViewError(f"{what}: seat {self.seat} does not hold {tile.mjai}")
+
+    def _open_window(self, phase: str, options: list[Action] | None) -> None:
+        """A discard (:data:`RESPONSES`) or a kan (:data:`CHANKAN`) the others may answer until the next event;
+        the seat's own ``options`` to answer it (``None``: not asked)."""
+        self.phase = phase
+        self._open = "discard" if phase == RESPONSES else "kan"
+        self._answered = False
+        self._options = options
 
     def _close(self, nxt: dict[str, Any]) -> None:
         """The next event closes the window a discard or a kan opened: the seat passed unless it won on it."""
@@ -426,11 +424,8 @@ class SeatView(legal.PlayRules):
         self.last_discard = (actor, tid)
         self.drawn = None
         self._called_kuikae = _NO_KINDS
-        self.phase = RESPONSES
         self.actor = actor
-        self._open = "discard"
-        self._answered = False
-        self._options = self._response_options(self.seat, actor, tid) if actor != self.seat else None
+        self._open_window(RESPONSES, self._response_options(self.seat, actor, tid) if actor != self.seat else None)
 
     def _on_reach_accepted(self, e: dict[str, Any]) -> None:
         actor = e["actor"]
@@ -510,10 +505,9 @@ class SeatView(legal.PlayRules):
         self._kan_is_ankan = True
         if self.rules.chankan_closed_kan == "kokushi" and kind in _YAOCHU:
             # thirteen orphans may rob it (003 4章5条5-6): a window the next event closes
-            self.phase = CHANKAN
-            self._open = "kan"
-            self._answered = False
-            self._options = self._chankan_options(self.seat, actor, ids[0], True) if actor != self.seat else None
+            self._open_window(
+                CHANKAN, self._chankan_options(self.seat, actor, ids[0], True) if actor != self.seat else None
+            )
         else:
             self._finish_kan()
 
@@ -538,10 +532,7 @@ class SeatView(legal.PlayRules):
         self.actor = actor
         self.kakan_tile = tid
         self._kan_is_ankan = False
-        self.phase = CHANKAN
-        self._open = "kan"
-        self._answered = False
-        self._options = self._chankan_options(self.seat, actor, tid, False) if actor != self.seat else None
+        self._open_window(CHANKAN, self._chankan_options(self.seat, actor, tid, False) if actor != self.seat else None)
 
     def _finish_kan(self) -> None:
         """The kan stands (nobody robbed it): it counts, breaks the first go-around and ippatsu, and its owner
@@ -660,6 +651,24 @@ def _facts(k: Any, seat: int, closed: list[int]) -> dict[str, Any]:
         "won": list(k.won),
         "first_go_around": k.first_go_around,
         "kans": list(k.kan_owners),
+        "visible": visible_counts(k.seats, k._dora_ids()),
         "own_flags": (own.riichi, own.double_riichi, own.ippatsu, own.furiten_temp, own.furiten_riichi, own.dead),
         "pao": dict(own.pao),
     }
+
+
+def visible_counts(seats: Sequence[SeatState], dora_ids: Sequence[int]) -> list[int]:
+    """Per kind, the tiles every seat sees outside the closed hands: the rivers' tiles nobody called (a called tile
+    is in its meld), the melds' tiles and the dora indicators (tile ids); the same for the engine's seats and for a
+    view's."""
+    seen = [0] * 34
+    for st in seats:
+        for r in st.river:
+            if r.called_by is None:
+                seen[r.tile >> 2] += 1
+        for m in st.melds:
+            for t in m.tiles:
+                seen[t.kind] += 1
+    for i in dora_ids:
+        seen[i >> 2] += 1
+    return seen
