@@ -93,7 +93,7 @@ def test_calculator_scores_a_known_hand_built_by_clicking(page, server):
 
 def _hands_on_page(page) -> list[list[str]]:
     return [
-        page.locator(f".open-hand[data-seat='{s}'] img").evaluate_all("imgs => imgs.map(i => i.alt)") for s in range(4)
+        page.locator(f".player[data-seat='{s}'] .shown-hand img").evaluate_all("imgs => imgs.map(i => i.alt)") for s in range(4)
     ]
 
 
@@ -115,7 +115,7 @@ def _step_forward_and_back(page, events) -> None:
     page.click("#next")
     assert _position(page) == start + 1
     if first["type"] == "tsumo":  # the drawn tile shows apart in the drawer's open hand
-        drawn = page.locator(f".open-hand[data-seat='{first['actor']}'] img.drawn")
+        drawn = page.locator(f".player[data-seat='{first['actor']}'] .shown-hand img.drawn")
         assert drawn.get_attribute("alt") == _tile(first["pai"])
     page.click("#next")
     second = events[start + 1]

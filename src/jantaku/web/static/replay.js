@@ -1,5 +1,6 @@
 // The replay viewer: steps through a game's mjai events (a stored game, or a log file uploaded to
-// POST /api/replay) forward and back, with every hand open.
+// POST /api/replay) forward and back, with every hand open, on the play page's square table (table.js draws each
+// seat's side from the `view` built here, as it does from the server's view of a seat).
 "use strict";
 
 let events = [];
@@ -11,6 +12,8 @@ let uploaded = null;  // the log file opened here ({name, body}): sent again to 
 let recordYaku = {};  // the names of the yaku as the record writes them (tenhou.net/6: 立直, ドラ) -> {kanji, english, chinese}
 let gameFinal = null;  // the game's rank points when its end_game event has none (an uploaded log, a stored game)
 let gameRanks = null;  // a stored game's ranks
+let view = null;  // the table as table.js reads it: built from the replayed state at every step (render)
+let acting = null;  // the seat of the last event applied: its side is lit
 
 const $ = (id) => document.getElementById(id);
 
@@ -62,7 +65,7 @@ function stateAt(upto) {
         const tile = fromMjai(e.pai);
         if (e.tsumogiri && s.drawn[e.actor] !== null) s.drawn[e.actor] = null; else take(e.actor, tile);
         settle(e.actor);
-        s.rivers[e.actor].push({ tile, tsumogiri: !!e.tsumogiri, riichi: s.pendingRiichi[e.actor], called: false });
+        s.rivers[e.actor].push({ tile, tsumogiri: !!e.tsumogiri, riichi: s.pendingRiichi[e.actor], calledBy: null });
         s.pendingRiichi[e.actor] = false;
         break;
       }
@@ -75,14 +78,15 @@ function stateAt(upto) {
         for (const c of e.consumed) take(e.actor, fromMjai(c));
         settle(e.actor);
         const river = s.rivers[e.target];
-        if (river.length) river[river.length - 1].called = true;
-        s.melds[e.actor].push({ type: e.type, tiles: [fromMjai(e.pai), ...e.consumed.map(fromMjai)], called: fromMjai(e.pai) });
+        if (river.length) river[river.length - 1].calledBy = e.actor;
+        s.melds[e.actor].push({ type: e.type, tiles: [fromMjai(e.pai), ...e.consumed.map(fromMjai)], called: fromMjai(e.pai),
+          source: (e.target - e.actor + 4) % 4 });
         break;
       }
       case "ankan":
         for (const c of e.consumed) take(e.actor, fromMjai(c));
         settle(e.actor);
-        s.melds[e.actor].push({ type: "ankan", tiles: e.consumed.map(fromMjai), called: null });
+        s.melds[e.actor].push({ type: "ankan", tiles: e.consumed.map(fromMjai), called: null, source: null });
         break;
       case "kakan": {
         const tile = fromMjai(e.pai);
@@ -105,35 +109,25 @@ function stateAt(upto) {
   return s;
 }
 
-function meldView(m) {
-  const span = el("span", { class: "meld", "data-meld": m.type });
-  let sideways = false;
-  m.tiles.forEach((tile, i) => {
-    const face = m.type === "ankan" && (i === 0 || i === 3) ? "back" : tile;
-    const side = !sideways && m.called !== null && tile === m.called;
-    sideways = sideways || side;
-    span.append(tileImg(face, side ? "sideways" : ""));
-  });
-  return span;
-}
-
 function seatWindOf(s, seat) {
   const oya = s.kyoku ? s.kyoku.oya : 0;
   return "ESWN"[(seat - oya + 4) % 4];
 }
 
-function renderSeat(box, s, seat) {
-  const title = el("h3", {}, el("span", { class: "wind" }, windName(seatWindOf(s, seat))), ` ${names[seat] || `${t("seat")} ${seat + 1}`} `,
-    el("span", { class: "points" }, String(s.scores[seat])));
-  if (s.riichi[seat]) title.append(el("span", { class: "badge" }, t("riichiBadge")));
-  const hand = el("div", { class: "open-hand", "data-seat": String(seat) }, ...s.hands[seat].map((x) => tileImg(x, "small")));
-  if (s.drawn[seat] !== null) hand.append(tileImg(s.drawn[seat], "small drawn"));
-  const melds = el("div", { class: "melds" }, ...s.melds[seat].map(meldView));
-  const river = el("div", { class: "river", "data-seat": String(seat) }, ...s.rivers[seat].map((r) =>
-    tileImg(r.tile, [r.riichi ? "sideways" : "", r.called ? "called" : "", r.tsumogiri ? "tsumogiri" : ""].filter(Boolean).join(" "))));
-  box.replaceChildren(title, hand, melds, river);
-  box.classList.toggle("acting", !!(s.last && s.last.actor === seat));
+// One seat as table.js draws it (the fields of the server's view of a player): every hand open, the drawn tile
+// apart, a called tile kept in its river but taking no place.
+function seatView(s, seat) {
+  return {
+    seat, name: names[seat] || `${t("seat")} ${seat + 1}`, score: s.scores[seat], wind: seatWindOf(s, seat),
+    riichi: s.riichi[seat], won: false, hand_count: s.hands[seat].length + (s.drawn[seat] === null ? 0 : 1),
+    hand: s.hands[seat], drawn: s.drawn[seat],
+    river: s.rivers[seat].map((r) => ({ tile: r.tile, tsumogiri: r.tsumogiri, riichi: r.riichi, called_by: r.calledBy })),
+    melds: s.melds[seat].map((m) => ({ type: m.type, tiles: m.tiles, called: m.called, source: m.source, text: "" })),
+  };
 }
+
+// table.js lights the side of the seat that acted last.
+function isActing(seat) { return seat === acting; }
 
 function describe(e) {
   if (!e) return t("start");
@@ -245,14 +239,17 @@ function wallLeft(s) {
 
 function render() {
   const s = stateAt(position);
-  for (const box of document.querySelectorAll("[data-seat-pos]")) renderSeat(box, s, Number(box.dataset.seatPos));
   const k = s.kyoku;
+  acting = s.last && s.last.actor !== undefined ? s.last.actor : null;
+  view = { seat: 0, spectator: true, players: [0, 1, 2, 3].map((seat) => seatView(s, seat)),
+    round: { dealer: k ? k.oya : 0 }, wins: [], hold: false };
+  for (const box of document.querySelectorAll("#table .player")) renderPlayer(box, view.players[Number(box.dataset.rel)]);
   $("center").replaceChildren(...[
     el("div", { class: "round-name" }, k ? roundLabel(k.bakaze + k.kyoku) : "-"),
-    jielu ? null : el("div", {}, k ? `${k.honba} ${t("honba")} · ${t("deposits")} ${k.kyotaku + s.riichi.filter(Boolean).length}` : ""),
-    el("div", { class: "wall-count", "data-wall": k ? String(wallLeft(s)) : "" }, k ? `${t("wall")}: ${wallLeft(s)}` : ""),
-    jielu ? null : el("div", {}, `${t("dora")}: `, ...s.dora.map((d) => tileImg(d, "small"))),
+    jielu ? null : el("div", { class: "sticks" }, k ? `${k.honba} ${t("honba")} · ${t("deposits")} ${k.kyotaku + s.riichi.filter(Boolean).length}` : ""),
+    el("div", { class: "wall-count", id: "wall-count", "data-wall": k ? String(wallLeft(s)) : "" }, k ? `${t("wall")}: ${wallLeft(s)}` : ""),
   ].filter(Boolean));
+  renderDora(jielu ? null : s.dora);
   $("step-label").textContent = `${t("step")} ${position} ${t("of")} ${events.length}`;
   $("step-label").dataset.position = String(position);
   $("event-text").textContent = describe(s.last);

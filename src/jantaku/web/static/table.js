@@ -4,7 +4,8 @@
 // riichi sticks in front of each declarer, and in the centre the round, honba, riichi sticks, tiles left and each
 // seat's wind and score (the difference to yours on hover or tap). The dora indicators (with the dora they make)
 // sit in the table's corner. Each seat's side is drawn as if it were the bottom one and turned to its place
-// (table.css); play.js calls renderPlayer(box, player) and renderCenter().
+// (table.css); play.js calls renderPlayer(box, player) and renderCenter(), the replay viewer (replay.js)
+// renderPlayer and renderDora. Both pages define the global `view` these read and isActing(seat).
 "use strict";
 
 Object.assign(TEXT.en, {
@@ -141,7 +142,8 @@ function renderPlayer(box, p) {
   let hidden = p.seat === view.seat && !view.spectator ? null
     : el("div", { class: "concealed" }, ...Array.from({ length: Math.min(p.hand_count, 14) }, () => tileImg("back", "mini")));
   if (p.hand && (p.seat !== view.seat || view.spectator)) {  // a spectator's view once the game is over: every hand
-    hidden = el("div", { class: "concealed shown-hand" }, ...p.hand.map((x) => tileImg(x, "small")));
+    hidden = el("div", { class: "concealed shown-hand" }, ...p.hand.map((x) => tileImg(x, "small")),
+      p.drawn ? tileImg(p.drawn, "small drawn") : null);  // the replay viewer: a drawn tile apart
   }
   if (win && (p.seat !== view.seat || view.spectator)) {  // 洁律: a winner's hand is open while the others play on
     hidden = el("div", { class: "concealed won-hand" }, ...win.hand.map((x) => tileImg(x, "small")),
@@ -166,13 +168,18 @@ function renderCenter() {
     el("div", { class: "rules-name" }, view.rules),
     jielu ? el("div", { class: "rules-name", id: "jielu-mode" }, t(view.mode === "original" ? "originalMode" : "pointsMode")) : null,
   ].filter(Boolean));
+  renderDora(jielu ? null : r.dora_indicators);
+}
+
+// The table's corner: the dora indicators and the dora they make (null: a 洁律 table, which has none).
+function renderDora(indicators) {
   const dora = document.getElementById("dora");
-  dora.hidden = jielu;
-  if (jielu) return;
+  dora.hidden = indicators === null;
+  if (indicators === null) return;
   dora.replaceChildren(
     el("div", { class: "dora-label" }, t("doraIndicators")),
-    el("div", { class: "dora-row indicators" }, ...r.dora_indicators.map((d) => tileImg(d, "small"))),
+    el("div", { class: "dora-row indicators" }, ...indicators.map((d) => tileImg(d, "small"))),
     el("div", { class: "dora-label" }, t("doraMade")),
-    el("div", { class: "dora-row made" }, ...r.dora_indicators.map((d) => tileImg(doraOf(d), "small"))),
+    el("div", { class: "dora-row made" }, ...indicators.map((d) => tileImg(doraOf(d), "small"))),
   );
 }
