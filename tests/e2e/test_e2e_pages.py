@@ -93,7 +93,8 @@ def test_calculator_scores_a_known_hand_built_by_clicking(page, server):
 
 def _hands_on_page(page) -> list[list[str]]:
     return [
-        page.locator(f".player[data-seat='{s}'] .shown-hand img").evaluate_all("imgs => imgs.map(i => i.alt)") for s in range(4)
+        page.locator(f".player[data-seat='{s}'] .shown-hand img").evaluate_all("imgs => imgs.map(i => i.alt)")
+        for s in range(4)
     ]
 
 
