@@ -67,8 +67,10 @@ class View:
         self._scores = scores or [25000] * 4
         self.hand_number = hand_no
         self.round_wind = 0 if hand_no == 1 else 1  # East 1, or South N
-        # what the bot reads from the table beside the view: the hand's number, sticks, the event log
-        self._k = SimpleNamespace(kyoku_number=hand_no, honba=0, deposits=0, events=[])
+        self.honba, self.deposits, self.events = 0, 0, []
+
+    def offered_win(self, action):
+        return None
 
     hand = property(lambda self: list(self._hand))
     counts = property(lambda self: counts34(self._hand))

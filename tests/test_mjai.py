@@ -18,14 +18,14 @@ from jantaku.bots import PlayerView, make_bot
 from jantaku.bots.mjai_process import MjaiBotError, MjaiProcessAgent
 from jantaku.bots.simple import EfficiencyBot, RandomBot
 from jantaku.cli import main
-from jantaku.cli.bot_cmd import MjaiBotSession, MjaiSeatState
+from jantaku.cli.bot_cmd import MjaiBotSession
 from jantaku.errors import JantakuError
 from jantaku.records.errors import RecordError
 from jantaku.records.mjai import player_view_events, read_mjai, write_mjai
 from jantaku.rules import load_rules
 from jantaku.sim.runner import play_game
 from jantaku.table import Game, IllegalActionError
-from jantaku.table.actions import CHI, DISCARD, PASS, PON, RON
+from jantaku.table.actions import CHI, DISCARD, PASS, PON, RON, Action
 
 ROOT = Path(__file__).parents[1]
 TSUMOGIRI_BOT = ROOT / "tests" / "data" / "mjai_bots" / "tsumogiri_bot.py"
@@ -359,22 +359,24 @@ def test_jantaku_bot_declares_riichi_in_two_answers_then_wins_on_a_discard():
         {"type": "dahai", "actor": 1, "pai": "C", "tsumogiri": True},
     ]
     assert s.handle(events) == {"type": "hora", "actor": 0, "target": 1, "pai": "C"}
-    assert s.state.scores[0] == 24000 and s.state.riichi_accepted[0]
+    assert s.view.scores[0] == 24000 and s.view.riichi(0)
 
 
 def test_jantaku_bot_knows_furiten_and_tsumo():
     s = MjaiBotSession(EfficiencyBot(0), rules="standard")
-    st = s.state
     s.handle([{"type": "start_game", "id": 0}, _start(_HAND), {"type": "tsumo", "actor": 0, "pai": "C"}])
-    st.update({"type": "dahai", "actor": 0, "pai": "N", "tsumogiri": False})  # no riichi this time
-    assert st.waits() == [27, 33] and not st.furiten  # E (double wind) or C: a value pung either way
-    st.update({"type": "tsumo", "actor": 1, "pai": "?"})
-    st.update({"type": "dahai", "actor": 1, "pai": "E", "tsumogiri": True})
-    assert [a.kind for a in st.legal_actions()] == [RON, PON, PASS]
-    st.update({"type": "tsumo", "actor": 2, "pai": "?"})  # ... and it was passed: furiten until own discard
-    assert st.furiten_temp and st.furiten
-    st.update({"type": "dahai", "actor": 2, "pai": "C", "tsumogiri": True})
-    assert [a.kind for a in st.legal_actions()] == [PON, PASS]
+    v = s.view
+    s.handle([{"type": "dahai", "actor": 0, "pai": "N", "tsumogiri": False}])  # no riichi this time
+    assert v.waits == [27, 33] and not v.furiten  # E (double wind) or C: a value pung either way
+    s.handle([{"type": "tsumo", "actor": 1, "pai": "?"}])
+    v.apply({"type": "dahai", "actor": 1, "pai": "E", "tsumogiri": True})
+    assert [a.kind for a in v.legal_actions()] == [RON, PON, PASS]
+    v.answered(Action(PASS, 0))
+    s.handle([{"type": "tsumo", "actor": 2, "pai": "?"}])  # ... and it was passed: furiten until own discard
+    assert v.furiten
+    v.apply({"type": "dahai", "actor": 2, "pai": "C", "tsumogiri": True})
+    assert [a.kind for a in v.legal_actions()] == [PON, PASS]
+    assert s.handle([]) == {"type": "none"}  # the efficiency bot passes: tenpai already, a pon brings it no nearer
     s.handle([{"type": "tsumo", "actor": 3, "pai": "?"}, {"type": "dahai", "actor": 3, "pai": "9p"}])
     assert s.handle([{"type": "tsumo", "actor": 0, "pai": "C"}]) == {
         "type": "hora",
@@ -385,25 +387,26 @@ def test_jantaku_bot_knows_furiten_and_tsumo():
 
 
 def test_jantaku_bot_calls_only_where_the_rules_allow():
-    st = MjaiSeatState(load_rules("mleague"), seat=2)
-    st.update(_start(["2m", "3m", "4m", "6m", "P", "P", "1p", "1p", "9s", "9s", "W", "7p", "8p"], seat=2))
-    st.update({"type": "tsumo", "actor": 1, "pai": "?"})
-    st.update({"type": "dahai", "actor": 1, "pai": "5m", "tsumogiri": True})  # from the left: chi
-    kinds = [(a.kind, tuple(t.mjai for t in a.consumed)) for a in st.legal_actions()]
+    s = MjaiBotSession(EfficiencyBot(0), rules="mleague", seat=2)
+    s.handle([_start(["2m", "3m", "4m", "6m", "P", "P", "1p", "1p", "9s", "9s", "W", "7p", "8p"], seat=2)])
+    v = s.view
+    v.extend([{"type": "tsumo", "actor": 1, "pai": "?"}, {"type": "dahai", "actor": 1, "pai": "5m", "tsumogiri": True}])
+    kinds = [(a.kind, tuple(t.mjai for t in a.consumed)) for a in v.legal_actions()]  # from the left: chi
     assert kinds == [(CHI, ("3m", "4m")), (CHI, ("4m", "6m")), (PASS, ())]
-    st.update({"type": "chi", "actor": 2, "target": 1, "pai": "5m", "consumed": ["3m", "4m"]})
-    after = {a.tile.mjai for a in st.legal_actions()}
-    assert all(a.kind == DISCARD and not a.tsumogiri for a in st.legal_actions())
+    v.apply({"type": "chi", "actor": 2, "target": 1, "pai": "5m", "consumed": ["3m", "4m"]})
+    after = {a.tile.mjai for a in v.legal_actions()}
+    assert all(a.kind == DISCARD and not a.tsumogiri for a in v.legal_actions())
     assert "6m" in after and "2m" not in after  # kuikae: not the called tile's other end (mleague)
-    st.update({"type": "dahai", "actor": 2, "pai": "6m", "tsumogiri": False})
-    st.update({"type": "tsumo", "actor": 3, "pai": "?"})
-    st.update({"type": "dahai", "actor": 3, "pai": "P", "tsumogiri": True})  # from the right: pon, no chi
-    assert {a.kind for a in st.legal_actions()} == {PON, PASS}
-    st.update({"type": "tsumo", "actor": 0, "pai": "?"})
-    st.update({"type": "dahai", "actor": 0, "pai": "2m", "tsumogiri": True})
-    assert st.legal_actions() == []  # not from the left, no pair: nothing to decide
-    assert [len(m) for m in (st.all_melds[2], st.hand)] == [1, 10]
-    assert st.visible_counts()[4] == 1 and st.visible_counts()[1] == 1  # 5m in the chi; 2m in a river
+    v.extend(
+        [{"type": "dahai", "actor": 2, "pai": "6m", "tsumogiri": False}, {"type": "tsumo", "actor": 3, "pai": "?"}]
+    )
+    v.apply({"type": "dahai", "actor": 3, "pai": "P", "tsumogiri": True})  # from the right: pon, no chi
+    assert {a.kind for a in v.legal_actions()} == {PON, PASS}
+    v.answered(Action(PASS, 2))
+    v.extend([{"type": "tsumo", "actor": 0, "pai": "?"}, {"type": "dahai", "actor": 0, "pai": "2m", "tsumogiri": True}])
+    assert v.legal_actions() == []  # not from the left, no pair: nothing to decide
+    assert [len(m) for m in (v.melds(2), v.hand)] == [1, 10]
+    assert v.visible_counts()[4] == 1 and v.visible_counts()[1] == 1  # 5m in the chi; 2m in a river
 
 
 def test_jantaku_bot_strong_plays_whole_mjai_games_beside_other_seats():
@@ -456,16 +459,18 @@ def test_the_mjai_view_tells_the_bots_the_hands_number_honba_sticks_and_events()
             {"type": "dahai", "actor": 1, "pai": "9m", "tsumogiri": True},
         ]
     )
-    facts = session.view._k
-    assert (facts.kyoku_number, facts.honba, facts.deposits) == (4, 3, 2)
+    view = session.view
+    assert (view.hand_number, view.honba, view.deposits) == (4, 3, 2)
     session.handle([{"type": "reach", "actor": 1}, {"type": "dahai", "actor": 1, "pai": "1p", "tsumogiri": False}])
     session.handle([{"type": "reach_accepted", "actor": 1}])
-    assert facts.deposits == 3  # the accepted riichi's stick is on the table
-    kinds = [e["type"] for e in facts.events]
+    assert view.deposits == 3  # the accepted riichi's stick is on the table
+    events = view.events
+    kinds = [e["type"] for e in events]
     assert kinds[:2] == ["start_kyoku", "tsumo"] and kinds[-1] == "reach_accepted"
+    assert events[1]["pai"] == "?"  # another seat's draw
     _, start2 = _strong_session_at("S", 4, honba=4)
     session.handle([{"type": "ryukyoku", "deltas": [0, 0, 0, 0]}, start2])
-    assert session.view._k is not facts and session.view._k.honba == 4  # a new hand, new facts (the bots notice it)
+    assert view.events is not events and view.honba == 4  # a new hand: a new event list
 
 
 @pytest.mark.parametrize(
@@ -474,7 +479,7 @@ def test_the_mjai_view_tells_the_bots_the_hands_number_honba_sticks_and_events()
         ({"type": "start_kyoku", "bakaze": "X"}, "bakaze 'X' is not a round wind"),
         ({"type": "dahai", "pai": "1m"}, r"malformed dahai event \(no 'actor'\)"),
         ({"type": "reach_accepted", "actor": "a"}, "malformed reach_accepted event"),
-        ({"type": "tsumo", "actor": 0, "pai": "1x"}, "not an mjai tile: '1x'"),
+        ({"type": "tsumo", "actor": 0, "pai": "1x"}, "'1x' is not an mjai tile"),
     ],
 )
 def test_a_malformed_event_is_named_not_a_traceback(event, message):

@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from jantaku.meld import Meld
-from jantaku.table.seatview import visible_counts
+from jantaku.table.seatview import SeenEvents, visible_counts
 from jantaku.tiles import Tile
 
 if TYPE_CHECKING:
+    from jantaku.hand import Hand
+    from jantaku.riichi.conditions import WinConditions
     from jantaku.table.actions import Action
     from jantaku.table.kyoku import Kyoku
 
@@ -75,6 +77,27 @@ class PlayerView:
     def hand_number(self) -> int:
         """The hand's number within its round (1-4: East 1 .. East 4)."""
         return self._k.kyoku_number
+
+    @property
+    def honba(self) -> int:
+        """The honba counter of this hand."""
+        return self._k.honba
+
+    @property
+    def deposits(self) -> int:
+        """The riichi sticks on the table: those carried into the hand and each riichi accepted in it."""
+        return self._k.deposits
+
+    @property
+    def events(self) -> SeenEvents:
+        """This hand's mjai events so far as this seat sees them (another player's draw and dealt tiles ``"?"``),
+        from ``start_kyoku``; a live sequence that grows as the hand goes on."""
+        return SeenEvents(self._k.events, self.seat)
+
+    def offered_win(self, action: Action) -> tuple[Hand, WinConditions] | None:
+        """The hand and conditions the offered win ``action`` (``tsumo`` or ``ron``) would be scored on, as the
+        table scores it; ``None`` when no winning tile is on the table."""
+        return self._k._offered_win(self.seat, action)
 
     @property
     def rules(self):  # noqa: ANN201 - a Ruleset; annotated loosely to avoid an import cycle at runtime

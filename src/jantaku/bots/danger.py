@@ -49,13 +49,10 @@ class Threat(NamedTuple):
 
 def _post_riichi_passed(view: PlayerView) -> dict[int, set[int]]:
     """Per riichi seat, the kinds anyone discarded after its riichi (from the public event log)."""
-    k = getattr(view, "_k", None)
-    out: dict[int, set[int]] = {}
-    if k is None:
-        return out
     from jantaku.tiles import Tile
 
-    for e in k.events:
+    out: dict[int, set[int]] = {}
+    for e in view.events:
         t = e["type"]
         if t == "reach":
             out[e["actor"]] = set()

@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 from jantaku.tiles import Tile
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from .base import PlayerView
 
 __all__ = ["FOLDER_SHARE", "NON_FOLDER_SHARE", "PRIOR_DISCARDS", "FoldWatch"]
@@ -45,12 +47,15 @@ PRIOR_DISCARDS = 4.0
 class FoldWatch:
     """Tallies, over a game, the others' discards made while someone else was in riichi, and how many were
     genbutsu to every riichi they faced. Call :meth:`observe` with each view the bot is asked with; a new hand
-    is noticed by its kyoku object changing."""
+    is noticed by its round wind, number and honba changing."""
 
     def __init__(self) -> None:
         self._safe = 0
         self._total = 0
-        self._kyoku: object = None
+        self._hand: tuple[int, int, int] | None = None
+        """The hand being watched: its round wind, number and honba (which no other hand of a game shares)."""
+        self._events: Sequence[dict[str, Any]] | None = None
+        """Its events as the view gave them (a live sequence: the end of a hand is read once the next starts)."""
         self._next = 0
         self._genbutsu: dict[int, set[int]] = {}
         """Per seat in riichi, the kinds it cannot win on: its own discards and those passed since."""
@@ -59,18 +64,17 @@ class FoldWatch:
 
     def observe(self, view: PlayerView) -> None:
         """Read the public discards and riichi declarations of the view's hand that are new since the last call."""
-        k = getattr(view, "_k", None)
-        events = getattr(k, "events", None)
-        if events is None:
-            return
-        if k is not self._kyoku:
-            if self._kyoku is not None:  # the discards of the last hand made after this seat's last decision
-                self._read(getattr(self._kyoku, "events", []), view.seat)
-            self._kyoku, self._next = k, 0
+        events = view.events
+        hand = (view.round_wind, view.hand_number, view.honba)
+        if hand != self._hand or len(events) < self._next:
+            if self._events is not None:  # the discards of the last hand made after this seat's last decision
+                self._read(self._events, view.seat)
+            self._hand, self._next = hand, 0
             self._genbutsu, self._own = {}, {s: set() for s in range(4)}
+        self._events = events
         self._read(events, view.seat)
 
-    def _read(self, events: list[dict[str, Any]], me: int) -> None:
+    def _read(self, events: Sequence[dict[str, Any]], me: int) -> None:
         for e in events[self._next :]:
             t = e["type"]
             if t == "reach":

@@ -232,9 +232,8 @@ class _Ctx:
         self.closed = all(not m.is_open for m in self.melds)
         self.dealer = view.seat_wind == 0
         self.dora = dora_kinds(view.dora_indicators)
-        k = getattr(view, "_k", None)
-        self.honba = getattr(k, "honba", 0) if k is not None else 0
-        self.deposits = getattr(k, "deposits", 0) if k is not None else 0
+        self.honba = view.honba
+        self.deposits = view.deposits
         self.threats: list[Threat] = threats(view, self.unseen)
         self.pao = _pao_feeds(view, self.unseen)
         self.hazard = HAZARD[0] + HAZARD[1] * sum(t.tenpai for t in self.threats)
@@ -246,7 +245,7 @@ class _Ctx:
         self.first_dealer = 0
         self.now_value = 0.0
         self._gains: dict[int, float] = {}
-        self._placement(view, k)
+        self._placement(view)
         self.cache: dict[bytes, tuple[int, int]] = {}
         self.follow_default: float | None = None
         self.riichi_win = RIICHI_WIN
@@ -261,13 +260,13 @@ class _Ctx:
             return max(0.0, self._win_gain(pts))
         return pts
 
-    def _placement(self, view: PlayerView, k: object) -> None:
+    def _placement(self, view: PlayerView) -> None:
         rules = self.rules
         scores = view.scores
         me = view.seat
         if rules.bust and scores[me] < 8000:
             self.risk_mult *= 1.4
-        number = getattr(k, "kyoku_number", 0)
+        number = view.hand_number
         last_round = view.round_wind >= rules.rounds - 1
         if not PLACEMENT:
             return
@@ -940,29 +939,18 @@ the hand keeps in sight; under the original mode (a win below 4 points pays the 
 
 
 def _jielu_win_score(view: PlayerView, win: Action) -> int | None:
-    """The score S the offered 洁律 win would be paid on (the engine's own scoring), or None when it cannot
-    be worked out from the view (a constructed view without a table)."""
-    k = getattr(view, "_k", None)
-    if k is None:
-        return None
+    """The score S the offered 洁律 win would be paid on (the table's own scoring of the view's
+    :meth:`~jantaku.bots.base.PlayerView.offered_win`), or None when it cannot be worked out."""
     from jantaku.errors import JantakuError
     from jantaku.jielu import score_hand as jielu_score_hand
 
-    tsumo = win.kind == TSUMO
-    chankan = False
-    if tsumo:
-        tid = k.drawn
-    elif getattr(k, "kakan_tile", None) is not None:
-        tid, chankan = k.kakan_tile, True
-    else:
-        tid = k.last_discard[1] if k.last_discard is not None else None
-    if tid is None:
+    offered = view.offered_win(win)
+    if offered is None:
         return None
     try:
-        hand = k._win_hand(view.seat, tid, tsumo)
-        return int(jielu_score_hand(hand, k._win_conditions(view.seat, tid, tsumo, chankan)).score)
-    except (JantakuError, AttributeError, TypeError, IndexError, KeyError, ValueError):
-        return None  # a view without the table's internals (an mjai session's rebuilt state): take the win
+        return int(jielu_score_hand(*offered).score)
+    except JantakuError:
+        return None  # not a scorable hand after all: take the win
 
 
 def _jielu_take_win(view: PlayerView, score: int | None) -> bool:

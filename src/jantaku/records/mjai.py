@@ -37,6 +37,7 @@ from typing import Any, TextIO
 
 from jantaku import safejson
 from jantaku.errors import JantakuError, excerpt
+from jantaku.table.seatview import PRIVATE_KEYS, as_seen_by
 
 from .errors import RecordError, read_text_file
 from .record import MAX_EVENTS, GameRecord, event_problem, has_dead_wall
@@ -46,36 +47,26 @@ __all__ = ["PRIVATE_KEYS", "player_view_event", "player_view_events", "read_mjai
 HIDDEN = "?"
 """The mjai name of a tile the viewer cannot see."""
 
-PRIVATE_KEYS: dict[str, frozenset[str]] = {"start_game": frozenset({"seed"}), "ryukyoku": frozenset({"silent"})}
-"""jantaku extensions dropped from a player's view, by event type: the seed fixes every wall of the game; the
-seats that stayed silent at a draw though tenpai are known to no other player."""
-
 
 # ---------------------------------------------------------------------------------------------------------
 # one seat's view
 
 
 def player_view_event(event: dict[str, Any], seat: int) -> dict[str, Any]:
-    """One event as ``seat`` sees it (a new dict; the input is not changed).
+    """One event as ``seat`` sees it (a new dict; the input is not changed): the table's
+    :func:`~jantaku.table.seatview.as_seen_by`.
 
-    ``start_game`` gains ``id`` (the viewer's seat, as mjai.app sends it); ``start_kyoku`` shows only the
-    viewer's own ``tehais`` (the others are 13 ``"?"`` each); another player's ``tsumo`` shows ``"?"``.
+    ``start_game`` gains ``id`` (the viewer's seat, as mjai.app sends it) and loses the seed; ``start_kyoku`` shows
+    only the viewer's own ``tehais`` (the others are 13 ``"?"`` each); another player's ``tsumo`` shows ``"?"``;
+    an exhaustive draw does not say who stayed silent (:data:`PRIVATE_KEYS`).
 
     >>> player_view_event({"type": "tsumo", "actor": 2, "pai": "E"}, 0)
     {'type': 'tsumo', 'actor': 2, 'pai': '?'}
     >>> player_view_event({"type": "tsumo", "actor": 2, "pai": "E"}, 2)
     {'type': 'tsumo', 'actor': 2, 'pai': 'E'}
     """
-    kind = event.get("type")
-    private = PRIVATE_KEYS.get(kind, frozenset()) if isinstance(kind, str) else frozenset()
-    out = {k: v for k, v in event.items() if k not in private}
-    if kind == "start_game":
-        out["id"] = seat
-    elif kind == "start_kyoku" and isinstance(event.get("tehais"), list):
-        out["tehais"] = [list(hand) if s == seat else [HIDDEN] * len(hand) for s, hand in enumerate(event["tehais"])]
-    elif kind == "tsumo" and event.get("actor") != seat:
-        out["pai"] = HIDDEN
-    return out
+    seen = as_seen_by(event, seat)
+    return dict(seen) if seen is event else seen
 
 
 def player_view_events(events: Iterable[dict[str, Any]], seat: int) -> list[dict[str, Any]]:

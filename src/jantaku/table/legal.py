@@ -88,6 +88,8 @@ class PlayState(Protocol):
     phase: str
     drawn: int | None
     drawn_rinshan: bool
+    last_discard: tuple[int, int] | None
+    kakan_tile: int | None
     dealer: int
     round_wind: int
     scores: list[int]
@@ -467,6 +469,22 @@ def win_hand(table: PlayState, seat: int, tile: int, tsumo: bool) -> Hand:
     return Hand(tuple(closed), tuple(st.melds))
 
 
+def offered_win(table: PlayState, seat: int, action: Action) -> tuple[Hand, WinConditions] | None:
+    """The hand and the conditions ``seat``'s offered win ``action`` (a tsumo on its drawn tile, a ron on the
+    last discard, or robbing the kan on the table) would be scored on, or ``None`` when no such tile is there."""
+    tsumo = action.kind == TSUMO
+    chankan = False
+    if tsumo:
+        tid = table.drawn
+    elif table.kakan_tile is not None:
+        tid, chankan = table.kakan_tile, True
+    else:
+        tid = table.last_discard[1] if table.last_discard is not None else None
+    if tid is None:
+        return None
+    return table._win_hand(seat, tid, tsumo), table._win_conditions(seat, tid, tsumo, chankan)
+
+
 def win_score(
     table: PlayState,
     seat: int,
@@ -664,6 +682,7 @@ class PlayRules:
     _win_conditions = win_conditions
     _win_hand = win_hand
     _win_score = win_score
+    _offered_win = offered_win
     _pao_for = pao_for
     _pon_options = pon_options
     _chi_options = chi_options

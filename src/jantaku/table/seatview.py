@@ -39,7 +39,9 @@ the engine's actions.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import json
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, overload
 
 from jantaku.errors import JantakuError
 from jantaku.meld import Meld, MeldKind
@@ -53,11 +55,12 @@ from .legal import _NO_KINDS, _YAOCHU, CALLED, CHANKAN, DRAWN, ENDED, RESPONSES
 from .seat import RiverTile, SeatState
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from jantaku.hand import Hand
+    from jantaku.riichi.conditions import WinConditions
 
     from .kyoku import Kyoku
 
-__all__ = ["SeatView", "SeatViewError", "seat_facts", "visible_counts"]
+__all__ = ["PRIVATE_KEYS", "SeatView", "SeatViewError", "SeenEvents", "as_seen_by", "seat_facts", "visible_counts"]
 
 _WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
 _CALLS = {"chi": MeldKind.CHI, "pon": MeldKind.PON, "daiminkan": MeldKind.MINKAN}
@@ -246,6 +249,11 @@ class SeatView(legal.PlayRules):
             and (not self._options or self._answered)
         )
 
+    def offered_win(self, action: Action) -> tuple[Hand, WinConditions] | None:
+        """The hand and conditions an offered win (``tsumo`` or ``ron`` among :meth:`legal_actions`) would be
+        scored on, as the engine would score it; ``None`` when no winning tile is on the table."""
+        return self._offered_win(self.seat, action)
+
     def answered(self, action: Action) -> None:
         """The seat's own answer to a discard or a kan (a pass is no event: the view learns it here)."""
         if action.seat == self.seat and self.phase in (RESPONSES, CHANKAN):
@@ -258,9 +266,7 @@ class SeatView(legal.PlayRules):
         kind = event.get("type")
         if not isinstance(kind, str):
             raise SeatViewError(f"an event has a type, got {event!r}"[:200])
-        if kind == "start_kyoku":
-            self.events = []
-        if kind not in ("start_game", "end_game"):
+        if kind not in ("start_game", "end_game", "start_kyoku"):
             self.events.append(self._as_seen(event))
         if self._open is not None and kind not in ("dora", "reach_accepted"):
             self._close(event)
@@ -269,7 +275,11 @@ class SeatView(legal.PlayRules):
             try:
                 handler(self, event)
             except (KeyError, TypeError, ValueError, IndexError) as e:
-                raise SeatViewError(f"{kind}: malformed event {event!r}"[:300] + f" ({e})") from None
+                what = f"no {e.args[0]!r}" if isinstance(e, KeyError) else str(e)
+                shown = json.dumps(event, ensure_ascii=False, default=str)[:200]
+                raise SeatViewError(f"a malformed {kind} event ({what}): {shown}") from None
+        if kind == "start_kyoku":  # the first event of the hand's new list (_start_hand made it)
+            self.events.append(self._as_seen(event))
 
     def extend(self, events: list[dict[str, Any]]) -> None:
         """Follow several events in order."""
@@ -277,15 +287,7 @@ class SeatView(legal.PlayRules):
             self.apply(e)
 
     def _as_seen(self, e: dict[str, Any]) -> dict[str, Any]:
-        kind = e["type"]
-        if kind == "tsumo" and e.get("actor") != self.seat and e.get("pai") != _HIDDEN:
-            return {**e, "pai": _HIDDEN}
-        if kind == "start_kyoku" and isinstance(e.get("tehais"), list):
-            hands = [list(h) if s == self.seat else [_HIDDEN] * len(h) for s, h in enumerate(e["tehais"])]
-            return {**e, "tehais": hands}
-        if kind == "ryukyoku" and "silent" in e:
-            return {k: v for k, v in e.items() if k != "silent"}
-        return e
+        return as_seen_by(e, self.seat)
 
     def _tile(self, name: Any, what: str) -> Tile:
         try:
@@ -355,10 +357,18 @@ class SeatView(legal.PlayRules):
         self.scores = [self.rules.starting_points] * 4
 
     def _on_start_kyoku(self, e: dict[str, Any]) -> None:
-        self._start_hand(_WINDS[e["bakaze"]], int(e["kyoku"]), int(e["honba"]), int(e["kyotaku"]), int(e["oya"]))
+        bakaze = e.get("bakaze", "E")
+        if bakaze not in _WINDS:
+            raise SeatViewError(f"start_kyoku's bakaze {bakaze!r} is not a round wind (E, S, W or N)")
+        # the counters an mjai server may leave out default as mjai reads them (no honba, no sticks, the dealer
+        # of the hand's number, the scores unchanged)
+        number = int(e.get("kyoku", 1))
+        honba, sticks = int(e.get("honba") or 0), int(e.get("kyotaku") or 0)
+        self._start_hand(_WINDS[bakaze], number, honba, sticks, int(e.get("oya", (number - 1) % 4)))
         if e.get("dora_marker"):
             self._dora.append(self._id_of(self._tile(e["dora_marker"], "start_kyoku")))
-        self.scores = list(e["scores"])
+        if e.get("scores") is not None:
+            self.scores = [int(x) for x in e["scores"]]
         tehais = e["tehais"]
         st = self.own
         for name in tehais[self.seat]:
@@ -619,6 +629,76 @@ _HANDLERS = {
     "end_kyoku": SeatView._on_end_kyoku,
     "dead_hand": SeatView._on_dead_hand,
 }
+
+
+PRIVATE_KEYS: dict[str, frozenset[str]] = {"start_game": frozenset({"seed"}), "ryukyoku": frozenset({"silent"})}
+"""jantaku extensions no player sees, by event type: the seed fixes every wall of the game; the seats that stayed
+silent at a draw though tenpai are known to no other player."""
+
+
+def as_seen_by(event: dict[str, Any], seat: int) -> dict[str, Any]:
+    """``event`` as ``seat`` receives it (the mjai.app convention): another player's draw and dealt tiles
+    ``"?"``, ``start_game`` with the seat as its ``id`` and without the seed, an exhaustive draw without the hands
+    that stayed silent. An event the seat sees whole is returned as it is (not copied); a changed one is a new
+    dict (the input is never changed).
+
+    >>> as_seen_by({"type": "tsumo", "actor": 1, "pai": "5m"}, 0)
+    {'type': 'tsumo', 'actor': 1, 'pai': '?'}
+    >>> as_seen_by({"type": "dahai", "actor": 1, "pai": "5m", "tsumogiri": True}, 0)["pai"]
+    '5m'
+    """
+    kind = event.get("type")
+    if kind == "tsumo":
+        if event.get("actor") != seat and event.get("pai") != _HIDDEN:
+            return {**event, "pai": _HIDDEN}
+        return event
+    if kind == "start_kyoku" and isinstance(event.get("tehais"), list):
+        hands = [list(h) if s == seat else [_HIDDEN] * len(h) for s, h in enumerate(event["tehais"])]
+        return {**event, "tehais": hands}
+    private = PRIVATE_KEYS.get(kind) if isinstance(kind, str) else None
+    if private is not None and not private.isdisjoint(event):
+        event = {k: v for k, v in event.items() if k not in private}
+    if kind == "start_game" and event.get("id") != seat:
+        event = {**event, "id": seat}
+    return event
+
+
+class SeenEvents(Sequence[dict[str, Any]]):
+    """A hand's live event list as one seat sees it (:func:`as_seen_by` applied as each is read): what
+    :attr:`~jantaku.bots.base.PlayerView.events` gives a bot at a table, the counterpart of :attr:`SeatView.events`.
+    It grows as the hand goes on.
+
+    >>> live = [{"type": "tsumo", "actor": 2, "pai": "E"}]
+    >>> seen = SeenEvents(live, 0)
+    >>> live.append({"type": "dahai", "actor": 2, "pai": "E", "tsumogiri": True})
+    >>> [e["pai"] for e in seen]
+    ['?', 'E']
+    """
+
+    __slots__ = ("_events", "_seat")
+
+    def __init__(self, events: list[dict[str, Any]], seat: int) -> None:
+        self._events = events
+        self._seat = seat
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return [as_seen_by(e, self._seat) for e in self._events[index]]
+        return as_seen_by(self._events[index], self._seat)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        seat = self._seat
+        for e in self._events:
+            yield as_seen_by(e, seat)
 
 
 def seat_facts(kyoku: Kyoku, seat: int) -> dict[str, Any]:

@@ -1,0 +1,129 @@
+"""A bot seated over mjai (``jantaku bot``: :class:`~jantaku.cli.bot_cmd.MjaiBotSession`, which knows the game only
+from the events it is sent, through its :class:`~jantaku.table.seatview.SeatView`) plays exactly as the same bot
+seated in-process (a :class:`~jantaku.bots.base.PlayerView` on the table engine): over seeded whole games of every
+preset, the game's full event log is the same one, event for event. Both see the same facts and are offered the
+same actions in the same order, so any difference (a fact the events do not carry, an action offered on one side
+only) changes a decision and shows here.
+
+Most games pass the mjai lines to the session in-process (the agent's pipe replaced by a direct call, which only
+saves starting a process per game); one test runs the real ``jantaku bot`` processes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import pytest
+
+from jantaku.bots import PlayerView, make_bot
+from jantaku.bots.mjai_process import MjaiProcessAgent
+from jantaku.cli.bot_cmd import MjaiBotSession
+from jantaku.rules import load_rules
+from jantaku.table import Game
+from jantaku.table.actions import STOP, TENPAI, Action
+
+PRESETS = ["tenhou", "mleague", "mu", "standard", "meibi", "jielu", "jielu_original"]
+LINEUPS = [
+    ["efficiency", "random", "efficiency", "efficiency"],
+    ["strong", "efficiency", "random", "strong"],
+    ["random", "random", "efficiency", "random"],
+]
+"""Who sits where; the seat played over mjai goes round the table with the seed (so every kind of bot is seated
+over mjai in some game, and the others make wins, calls, riichi and deal-ins happen)."""
+
+GAMES_PER_PRESET = 6
+
+
+class InPipeAgent(MjaiProcessAgent):
+    """:class:`MjaiProcessAgent` with its line to the bot process replaced by a call of the session that
+    ``jantaku bot`` runs: the same JSON lines both ways, no process."""
+
+    def __init__(self, session: MjaiBotSession, seat: int) -> None:
+        super().__init__("jantaku bot (in-process)", seat=seat, timeout=30)
+        self.session = session
+
+    def _exchange(self, events: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
+        line = self.session.handle_line(json.dumps(events, ensure_ascii=False))
+        self.exchanges += 1
+        return line, json.loads(line)
+
+    def close(self) -> None:
+        pass
+
+
+class AsOverMjai:
+    """An in-process bot answering what the mjai protocol cannot ask as :class:`MjaiProcessAgent` answers it for
+    its bot: a tenpai hand at an exhaustive draw is shown (μ lets it stay silent; mjai has no declaration), and
+    the all-last dealer stops (mjai has no yame/continue)."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    def act(self, view: PlayerView, legal: list[Action]) -> Action:
+        for kind in (TENPAI, STOP):
+            chosen = next((a for a in legal if a.kind == kind), None)
+            if chosen is not None:
+                return chosen
+        return self.bot.act(view, legal)
+
+
+def _play(rules: str, seed: str, agents: list[Any]) -> Game:
+    game = Game(load_rules(rules), seed)
+    for _ in range(200_000):
+        if game.over:
+            return game
+        seat = game.to_act()[0]
+        game.apply(agents[seat].act(PlayerView(game.kyoku, seat), game.legal_actions(seat)))
+    raise AssertionError(f"{rules} {seed}: the game did not end")
+
+
+def _pair(rules: str, n: int) -> tuple[Game, Game, int, str]:
+    lineup = LINEUPS[n % len(LINEUPS)]
+    seat = n % 4
+    seed = f"mjai-identity-{n}"
+    bots: list[Any] = [make_bot(name, f"{seed}:{s}") for s, name in enumerate(lineup)]
+    bots[seat] = AsOverMjai(bots[seat])
+    direct = _play(rules, seed, bots)
+    agents: list[Any] = [make_bot(name, f"{seed}:{s}") for s, name in enumerate(lineup)]
+    # the session learns the rule set from start_game, as `jantaku bot` does when jantaku seats it
+    agents[seat] = InPipeAgent(MjaiBotSession(make_bot(lineup[seat], f"{seed}:{seat}")), seat)
+    over_mjai = _play(rules, seed, agents)
+    return direct, over_mjai, seat, lineup[seat]
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_a_bot_over_mjai_plays_the_same_game_as_in_process(rules):
+    kinds: dict[str, int] = {}
+    for n in range(GAMES_PER_PRESET):
+        direct, over_mjai, seat, name = _pair(rules, n)
+        if over_mjai.events != direct.events:
+            at = next(i for i, (a, b) in enumerate(zip(direct.events, over_mjai.events, strict=False)) if a != b)
+            raise AssertionError(
+                f"{rules} game {n}, {name} over mjai at seat {seat}: event {at} differs: "
+                f"in-process {direct.events[at]} / over mjai {over_mjai.events[at]}"
+            )
+        for e in direct.events:
+            if e.get("actor") == seat:
+                kinds[e["type"]] = kinds.get(e["type"], 0) + 1
+    # the seat over mjai made real decisions: discards, calls, wins
+    assert kinds.get("dahai", 0) > 30
+    assert kinds.get("hora", 0) + kinds.get("pon", 0) + kinds.get("chi", 0) > 0, kinds
+
+
+def test_the_jantaku_bot_process_plays_the_same_game_as_in_process():
+    """The real ``jantaku bot`` processes at two seats of a tenhou game: the same log as in-process."""
+    seed = "mjai-identity-process"
+    lineup = ["strong", "efficiency", "random", "efficiency"]
+    direct = _play("tenhou", seed, [AsOverMjai(make_bot(name, f"{seed}:{s}")) for s, name in enumerate(lineup)])
+    agents: list[Any] = [make_bot(name, f"{seed}:{s}") for s, name in enumerate(lineup)]
+    for s in (0, 2):
+        command = [sys.executable, "-m", "jantaku.cli", "bot", lineup[s], "--seed", f"{seed}:{s}"]
+        agents[s] = MjaiProcessAgent(command, seat=s, timeout=60)
+    try:
+        over_mjai = _play("tenhou", seed, agents)
+    finally:
+        for s in (0, 2):
+            agents[s].close()
+    assert over_mjai.events == direct.events
+    assert agents[0].exchanges > 50 and agents[2].exchanges > 50
