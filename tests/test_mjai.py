@@ -488,3 +488,19 @@ def test_a_malformed_event_is_named_not_a_traceback(event, message):
     session.handle([start])
     with pytest.raises(JantakuError, match=message):
         session.handle([event])
+
+
+def test_a_game_with_changed_rules_tells_its_bots_the_changes(capsys):
+    # an East-only table of a hanchan preset (the web table's "East only"): a bot told only "mleague" would
+    # weigh East 4 as a hand with a South round to come
+    rules = load_rules("mleague").replace(rounds=1)
+    start = Game(rules, "changed").events[0]
+    assert start["rules"] == "mleague" and start["rule_changes"] == {"rounds": 1}
+    assert "rule_changes" not in Game(load_rules("mleague"), "plain").events[0]
+    session = MjaiBotSession(EfficiencyBot(0))
+    session.handle([player_view_events([start], 0)[0]])
+    assert session.view.rules == rules
+    # changes that are no rule parameters: said on stderr, and the bot plays by standard
+    session.handle([{"type": "start_game", "id": 0, "rules": "mleague", "rule_changes": {"rounds": "many"}}])
+    assert session.view.rules == load_rules("standard")
+    assert "rounds must be an integer" in capsys.readouterr().err

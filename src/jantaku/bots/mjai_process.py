@@ -64,6 +64,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from jantaku.errors import JantakuError
 from jantaku.records.mjai import player_view_events
+from jantaku.rules import rule_changes
 from jantaku.table.actions import (
     ANKAN,
     CHI,
@@ -375,7 +376,11 @@ class MjaiProcessAgent:
         if not self._started_game:
             self._started_game = True
             names = [f"player{i}" for i in range(4)]
-            batch.append({"type": "start_game", "id": self.seat, "names": names, "rules": k.rules.name})
+            start = {"type": "start_game", "id": self.seat, "names": names, "rules": k.rules.name}
+            changes = rule_changes(k.rules)  # an East-only table of a hanchan preset: {"rounds": 1}
+            if changes:
+                start["rule_changes"] = changes
+            batch.append(start)
         batch.extend(self._flush_previous(k))
         if self._kyoku is not k:
             self._kyoku = k

@@ -47,7 +47,7 @@ from typing import Any, TextIO
 
 from jantaku.bots.base import Agent
 from jantaku.errors import JantakuError
-from jantaku.rules import Ruleset, load_rules
+from jantaku.rules import Ruleset, load_rules, preset_names, rules_with_changes
 from jantaku.table.actions import (
     ANKAN,
     CHI,
@@ -129,15 +129,18 @@ class MjaiBotSession:
         return shown[0]
 
     def _rules_of(self, e: dict[str, Any]) -> Ruleset:
-        """``--rules``, else the rule set ``start_game`` names (jantaku sends it) if known here, else standard."""
+        """``--rules``, else the rule set ``start_game`` names with its ``rule_changes`` (jantaku sends both: an
+        East-only table of a hanchan preset changes ``rounds``), else standard."""
         if self.rules_given is not None:
             return self.rules_given
-        name = e.get("rules")
-        if isinstance(name, str) and name:
+        name, changes = e.get("rules"), e.get("rule_changes")
+        if isinstance(name, str) and name and (name in preset_names() or changes):
             try:
-                return load_rules(name)
-            except JantakuError:
-                print(f"jantaku bot: unknown rule set {name!r} in start_game; playing by standard", file=sys.stderr)
+                return rules_with_changes(name, changes)
+            except JantakuError as err:
+                print(f"jantaku bot: start_game's rules cannot be read ({err}); playing by standard", file=sys.stderr)
+        elif isinstance(name, str) and name:
+            print(f"jantaku bot: unknown rule set {name!r} in start_game; playing by standard", file=sys.stderr)
         return load_rules("standard")
 
     def handle(self, events: Iterable[dict[str, Any]]) -> dict[str, Any]:

@@ -5,7 +5,25 @@
 ['jielu', 'jielu_original', 'mahjongsoul', 'meibi', 'mleague', 'mu', 'standard', 'tenhou']
 """
 
-from .loader import diff_rules, load_rules, preset_names, rules_from_mapping
+from .loader import (
+    diff_rules,
+    load_rules,
+    preset_names,
+    rule_changes,
+    rules_as_mapping,
+    rules_from_mapping,
+    rules_with_changes,
+)
 from .ruleset import RulesError, Ruleset
 
-__all__ = ["RulesError", "Ruleset", "diff_rules", "load_rules", "preset_names", "rules_from_mapping"]
+__all__ = [
+    "RulesError",
+    "Ruleset",
+    "diff_rules",
+    "load_rules",
+    "preset_names",
+    "rule_changes",
+    "rules_as_mapping",
+    "rules_from_mapping",
+    "rules_with_changes",
+]

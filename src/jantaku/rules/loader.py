@@ -292,6 +292,58 @@ def preset_sources(name: str) -> dict[str, str]:
     return out
 
 
+def rules_as_mapping(rules: Ruleset) -> dict[str, Any]:
+    """``rules`` as a mapping that :func:`rules_from_mapping` reads back to an equal rule set: ``base`` (its name,
+    when that is a preset) and each parameter that differs from the base, as plain JSON and TOML values. What a
+    game tells a bot of its rules (mjai ``start_game``'s ``rules`` and ``rule_changes``).
+
+    >>> rules_as_mapping(load_rules("tenhou").replace(rounds=1))
+    {'base': 'tenhou', 'rounds': 1}
+    >>> rules_from_mapping(rules_as_mapping(load_rules("mu").replace(rounds=1))) == load_rules("mu").replace(rounds=1)
+    True
+    """
+    base_name = rules.name if rules.name in preset_names() else None
+    base = _load_preset(base_name) if base_name is not None else Ruleset()
+    out: dict[str, Any] = {} if base_name is None else {"base": base_name}
+    for name, _, value in diff_rules(base, rules):
+        out[name] = _plain(name, value)
+    return out
+
+
+def rule_changes(rules: Ruleset) -> dict[str, Any]:
+    """The parameters where ``rules`` differs from the preset its name names (from the default rule set when the
+    name is no preset), as plain values: what jantaku's mjai ``start_game`` carries as ``rule_changes`` beside
+    ``rules`` (an East-only table of a hanchan preset: ``{"rounds": 1}``). :func:`rules_with_changes` undoes it.
+
+    >>> rule_changes(load_rules("tenhou"))
+    {}
+    >>> rule_changes(load_rules("mleague").replace(rounds=1, red_fives=(1, 1, 0)))
+    {'rounds': 1, 'red_fives': [1, 1, 0]}
+    """
+    return {k: v for k, v in rules_as_mapping(rules).items() if k != "base"}
+
+
+def rules_with_changes(name: str, changes: dict[str, Any] | None = None) -> Ruleset:
+    """The rule set a game names (``start_game``'s ``rules``) with its ``rule_changes``: the preset ``name`` (the
+    default rule set when ``name`` is no preset) with those parameters. Raises :class:`RulesError` for a change
+    that is not a valid parameter value."""
+    if changes is not None and not isinstance(changes, dict):
+        raise RulesError(f"rule_changes must be a table of parameters, got {excerpt(changes)}")
+    base = {"base": name} if name in preset_names() else {}
+    return rules_from_mapping({**base, **(changes or {})}, source="start_game")
+
+
+def _plain(name: str, value: Any) -> Any:
+    """A parameter's value as TOML writes it (the form :func:`coerce_value` reads)."""
+    if name == "jielu_fans":
+        return dict(value)
+    if isinstance(value, frozenset):
+        return sorted(value)
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
 def diff_rules(a: Ruleset, b: Ruleset) -> list[tuple[str, Any, Any]]:
     """The parameters where two rule sets differ, as (name, value in a, value in b)."""
     out = []

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from jantaku.rules import Ruleset
+from jantaku.rules import Ruleset, rule_changes
 
 from .actions import CONTINUE, STOP, Action
 from .kyoku import CALLED, DRAWN, ENDED, HandResult, IllegalActionError, Kyoku
@@ -212,6 +212,7 @@ class Game:
                 "names": list(self.names),
                 "seed": str(seed),
                 "rules": rules.name,
+                **({"rule_changes": changes} if (changes := rule_changes(rules)) else {}),
                 "seating": {
                     "procedure": self.seating.procedure,
                     "seat_of_player": list(self.seating.seat_of_player),
