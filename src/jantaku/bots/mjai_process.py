@@ -4,7 +4,7 @@
 over its stdin/stdout in the mjai.app style:
 
 * jantaku writes one line: a JSON **array** of the events since the bot's last answer, as that seat sees
-  them (:func:`~jantaku.records.mjai.player_view_events`: others' draws and dealt hands are ``"?"``);
+  them (:func:`~jantaku.table.seatview.as_seen_by`: others' draws and dealt hands are ``"?"``);
 * the bot writes one line: one JSON action, e.g. ``{"type":"dahai","actor":0,"pai":"5m","tsumogiri":false}``,
   ``{"type":"reach","actor":0}``, ``{"type":"hora","actor":0,"target":2,"pai":"7p"}``,
   ``{"type":"pon","actor":0,"target":2,"pai":"7p","consumed":["7p","7p"]}``, ``{"type":"ankan",...}``,
@@ -20,12 +20,12 @@ reverse) is corrected rather than refused; anything else not legal raises
 does not start, exits, does not answer within ``timeout`` seconds or writes something that is not a JSON
 object raises :class:`MjaiBotError` (and the process is stopped).
 
-**Where the events come from.** :class:`~jantaku.bots.base.PlayerView` exposes no event log, so the agent
-reads the live hand's list, ``view._k.events`` (the :class:`~jantaku.table.kyoku.Kyoku`'s own mjai events,
-``start_kyoku`` to ``end_kyoku``), and remembers how far it has sent it. A new hand is noticed by the
-``Kyoku`` object changing; the rest of the previous hand (its result and ``end_kyoku``) is sent first. The
-game-level events that are not in any hand's list are synthesised: a ``start_game`` (``id`` = the seat,
-``names`` ``player0``..``player3``, ``rules`` = the rule set's name) before the first hand, and an
+**Where the events come from.** The view's :attr:`~jantaku.bots.base.PlayerView.events` (the hand's mjai
+events, ``start_kyoku`` to ``end_kyoku``, as the seat sees them); the agent remembers how far it has sent them.
+A new hand is noticed by the view's round, hand number and honba changing; the rest of the previous hand (its
+result and ``end_kyoku``) is sent first. The game-level events that are not in any hand's list are
+synthesised: a ``start_game`` (``id`` = the seat, ``names`` ``player0``..``player3``, ``rules`` = the rule
+set's name, ``rule_changes`` where the game's rules differ from it) before the first hand, and an
 ``end_game`` (the scores after the last hand, before leftover deposits) when the agent is closed after a
 finished hand. The all-last dealer's choice to stop (``yame``/``continue``) has no mjai counterpart: the bot
 is not asked, the agent answers with ``yame`` (``stop_when_asked=False`` to continue instead).
@@ -63,7 +63,6 @@ from types import TracebackType
 from typing import IO, TYPE_CHECKING, Any
 
 from jantaku.errors import JantakuError
-from jantaku.records.mjai import player_view_events
 from jantaku.rules import rule_changes
 from jantaku.table.actions import (
     ANKAN,
@@ -82,12 +81,10 @@ from jantaku.table.actions import (
     TSUMO,
     Action,
 )
-from jantaku.table.kyoku import CHANKAN, IllegalActionError
+from jantaku.table.kyoku import IllegalActionError
 from jantaku.tiles import Tile
 
 if TYPE_CHECKING:
-    from jantaku.table.kyoku import Kyoku
-
     from .base import PlayerView
 
 __all__ = ["MjaiBotError", "MjaiProcessAgent", "action_to_mjai"]
@@ -196,7 +193,9 @@ class MjaiProcessAgent:
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
         self._broken = False
         self._stderr_thread: threading.Thread | None = None
-        self._kyoku: Kyoku | None = None
+        self._view: PlayerView | None = None
+        """The view last asked with: its hand's events (a live sequence) are sent up to :attr:`_sent`."""
+        self._hand: tuple[int, int, int] | None = None
         self._sent = 0
         self._started_game = False
         self._drop_reach = False
@@ -310,9 +309,9 @@ class MjaiProcessAgent:
         try:
             if proc.poll() is None and not self._broken and proc.stdin is not None:
                 rest = self._flush_previous(None)
-                k = self._kyoku
-                if k is not None and k.events and k.events[-1].get("type") == "end_kyoku":
-                    rest.append({"type": "end_game", "scores": list(k.scores)})
+                v = self._view
+                if v is not None and v.events and v.events[-1].get("type") == "end_kyoku":
+                    rest.append({"type": "end_game", "scores": list(v.scores)})
                 if rest:
                     proc.stdin.write(json.dumps(rest, ensure_ascii=False) + "\n")
                     proc.stdin.flush()
@@ -350,16 +349,23 @@ class MjaiProcessAgent:
 
     # -- events --------------------------------------------------------------------------------------------
 
-    def _flush_previous(self, current: Kyoku | None) -> list[dict[str, Any]]:
-        """The unsent events of the hand last seen, if ``current`` is another hand (or ``None``: all of them)."""
-        k = self._kyoku
-        if k is None or k is current:
+    def _flush_previous(self, current: PlayerView | None) -> list[dict[str, Any]]:
+        """The unsent events of the hand last seen, if ``current`` is a view of another hand (or ``None``: all of
+        them)."""
+        last = self._view
+        if last is None or (current is not None and not self._new_hand(current)):
             return []
-        rest = self._visible(k.events[self._sent :])
-        if current is not None and (not k.events or k.events[-1].get("type") != "end_kyoku"):
+        events = last.events
+        rest = self._visible(events[self._sent :])
+        if current is not None and (not events or events[-1].get("type") != "end_kyoku"):
             rest.append({"type": "end_kyoku"})  # a hand abandoned mid-way (a chombo): close it for the bot
-        self._sent = len(k.events)
+        self._sent = len(events)
         return rest
+
+    def _new_hand(self, view: PlayerView) -> bool:
+        """Whether ``view`` shows another hand than the last view (its round, number and honba, which no two hands
+        of a game share, or an event list shorter than what was sent)."""
+        return (view.round_wind, view.hand_number, view.honba) != self._hand or len(view.events) < self._sent
 
     def _visible(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         assert self.seat is not None
@@ -369,24 +375,25 @@ class MjaiProcessAgent:
                 self._drop_reach = False  # the bot was sent this reach when it declared it
                 continue
             out.append(e)
-        return player_view_events(out, self.seat)
+        return out  # already as the seat sees them (PlayerView.events)
 
-    def _new_events(self, k: Kyoku) -> list[dict[str, Any]]:
+    def _new_events(self, view: PlayerView) -> list[dict[str, Any]]:
         batch: list[dict[str, Any]] = []
         if not self._started_game:
             self._started_game = True
             names = [f"player{i}" for i in range(4)]
-            start = {"type": "start_game", "id": self.seat, "names": names, "rules": k.rules.name}
-            changes = rule_changes(k.rules)  # an East-only table of a hanchan preset: {"rounds": 1}
+            start = {"type": "start_game", "id": self.seat, "names": names, "rules": view.rules.name}
+            changes = rule_changes(view.rules)  # an East-only table of a hanchan preset: {"rounds": 1}
             if changes:
                 start["rule_changes"] = changes
             batch.append(start)
-        batch.extend(self._flush_previous(k))
-        if self._kyoku is not k:
-            self._kyoku = k
+        batch.extend(self._flush_previous(view))
+        if self._view is None or self._new_hand(view):
             self._sent = 0
-        batch.extend(self._visible(k.events[self._sent :]))
-        self._sent = len(k.events)
+        self._view, self._hand = view, (view.round_wind, view.hand_number, view.honba)
+        events = view.events
+        batch.extend(self._visible(events[self._sent :]))
+        self._sent = len(events)
         return batch
 
     # -- deciding ------------------------------------------------------------------------------------------
@@ -404,8 +411,7 @@ class MjaiProcessAgent:
         if TENPAI in kinds:
             # the mjai protocol has no tenpai declaration: a tenpai hand is shown (as mjai servers do)
             return next(a for a in legal if a.kind == TENPAI)
-        k: Kyoku = view._k  # the live hand: PlayerView has no public event log (see the module docs)
-        line, msg = self._exchange(self._new_events(k))
+        line, msg = self._exchange(self._new_events(view))
         if msg["type"] == "reach":
             self._check_actor(msg, line, legal)
             if RIICHI not in kinds:
@@ -415,7 +421,7 @@ class MjaiProcessAgent:
             if msg2["type"] != "dahai":
                 raise self._illegal(line2, legal, "after reach the bot must answer the discard (dahai)")
             return self._match_discard(msg2, line2, [a for a in legal if a.kind == RIICHI], legal)
-        return self._to_action(msg, line, legal, k)
+        return self._to_action(msg, line, legal, view)
 
     def _illegal(self, line: str, legal: list[Action], why: str = "") -> IllegalActionError:
         offered = ", ".join(json.dumps(self._offer(a), separators=(",", ":")) for a in legal) or "nothing"
@@ -452,7 +458,7 @@ class MjaiProcessAgent:
         # a wrong or missing tsumogiri flag with the right tile is corrected, not refused
         return exact[0] if exact else same[0]
 
-    def _to_action(self, msg: dict[str, Any], line: str, legal: list[Action], k: Kyoku) -> Action:
+    def _to_action(self, msg: dict[str, Any], line: str, legal: list[Action], view: PlayerView) -> Action:
         kind = msg["type"]
         if kind == "none":
             passing = next((a for a in legal if a.kind == PASS), None)
@@ -471,7 +477,7 @@ class MjaiProcessAgent:
                 found = [a for a in found if a.tile is not None and a.tile.kind == tile.kind]
             if want == RON and found and "target" in msg:
                 # a ron is on the last discard, or (robbing a kan) on the tile the kan's owner adds
-                from_seat = k.actor if k.phase == CHANKAN else (k.last_discard[0] if k.last_discard else None)
+                from_seat = _last_tile_offered_by(view.events)
                 if target != from_seat:
                     return self._raise(line, legal, f"the tile to win on came from seat {from_seat}, not {target}")
             if not found:
@@ -518,3 +524,11 @@ def _is_mjai(name: str) -> bool:
     except JantakuError:
         return False
     return True
+
+
+def _last_tile_offered_by(events: Sequence[dict[str, Any]]) -> int | None:
+    """The seat whose tile a ron now would take: the last discard's, or the last kan's (robbing it)."""
+    for e in reversed(events):
+        if e.get("type") in ("dahai", "kakan", "ankan"):
+            return e.get("actor")
+    return None

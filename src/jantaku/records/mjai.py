@@ -3,10 +3,10 @@
 A game record in mjai form is one JSON event per line (the schema is in :mod:`jantaku.records.record`).
 jantaku writes its games that way (``jantaku simulate --out``) with a few extensions: ``start_game`` carries
 ``rules`` (the rule set's name), ``rule_changes`` (where the game's rules differ from that preset, e.g.
-``{"rounds": 1}`` for an East-only table: :func:`jantaku.rules.rule_changes`), ``seed`` and ``seating``; ``start_kyoku`` carries ``dice``; ``hora`` carries
-the score; ``ryukyoku`` its ``reason``, ``tenpais`` and ``scores``; ``end_game`` ``ranks``, ``final`` and
-``deposits``. A ``ryukyoku``'s ``tenpais`` are the hands *shown* (declared) tenpai, which the payments follow;
-where the rule set lets a tenpai player stay silent (``tenpai_silence``) and one did, ``silent`` lists those
+``{"rounds": 1}`` for an East-only table: :func:`jantaku.rules.rule_changes`), ``seed`` and ``seating``;
+``start_kyoku`` carries ``dice``; ``hora`` carries the score; ``ryukyoku`` its ``reason``, ``tenpais`` and
+``scores``; ``end_game`` ``ranks``, ``final`` and ``deposits``. A ``ryukyoku``'s ``tenpais`` are the hands
+*shown* (declared) tenpai, which the payments follow; where the rule set lets a tenpai player stay silent (``tenpai_silence``) and one did, ``silent`` lists those
 seats (a private key: dropped from a player's view). The reader accepts logs without any of them (a plain
 ``{"type": "start_game"}`` is fine).
 
