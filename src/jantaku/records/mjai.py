@@ -6,9 +6,9 @@ jantaku writes its games that way (``jantaku simulate --out``) with a few extens
 ``{"rounds": 1}`` for an East-only table: :func:`jantaku.rules.rule_changes`), ``seed`` and ``seating``;
 ``start_kyoku`` carries ``dice``; ``hora`` carries the score; ``ryukyoku`` its ``reason``, ``tenpais`` and
 ``scores``; ``end_game`` ``ranks``, ``final`` and ``deposits``. A ``ryukyoku``'s ``tenpais`` are the hands
-*shown* (declared) tenpai, which the payments follow; where the rule set lets a tenpai player stay silent (``tenpai_silence``) and one did, ``silent`` lists those
-seats (a private key: dropped from a player's view). The reader accepts logs without any of them (a plain
-``{"type": "start_game"}`` is fine).
+*shown* (declared) tenpai, which the payments follow; where the rule set lets a tenpai player stay silent
+(``tenpai_silence``) and one did, ``silent`` lists those seats (a private key: dropped from a player's view).
+The reader accepts logs without any of them (a plain ``{"type": "start_game"}`` is fine).
 
 :func:`player_view_events` is what an mjai bot at one seat is shown (the mjai.app convention): other
 players' draws and dealt hands become ``"?"``, everything public stays, and the extensions that would
