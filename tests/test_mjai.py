@@ -497,6 +497,8 @@ def test_a_game_with_changed_rules_tells_its_bots_the_changes(capsys):
     start = Game(rules, "changed").events[0]
     assert start["rules"] == "mleague" and start["rule_changes"] == {"rounds": 1}
     assert "rule_changes" not in Game(load_rules("mleague"), "plain").events[0]
+    # the log read back knows the game was East only
+    assert read_mjai(json.dumps(start) + "\n").hanchan is False
     session = MjaiBotSession(EfficiencyBot(0))
     session.handle([player_view_events([start], 0)[0]])
     assert session.view.rules == rules

@@ -192,9 +192,10 @@ def _rule_hints(rec: GameRecord) -> None:
     if isinstance(rules_name, str) and rules_name:
         rec.rule_name = rules_name
         try:
-            from jantaku.rules import load_rules
+            from jantaku.rules import load_rules, rules_with_changes
 
-            rs = load_rules(rules_name)
+            changes = start.get("rule_changes") if start else None
+            rs = rules_with_changes(rules_name, changes) if changes else load_rules(rules_name)
         except JantakuError:  # a rule set this installation does not know: guess from the tiles
             rs = None
             rec.problems.append(f"{rec.source}: rule set {excerpt(rules_name)} is unknown here; rule hints guessed")
