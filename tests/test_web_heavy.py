@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gzip
+import json
 import os
 import time
 from pathlib import Path
@@ -15,6 +16,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from jantaku.cli.serve_cmd import HEAVY_DEFAULTS
+from jantaku.rules import load_rules
+from jantaku.sim.runner import play_game
 from jantaku.web.app import create_app
 from jantaku.web.heavy import DEADLINES, WALL_FACTOR, HeavyLimits
 from jantaku.web.limits import MAX_RECORD_EVENTS
@@ -119,6 +122,24 @@ def test_a_deadline_counts_the_workers_processor_time_not_its_waiting(tmp_path):
         assert r.status_code == 503 and "took longer than 1 s" in r.json()["error"], r.text[:300]
         assert pool.stats["timeouts"] == 1
         assert client.post("/api/replay", params={"name": "a.json"}, content=TWINS.read_bytes()).status_code == 200
+
+
+def test_a_new_workers_start_up_is_not_counted_in_its_first_jobs_deadline(tmp_path):
+    """A worker's start-up (importing jantaku: most of a second of processor time, more on a busy machine) comes
+    before its ready frame and is not the job's: a small upload under a 0.2 s deadline is read by a fresh worker,
+    and again by the fresh worker that replaces one ended at its deadline."""
+    events = play_game(load_rules("tenhou"), "start-up", ["efficiency"] * 4).events
+    first_hand = events[: next(i for i, e in enumerate(events) if e["type"] == "end_kyoku") + 1]
+    small = "\n".join(json.dumps(e) for e in first_hand).encode()
+    with _client(tmp_path, deadlines=(("replay", 0.2),)) as client:
+        pool = client.app.state.heavy
+        for _ in range(2):
+            r = client.post("/api/replay", params={"name": "a.mjson"}, content=small)
+            assert r.status_code == 200, r.text[:300]
+            (worker,) = pool._workers
+            assert worker.cpu_seconds() > 0.2  # its start-up alone took longer than the deadline
+            pool._forget(worker)  # ended, as at a deadline: the next request starts a new one
+        assert pool.stats["timeouts"] == 0
 
 
 def _alive(pid: int) -> bool:

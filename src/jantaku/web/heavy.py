@@ -10,7 +10,8 @@ never waits on that work: no shared interpreter lock, no shared memory), within 
 - at most ``per_address`` heavy requests from one address running or waiting (more: 429), and at most
   ``workers + queue`` in all (more: 503 at once);
 - a request waits at most ``wait_seconds`` for a free worker (then 503, nothing done);
-- each kind of work has a deadline (:data:`DEADLINES`, or the host's) counted in the worker's processor time,
+- each kind of work has a deadline (:data:`DEADLINES`, or the host's) counted in the worker's processor time
+  from the moment the worker has started (a new worker's start-up is not the job's, :data:`STARTUP_SECONDS`),
   so that a busy machine slows a request without cutting it short, and a wall-clock cap of :data:`WALL_FACTOR`
   times that: a worker past either is ended and replaced, and the request answers 503 naming the limit;
 - a worker's memory is capped (``memory_mb`` of address space: a record that would need more is refused with
@@ -46,7 +47,7 @@ from typing import Any, BinaryIO
 
 from .tables import TooManyRequests, Unavailable, WebError
 
-__all__ = ["DEADLINES", "WALL_FACTOR", "HeavyLimits", "HeavyPool", "WorkerError", "receive", "send"]
+__all__ = ["DEADLINES", "STARTUP_SECONDS", "WALL_FACTOR", "HeavyLimits", "HeavyPool", "WorkerError", "receive", "send"]
 
 log = logging.getLogger("jantaku.web")
 
@@ -70,6 +71,10 @@ WALL_FACTOR = 4.0
 """A heavy request ends after this many times its deadline in wall-clock seconds however little processor time
 its worker got (a worker starved by other work on the machine: below the server's priority, it is the first to
 wait)."""
+
+STARTUP_SECONDS = 60.0
+"""Wall-clock seconds a new worker may take to start (import jantaku: about 1.5 s of processor time) before its
+first job; not counted in the job's deadline. Past it the request answers 503 and the worker is replaced."""
 
 IDLE_SECONDS = 600.0
 """A worker without a job for this long ends (a server idle for a while gives its workers' memory back); the pool
@@ -217,6 +222,13 @@ class HeavyPool:
                     f"the {kind} took longer than {seconds:g} s and was stopped (the server's limit): "
                     + _LONGER.get(kind, "try a smaller file")
                 ) from None
+            except _NotStarted:
+                self._forget(worker)
+                worker = None
+                raise Unavailable(
+                    f"a worker for the {kind} did not start within {STARTUP_SECONDS:g} s (the server is very busy): "
+                    "try again soon"
+                ) from None
             except _Died as e:
                 self._forget(worker)
                 worker = None
@@ -285,6 +297,10 @@ class _Overran(Exception):
     pass
 
 
+class _NotStarted(Exception):
+    """A new worker did not finish starting within :data:`STARTUP_SECONDS`."""
+
+
 class _Died(Exception):
     pass
 
@@ -331,6 +347,8 @@ class _Worker:
         self.jobs = 0
         self.rss_mb = 0.0
         self.last = time.monotonic()
+        self.ready = False
+        """Whether the worker has said it started (its imports done)."""
 
     def alive(self) -> bool:
         return self.process.poll() is None
@@ -345,6 +363,8 @@ class _Worker:
         assert self.process.stdin is not None and self.process.stdout is not None
         try:
             send(self.process.stdin, (task, args))
+            if not self.ready:  # a new worker's start-up (about 1.5 s of processor time) is not the job's
+                self._start_up()
             self._wait(seconds)
             reply = receive(self.process.stdout)
         except (EOFError, OSError, pickle.UnpicklingError):
@@ -356,6 +376,17 @@ class _Worker:
             return payload
         code, message, kind = payload
         raise WorkerError(code, message, kind)
+
+    def _start_up(self) -> None:
+        """Wait for the worker's ready frame: :class:`_NotStarted` after :data:`STARTUP_SECONDS`."""
+        assert self.process.stdout is not None
+        ready, _, _ = select.select([self.process.stdout], [], [], STARTUP_SECONDS)
+        if not ready:
+            raise _NotStarted
+        status, _, self.rss_mb = receive(self.process.stdout)
+        if status != "ready":  # pragma: no cover - the worker's first frame is always its ready frame
+            raise _Died(f"the worker's first frame was {status!r}")
+        self.ready = True
 
     def _wait(self, seconds: float) -> None:
         """Until the worker's reply is ready to read; :class:`_Overran` once the job has used ``seconds`` of

@@ -20,7 +20,7 @@ from typing import Any, BinaryIO
 
 from jantaku.errors import JantakuError
 
-# imported here, not in the jobs: the fork server loads this module once, and every worker starts with them
+# imported here, not in the jobs: a worker imports them as it starts, before it says it is ready
 from . import analyse as _analyse
 from . import app as _app
 from . import league as _league
@@ -130,8 +130,9 @@ def _rss_mb() -> float:
 
 
 def work(memory_mb: int, jobs: BinaryIO, replies: BinaryIO, idle_seconds: float = IDLE_SECONDS) -> None:
-    """The worker's loop: a job ``(task, args)`` from ``jobs``, its reply to ``replies`` (``("ok", result,
-    rss_mb)`` or ``("error", (status, message, kind), rss_mb)``), until ``jobs`` closes. The process's address
+    """The worker's loop: ``("ready", None, rss_mb)`` once started, then a job ``(task, args)`` from ``jobs``, its
+    reply to ``replies`` (``("ok", result, rss_mb)`` or ``("error", (status, message, kind), rss_mb)``), until
+    ``jobs`` closes. The process's address
     space is capped at ``memory_mb``, and it runs :data:`NICE` steps below the server's priority. A worker left
     without a job for ``idle_seconds`` ends."""
     cap = memory_mb * 2**20
@@ -143,6 +144,10 @@ def work(memory_mb: int, jobs: BinaryIO, replies: BinaryIO, idle_seconds: float 
             resource.setrlimit(resource.RLIMIT_AS, (cap, hard if hard != resource.RLIM_INFINITY else cap))
     except (ValueError, OSError):  # pragma: no cover - a platform without the limit
         pass
+    try:  # started (imports done): the pool counts a job's processor time from here, not the start-up's
+        send(replies, ("ready", None, _rss_mb()))
+    except (EOFError, OSError):
+        return
     while True:
         try:
             waiting, _, _ = select.select([jobs], [], [], idle_seconds)
