@@ -9,6 +9,7 @@ import dataclasses
 import gzip
 import json
 import os
+import select
 import time
 from pathlib import Path
 
@@ -140,6 +141,40 @@ def test_a_new_workers_start_up_is_not_counted_in_its_first_jobs_deadline(tmp_pa
             assert worker.cpu_seconds() > 0.2  # its start-up alone took longer than the deadline
             pool._forget(worker)  # ended, as at a deadline: the next request starts a new one
         assert pool.stats["timeouts"] == 0
+
+
+def test_a_quick_reply_sent_with_the_ready_frame_is_not_missed():
+    """A fresh worker's ready frame and a quick job's reply can reach the pool together: reading the first must
+    leave the second where the pool waits for it (a buffered read took both, and the pool then waited on an empty
+    pipe until the deadline: a 503 for a one-millisecond job)."""
+    from jantaku.web.heavy import WorkerError, _Worker
+
+    class Late(_Worker):
+        def _start_up(self) -> None:
+            # wait until the worker has started, taken the job and answered it: both frames are then in the
+            # pipe, and the worker sleeps waiting for another job
+            end = time.monotonic() + 30
+            while time.monotonic() < end and not (
+                select.select([self._out], [], [], 0)[0] and (self.cpu_seconds() or 0) > 0.3 and _state(self.pid) == "S"
+            ):
+                time.sleep(0.1)
+            super()._start_up()
+
+        @property
+        def pid(self) -> int:
+            return self.process.pid
+
+    worker = Late(1024)
+    try:
+        with pytest.raises(WorkerError) as err:
+            worker.call("replay_read", (b"hello", "x.json"), 5.0)
+        assert err.value.status == 400
+    finally:
+        worker.end()
+
+
+def _state(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].split()[0]
 
 
 def _alive(pid: int) -> bool:

@@ -344,6 +344,11 @@ class _Worker:
             stdout=subprocess.PIPE,
             stderr=None,  # its log lines go where the server's go
         )
+        assert self.process.stdout is not None
+        self._out: BinaryIO = getattr(self.process.stdout, "raw", self.process.stdout)
+        """The worker's replies, read unbuffered: two frames may be on the way (its ready frame and a quick job's
+        reply), and a buffered read of the first would take the second out of the pipe, where ``select`` no
+        longer sees it."""
         self.jobs = 0
         self.rss_mb = 0.0
         self.last = time.monotonic()
@@ -366,7 +371,7 @@ class _Worker:
             if not self.ready:  # a new worker's start-up (about 1.5 s of processor time) is not the job's
                 self._start_up()
             self._wait(seconds)
-            reply = receive(self.process.stdout)
+            reply = receive(self._out)
         except (EOFError, OSError, pickle.UnpicklingError):
             code = self.process.wait(timeout=5) if not self.alive() else None
             raise _Died(f"the worker ended, exit code {code}") from None
@@ -379,11 +384,10 @@ class _Worker:
 
     def _start_up(self) -> None:
         """Wait for the worker's ready frame: :class:`_NotStarted` after :data:`STARTUP_SECONDS`."""
-        assert self.process.stdout is not None
-        ready, _, _ = select.select([self.process.stdout], [], [], STARTUP_SECONDS)
+        ready, _, _ = select.select([self._out], [], [], STARTUP_SECONDS)
         if not ready:
             raise _NotStarted
-        status, _, self.rss_mb = receive(self.process.stdout)
+        status, _, self.rss_mb = receive(self._out)
         if status != "ready":  # pragma: no cover - the worker's first frame is always its ready frame
             raise _Died(f"the worker's first frame was {status!r}")
         self.ready = True
@@ -404,7 +408,7 @@ class _Worker:
                     raise _Overran
                 # the worker uses at most one second of processor time a second: no need to look sooner
                 left = min(left, max(0.05, seconds - used))
-            ready, _, _ = select.select([self.process.stdout], [], [], left)
+            ready, _, _ = select.select([self._out], [], [], left)
             if ready:
                 return
 
