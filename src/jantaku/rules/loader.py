@@ -52,8 +52,14 @@ _MAX_TOML_DEPTH = 20
 
 def preset_names() -> list[str]:
     """Names of the presets shipped with jantaku."""
+    return sorted(_shipped_presets())
+
+
+@cache
+def _shipped_presets() -> frozenset[str]:
+    """The shipped presets' names, read from the package once (every new game asks: :func:`rule_changes`)."""
     folder = resources.files("jantaku.rules") / "presets"
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+    return frozenset(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
 INT_RANGES: dict[str, tuple[int, int]] = {"rounds": (1, 4)}
@@ -173,7 +179,7 @@ def rules_from_mapping(data: dict[str, Any], *, source: str = "", _depth: int = 
 
 @cache
 def _load_preset(name: str, depth: int = 0) -> Ruleset:
-    if name not in preset_names():
+    if name not in _shipped_presets():
         raise RulesError(f"unknown rule set {excerpt(name)}: the presets are {', '.join(preset_names())}")
     text = (resources.files("jantaku.rules") / "presets" / f"{name}.toml").read_text(encoding="utf-8")
     data = tomllib.loads(text)
@@ -271,7 +277,7 @@ def preset_sources(name: str) -> dict[str, str]:
     >>> preset_sources("mahjongsoul")["return_points"].startswith("records' sc")
     True
     """
-    if name not in preset_names():
+    if name not in _shipped_presets():
         return {}
     text = (resources.files("jantaku.rules") / "presets" / f"{name}.toml").read_text(encoding="utf-8")
     try:
@@ -302,7 +308,7 @@ def rules_as_mapping(rules: Ruleset) -> dict[str, Any]:
     >>> rules_from_mapping(rules_as_mapping(load_rules("mu").replace(rounds=1))) == load_rules("mu").replace(rounds=1)
     True
     """
-    base_name = rules.name if rules.name in preset_names() else None
+    base_name = rules.name if rules.name in _shipped_presets() else None
     base = _load_preset(base_name) if base_name is not None else Ruleset()
     out: dict[str, Any] = {} if base_name is None else {"base": base_name}
     for name, _, value in diff_rules(base, rules):
@@ -329,7 +335,7 @@ def rules_with_changes(name: str, changes: dict[str, Any] | None = None) -> Rule
     that is not a valid parameter value."""
     if changes is not None and not isinstance(changes, dict):
         raise RulesError(f"rule_changes must be a table of parameters, got {excerpt(changes)}")
-    base = {"base": name} if name in preset_names() else {}
+    base = {"base": name} if name in _shipped_presets() else {}
     return rules_from_mapping({**base, **(changes or {})}, source="start_game")
 
 
