@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from jantaku.table.actions import Action
     from jantaku.table.kyoku import Kyoku
 
-__all__ = ["Agent", "PlayerView", "unseen_counts"]
+__all__ = ["Agent", "PlayerView", "hand_key", "unseen_counts"]
 
 
 class PlayerView:
@@ -106,6 +106,12 @@ class PlayerView:
     def visible_counts(self) -> list[int]:
         """Counts of every tile this seat can see outside its closed hand: rivers, melds, dora indicators."""
         return visible_counts(self._k.seats, self._k.dora_indicators())
+
+
+def hand_key(view: PlayerView) -> tuple[int, int, int]:
+    """Which hand of its game ``view`` shows: its round wind, number and honba (no two hands of a game share
+    them), for a bot that keeps something per hand and must notice the next one."""
+    return (view.round_wind, view.hand_number, view.honba)
 
 
 def unseen_counts(view: PlayerView) -> list[int]:

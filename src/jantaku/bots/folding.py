@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from jantaku.tiles import Tile
 
+from .base import hand_key
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -65,7 +67,7 @@ class FoldWatch:
     def observe(self, view: PlayerView) -> None:
         """Read the public discards and riichi declarations of the view's hand that are new since the last call."""
         events = view.events
-        hand = (view.round_wind, view.hand_number, view.honba)
+        hand = hand_key(view)
         if hand != self._hand or len(events) < self._next:
             if self._events is not None:  # the discards of the last hand made after this seat's last decision
                 self._read(self._events, view.seat)

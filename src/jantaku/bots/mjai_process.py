@@ -84,6 +84,8 @@ from jantaku.table.actions import (
 from jantaku.table.kyoku import IllegalActionError
 from jantaku.tiles import Tile
 
+from .base import hand_key
+
 if TYPE_CHECKING:
     from .base import PlayerView
 
@@ -365,7 +367,7 @@ class MjaiProcessAgent:
     def _new_hand(self, view: PlayerView) -> bool:
         """Whether ``view`` shows another hand than the last view (its round, number and honba, which no two hands
         of a game share, or an event list shorter than what was sent)."""
-        return (view.round_wind, view.hand_number, view.honba) != self._hand or len(view.events) < self._sent
+        return hand_key(view) != self._hand or len(view.events) < self._sent
 
     def _visible(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         assert self.seat is not None
@@ -390,7 +392,7 @@ class MjaiProcessAgent:
         batch.extend(self._flush_previous(view))
         if self._view is None or self._new_hand(view):
             self._sent = 0
-        self._view, self._hand = view, (view.round_wind, view.hand_number, view.honba)
+        self._view, self._hand = view, hand_key(view)
         events = view.events
         batch.extend(self._visible(events[self._sent :]))
         self._sent = len(events)

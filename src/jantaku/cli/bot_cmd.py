@@ -64,12 +64,11 @@ from jantaku.table.actions import (
     TSUMO,
     Action,
 )
-from jantaku.table.seatview import SeatView
+from jantaku.table.seatview import HIDDEN, SeatView
 
 __all__ = ["MjaiBotSession", "add_parser", "run"]
 
 _NONE: dict[str, Any] = {"type": "none"}
-_HIDDEN = "?"
 
 
 class MjaiBotSession:
@@ -109,9 +108,7 @@ class MjaiBotSession:
         self.view.apply(e)
 
     def _open(self, seat: int) -> None:
-        if not 0 <= seat <= 3:
-            raise JantakuError(f"the bot's seat must be 0-3, got {seat}")
-        self.view = SeatView(seat, self._rules)
+        self.view = SeatView(seat, self._rules)  # a seat that is not 0-3: SeatViewError names it
         if self._start is not None:
             self.view.apply(self._start)
             self._start = None
@@ -121,7 +118,7 @@ class MjaiBotSession:
         if self.seat_given is not None:
             return self.seat_given
         tehais = e.get("tehais") if isinstance(e.get("tehais"), list) else []
-        shown = [s for s, h in enumerate(tehais) if isinstance(h, list) and h and _HIDDEN not in h]
+        shown = [s for s, h in enumerate(tehais) if isinstance(h, list) and h and HIDDEN not in h]
         if len(shown) != 1:
             raise JantakuError(
                 "the bot's seat is unknown: no start_game id, no --seat, and start_kyoku does not show exactly one hand"

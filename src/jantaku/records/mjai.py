@@ -45,9 +45,6 @@ from .record import MAX_EVENTS, GameRecord, event_problem, has_dead_wall
 
 __all__ = ["PRIVATE_KEYS", "player_view_event", "player_view_events", "read_mjai", "write_mjai"]
 
-HIDDEN = "?"
-"""The mjai name of a tile the viewer cannot see."""
-
 
 # ---------------------------------------------------------------------------------------------------------
 # one seat's view

@@ -60,11 +60,21 @@ if TYPE_CHECKING:
 
     from .kyoku import Kyoku
 
-__all__ = ["PRIVATE_KEYS", "SeatView", "SeatViewError", "SeenEvents", "as_seen_by", "seat_facts", "visible_counts"]
+__all__ = [
+    "HIDDEN",
+    "PRIVATE_KEYS",
+    "SeatView",
+    "SeatViewError",
+    "SeenEvents",
+    "as_seen_by",
+    "seat_facts",
+    "visible_counts",
+]
 
 _WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
 _CALLS = {"chi": MeldKind.CHI, "pon": MeldKind.PON, "daiminkan": MeldKind.MINKAN}
-_HIDDEN = "?"
+HIDDEN = "?"
+"""The mjai name of a tile a seat cannot see (another's draw or dealt tile)."""
 
 
 class SeatViewError(JantakuError):
@@ -649,11 +659,11 @@ def as_seen_by(event: dict[str, Any], seat: int) -> dict[str, Any]:
     """
     kind = event.get("type")
     if kind == "tsumo":
-        if event.get("actor") != seat and event.get("pai") != _HIDDEN:
-            return {**event, "pai": _HIDDEN}
+        if event.get("actor") != seat and event.get("pai") != HIDDEN:
+            return {**event, "pai": HIDDEN}
         return event
     if kind == "start_kyoku" and isinstance(event.get("tehais"), list):
-        hands = [list(h) if s == seat else [_HIDDEN] * len(h) for s, h in enumerate(event["tehais"])]
+        hands = [list(h) if s == seat else [HIDDEN] * len(h) for s, h in enumerate(event["tehais"])]
         return {**event, "tehais": hands}
     private = PRIVATE_KEYS.get(kind) if isinstance(kind, str) else None
     if private is not None and not private.isdisjoint(event):
