@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -84,17 +85,26 @@ def lineup(n: int) -> tuple[list[str], int]:
     return names, seat
 
 
-def _pair(rules: str, n: int) -> tuple[Game, Game, int]:
+def play_pair(rules: str, n: int, over_mjai: Callable[[str, int], Any]) -> tuple[Game, Game, int]:
+    """Seeded game ``n`` played twice: every bot in-process, then with the strong bot's seat played by the agent
+    ``over_mjai(seed, seat)`` makes. Both games and that seat."""
     names, seat = lineup(n)
     seed = f"mjai-identity-{n}"
     bots: list[Any] = [make_bot(name, f"{seed}:{s}") for s, name in enumerate(names)]
     bots[seat] = AsOverMjai(bots[seat])
     direct = _play(rules, seed, bots)
     agents: list[Any] = [make_bot(name, f"{seed}:{s}") for s, name in enumerate(names)]
-    # the session learns the rule set from start_game, as `jantaku bot` does when jantaku seats it
-    agents[seat] = InPipeAgent(MjaiBotSession(make_bot("strong", f"{seed}:{seat}")), seat)
-    over_mjai = _play(rules, seed, agents)
-    return direct, over_mjai, seat
+    agents[seat] = over_mjai(seed, seat)
+    try:
+        return direct, _play(rules, seed, agents), seat
+    finally:
+        agents[seat].close()
+
+
+def in_pipe(seed: str, seat: int) -> InPipeAgent:
+    """The strong bot's session as `jantaku bot strong --seed SEED:SEAT` runs it: the session learns the rule
+    set from start_game, as `jantaku bot` does when jantaku seats it."""
+    return InPipeAgent(MjaiBotSession(make_bot("strong", f"{seed}:{seat}")), seat)
 
 
 def first_difference(direct: Game, over_mjai: Game) -> str | None:
@@ -116,7 +126,7 @@ def first_difference(direct: Game, over_mjai: Game) -> str | None:
 def test_the_strong_bot_over_mjai_plays_the_same_games_as_in_process(rules):
     kinds: dict[str, int] = {}
     for n in range(GAMES_PER_PRESET):
-        direct, over_mjai, seat = _pair(rules, n)
+        direct, over_mjai, seat = play_pair(rules, n, in_pipe)
         difference = first_difference(direct, over_mjai)
         assert difference is None, f"{rules} game {n}, the strong bot over mjai at seat {seat}: {difference}"
         for e in direct.events:

@@ -23,28 +23,23 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from jantaku.bots import make_bot  # noqa: E402
 from jantaku.bots.mjai_process import MjaiProcessAgent  # noqa: E402
-from test_mjai_identity import PRESETS, AsOverMjai, _play, first_difference, lineup  # noqa: E402
+from test_mjai_identity import PRESETS, first_difference, play_pair  # noqa: E402
 
 
 def run_preset(preset: str, games: int) -> dict[str, Any]:
     start = time.monotonic()
     identical, exchanges, decisions, first = 0, 0, Counter(), None
-    for n in range(games):
-        names, seat = lineup(n)
-        seed = f"mjai-identity-{n}"
-        bots: list[Any] = [make_bot(name, f"{seed}:{s}") for s, name in enumerate(names)]
-        bots[seat] = AsOverMjai(bots[seat])
-        direct = _play(preset, seed, bots)
-        agents: list[Any] = [make_bot(name, f"{seed}:{s}") for s, name in enumerate(names)]
+    made: list[MjaiProcessAgent] = []
+
+    def process(seed: str, seat: int) -> MjaiProcessAgent:  # a new `jantaku bot strong` process a game
         command = [sys.executable, "-m", "jantaku.cli", "bot", "strong", "--seed", f"{seed}:{seat}"]
-        agent = agents[seat] = MjaiProcessAgent(command, seat=seat, timeout=60)
-        try:
-            over_mjai = _play(preset, seed, agents)
-        finally:
-            agent.close()
-        exchanges += agent.exchanges
+        made.append(MjaiProcessAgent(command, seat=seat, timeout=60))
+        return made[-1]
+
+    for n in range(games):
+        direct, over_mjai, seat = play_pair(preset, n, process)
+        exchanges += made[-1].exchanges
         difference = first_difference(direct, over_mjai)
         if difference is None:
             identical += 1
