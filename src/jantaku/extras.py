@@ -40,7 +40,7 @@ from types import ModuleType
 
 from jantaku.errors import JantakuError
 
-__all__ = ["EXTRAS", "MissingExtra", "available", "installed_version", "notice", "require"]
+__all__ = ["EXTRAS", "MissingExtra", "available", "installed_version", "notice", "require", "require_installed"]
 
 notice: Callable[[str], None] | None = None
 """Where a slow first use of an optional part says what it is doing (the 洁律 check's compiler): the command line
@@ -67,11 +67,33 @@ def require(module: str, extra: str, what: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError as e:
-        missing = (e.name or module).split(".")[0]
-        raise MissingExtra(
-            f"{what} needs the {extra} extra ({missing} is not installed): pip install 'jantaku[{extra}]' "
-            f"(in a clone of the repository: pip install -e '.[{extra}]')"
-        ) from None
+        raise _missing(what, extra, (e.name or module).split(".")[0]) from None
+
+
+def _missing(what: str, extra: str, module: str) -> MissingExtra:
+    return MissingExtra(
+        f"{what} needs the {extra} extra ({module} is not installed): pip install 'jantaku[{extra}]' "
+        f"(in a clone of the repository: pip install -e '.[{extra}]')"
+    )
+
+
+def require_installed(modules: tuple[str, ...], extra: str, what: str) -> None:
+    """Raise :class:`MissingExtra` saying that ``what`` needs ``extra`` when one of ``modules`` is not installed,
+    without importing them (a package's first lines name its extra this way: the check costs nothing, and a
+    worker that needs only part of the package does not import the rest).
+
+    >>> require_installed(("numpy",), "web", "the web table")
+    >>> try:
+    ...     require_installed(("numpy", "no_such_package_here"), "web", "the web table")
+    ... except MissingExtra as e:
+    ...     print(str(e).split(":")[0])
+    the web table needs the web extra (no_such_package_here is not installed)
+    """
+    from importlib.util import find_spec
+
+    for module in modules:
+        if find_spec(module) is None:
+            raise _missing(what, extra, module)
 
 
 def available(extra: str) -> bool:

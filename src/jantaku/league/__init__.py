@@ -5,7 +5,8 @@ engine, kept in SQLite or PostgreSQL, with seating, standings, an audit log and 
 See the guide's "Leagues and tournaments" page and ``jantaku league --help``.
 """
 
-from jantaku.extras import require
+from jantaku.extras import require_installed
 
-for _module in ("sqlalchemy", "alembic"):  # named here, so that any part of the recorder says what to install
-    require(_module, "league", "the league recorder")
+# named here, so that any part of the recorder says what to install (checked, not imported: reading a record
+# for an import needs neither)
+require_installed(("sqlalchemy", "alembic"), "league", "the league recorder")

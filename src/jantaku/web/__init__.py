@@ -6,7 +6,8 @@
 - :mod:`jantaku.web.svg`: the tiles drawn as SVG.
 """
 
-from jantaku.extras import require
+from jantaku.extras import require_installed
 
-for _module in ("starlette", "uvicorn", "websockets"):  # named here: any part of the web table says what to install
-    require(_module, "web", "the web table")
+# named here: any part of the web table says what to install (checked, not imported: a heavy-work process needs
+# none of them)
+require_installed(("starlette", "uvicorn", "websockets"), "web", "the web table")

@@ -78,7 +78,6 @@ import io
 import ipaddress
 import json
 import logging
-import tempfile
 from collections.abc import AsyncIterator, Callable, Iterable
 from importlib import resources
 from pathlib import Path
@@ -98,14 +97,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from jantaku.errors import JantakuError
-from jantaku.records.errors import RecordError
 from jantaku.records.mjai import read_mjai, write_mjai
-from jantaku.records.record import GameRecord
 from jantaku.records.tenhou6 import write_tenhou6
 from jantaku.rules import load_rules, preset_names
 from jantaku.scoring_requests import score_json
 
 from .analyse import routes as analyse_routes
+from .errors import cut_message
 from .heavy import HeavyLimits, HeavyPool
 from .league import league_app
 from .limits import (
@@ -139,7 +137,6 @@ from .tables import (
     WebError,
     all_yaku_names,
     playable_presets,
-    record_yaku_names,
 )
 
 __all__ = ["LOOPBACK_HOSTS", "MAX_UPLOAD", "BrowserGuard", "TooLarge", "create_app", "host_name"]
@@ -162,7 +159,7 @@ class UnsupportedMediaType(WebError):
 async def _json_body(request: Request) -> dict[str, Any]:
     media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if media != "application/json":
-        shown = _short(media, 60) if media else "none"
+        shown = cut_message(media, 60) if media else "none"
         raise UnsupportedMediaType(f"the body must be sent as Content-Type: application/json (not {shown})")
     raw = await read_body(request, MAX_JSON_BYTES, "the body")
     obj = parse_json(raw or b"null", "the body")
@@ -307,7 +304,7 @@ async def reissue_link(request: Request) -> Response:
     body = await _json_body(request)
     text = request.path_params["seat"]
     if not (text.isascii() and text.isdigit() and len(text) == 1):
-        raise BadRequest(f"seat: 0-3, not {_short(text, 20)!r}")
+        raise BadRequest(f"seat: 0-3, not {cut_message(text, 20)!r}")
     seat = int(text)
     manager = _manager(request)
     table, kind, secret = await run_in_threadpool(manager.reissue, request.path_params["id"], body.get("token"), seat)
@@ -545,84 +542,6 @@ async def export_game(request: Request) -> Response:
 # -- records and scoring --------------------------------------------------------------------------------------
 
 
-def _upload_records(raw: bytes, name: str) -> list[GameRecord]:
-    """The games of an uploaded log file (any format :func:`~jantaku.records.load.read_records` knows), with
-    ``name`` in place of the temporary file's path; a file that cannot be read, or holds no complete hand,
-    raises :class:`BadRequest`."""
-    from jantaku.records.load import read_records
-
-    with tempfile.TemporaryDirectory(prefix="jantaku-upload-") as folder:
-        path = Path(folder) / "upload"
-        path.write_bytes(raw)
-        try:
-            records = read_records(path)
-        except JantakuError as e:
-            raise BadRequest(_short(str(e).replace(str(path), name))) from None
-        except RecursionError:
-            raise BadRequest(f"{name}: not a game record jantaku can read (nested too deeply)") from None
-        except (ValueError, KeyError, IndexError, TypeError, AttributeError, ArithmeticError) as e:
-            raise BadRequest(
-                f"{name}: not a game record jantaku can read ({type(e).__name__}: {_short(str(e))})"
-            ) from None
-        except MemoryError:  # the worker's memory cap (jantaku.web.heavy): answered 413 there
-            raise
-        except Exception as e:  # a reader's bug must not cost the client a 500: logged, refused by name
-            log.exception("reading upload %s", name)
-            raise BadRequest(f"{name}: not a game record jantaku can read ({type(e).__name__})") from None
-    for r in records:
-        r.source = r.source.replace(str(path), name)
-        r.problems = [p.replace(str(path), name) for p in r.problems]
-    if not any(r.hands() for r in records):
-        problems = "; ".join(p for r in records for p in r.problems)
-        raise BadRequest(f"{name}: holds no complete hand" + (f" ({problems})" if problems else ""))
-    return records
-
-
-def _record_family(r: GameRecord) -> str:
-    """An uploaded game's scoring family: 洁律 when its rule set says so or its hands have no dora (no dead
-    wall), else riichi."""
-    family = _family(r.rule_name)
-    deals = [e for e in r.events if e.get("type") == "start_kyoku"]
-    if family == "riichi" and any("dora_marker" not in e for e in deals):
-        family = "jielu"
-    return family
-
-
-def _read_upload_records(records: list[GameRecord]) -> list[dict[str, Any]]:
-    """The games of an upload as the replay viewer reads them (in a heavy-work process: :mod:`.heavy_tasks`)."""
-    out = []
-    for r in records:
-        family = _record_family(r)
-        out.append(
-            {
-                "source": r.source,
-                "rules": r.rule_name,
-                "family": family,
-                "exports": ["tenhou6", "mjai"] if family == "riichi" else ["mjai"],
-                "red_fives": r.red_fives,
-                "final": r.final,
-                "problems": r.problems,
-                "events": r.events,
-                "yaku": _record_yaku(r.events, family),
-            }
-        )
-    return out
-
-
-def _record_yaku(events: list[dict[str, Any]], family: str) -> dict[str, dict[str, str]]:
-    """The names (kanji, English, Chinese) of every yaku or fan the record's wins list, under the name the
-    record writes (tenhou.net/6 writes Japanese, e.g. 立直, ドラ, 自風 北): the viewer shows them in the
-    interface's language."""
-    names = {
-        str(entry[0])
-        for e in events
-        if e.get("type") == "hora"
-        for entry in (e.get("yaku") or []) + (e.get("fans") or [])
-        if isinstance(entry, list | tuple) and entry
-    }
-    return {name: record_yaku_names(name, family) for name in sorted(names)}
-
-
 async def _upload_body(request: Request) -> tuple[bytes, str]:
     """The request's body, a log file (at most :data:`~jantaku.web.limits.MAX_UPLOAD` bytes, as sent: the
     heavy-work process inflates gzip data, at most :data:`~jantaku.web.limits.MAX_INFLATED` bytes), and its
@@ -638,47 +557,10 @@ def _heavy(request: Request) -> HeavyPool:
     return request.app.state.heavy
 
 
-def _short(text: str, limit: int = 300) -> str:
-    """An error message cut to ``limit`` characters (a message names the bad part, never a whole upload)."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 async def replay_upload(request: Request) -> Response:
     raw, name = await _upload_body(request)
     games = await _heavy(request).run("replay", _client(request), "replay_read", raw, name)
     return JSONResponse({"games": games})
-
-
-def _export_records(records: list[GameRecord], name: str, fmt: str, index: int) -> tuple[str, str]:
-    """Game ``index`` of an upload's ``records`` written as ``fmt``: the text and its file name (in a
-    heavy-work process)."""
-    if index >= len(records):
-        raise BadRequest(f"game={index}: {name} holds {len(records)} game(s), numbered from 0")
-    record = records[index]
-    if not record.hands():
-        raise BadRequest(f"{record.source}: holds no complete hand to export")
-    if fmt == "tenhou6" and _record_family(record) != "riichi":
-        raise BadRequest(f"tenhou.net/6 records hold riichi games only: export this {record.rule_name} game as mjai")
-    stem = name.rsplit(".", 1)[0] if "." in name.strip(".") else name
-    stem += f"-{index + 1}" if len(records) > 1 else ""
-    if fmt == "mjai":
-        events = record.events
-        end = next((i for i in range(len(events) - 1, -1, -1) if events[i].get("type") == "end_game"), None)
-        if record.final is not None and end is not None and "final" not in events[end]:
-            # the source's rank points go where jantaku's own records keep them (read back by read_mjai)
-            events = [*events[:end], {**events[end], "final": _rank_points(record.final)}, *events[end + 1 :]]
-        buf = io.StringIO()
-        write_mjai(events, buf)
-        return buf.getvalue(), f"{stem}.mjson"
-    try:
-        doc = write_tenhou6(record, title=record.source)
-    except RecordError as e:
-        raise BadRequest(f"cannot be written as tenhou.net/6: {e}") from None
-    return json.dumps(doc, ensure_ascii=False), f"{stem}.json"
-
-
-def _rank_points(final: list[float]) -> list[float | int]:
-    return [int(x) if float(x).is_integer() else x for x in final]
 
 
 async def export_upload(request: Request) -> Response:

@@ -48,3 +48,12 @@ class Unavailable(WebError):
     Nothing changed."""
 
     status = 503
+
+
+def cut_message(text: str, limit: int = 300) -> str:
+    """An error message cut to ``limit`` characters (a message names the bad part, never a whole upload).
+
+    >>> cut_message("x" * 10, 8)
+    'xxxxx...'
+    """
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -22,9 +22,8 @@ from jantaku.errors import JantakuError
 
 # imported here, not in the jobs: a worker imports them as it starts, before it says it is ready
 from . import analyse as _analyse
-from . import app as _app
-from . import league as _league
 from . import review as _review
+from . import uploads as _uploads
 from .heavy import IDLE_SECONDS, receive, send
 from .limits import MAX_RECORD_EVENTS, TooLarge, events_at_least, inflate
 from .tables import BadRequest, WebError, play_bots_only
@@ -47,7 +46,7 @@ def _records(raw: bytes, name: str) -> list[Any]:
             f"{name} holds {least} events or more (at most {MAX_RECORD_EVENTS} in one upload, about 30 hanchan): "
             "send fewer games at a time"
         )
-    records = _app._upload_records(data, name)
+    records = _uploads.upload_records(data, name)
     events = sum(len(r.events) for r in records)
     if events > MAX_RECORD_EVENTS:
         raise TooLarge(
@@ -59,12 +58,12 @@ def _records(raw: bytes, name: str) -> list[Any]:
 
 def replay_read(raw: bytes, name: str) -> list[dict[str, Any]]:
     """``POST /api/replay``: the games of an upload as the viewer reads them."""
-    return _app._read_upload_records(_records(raw, name))
+    return _uploads.read_upload_records(_records(raw, name))
 
 
 def replay_export(raw: bytes, name: str, fmt: str, index: int) -> tuple[str, str]:
     """``POST /api/replay/export``: game ``index`` of an upload written as ``fmt``; the text and its file name."""
-    return _app._export_records(_records(raw, name), name.removesuffix(".gz"), fmt, index)
+    return _uploads.export_records(_records(raw, name), name.removesuffix(".gz"), fmt, index)
 
 
 def review_upload(
@@ -100,7 +99,7 @@ def league_record(raw: bytes, file: str) -> tuple[bytes, list[list[str]]]:
     """The league's import: the upload inflated and read through once (so a record that is too large, too slow
     or unreadable is refused here); the inflated bytes and each game's player names."""
     data = inflate(raw, file)
-    names = _league._in_temp(data, file, _league._record_names)
+    names = _uploads.in_temp(data, file, _uploads.league_record_names)
     return data, names
 
 

@@ -54,7 +54,6 @@ from __future__ import annotations
 
 import hmac
 import math
-import tempfile
 import threading
 import time
 from collections import deque
@@ -69,13 +68,14 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from jantaku.errors import JantakuError
-from jantaku.league.errors import ConflictError, LeagueError, NotFoundError, StoreUnavailable
+from jantaku.league.errors import ConflictError, NotFoundError, StoreUnavailable
 from jantaku.league.store import MIN_PASSWORD_LENGTH
 from jantaku.rules import load_rules, preset_names
 
 from .heavy import HeavyPool
 from .limits import MAX_JSON_BYTES, MAX_UPLOAD, parse_json, read_body
 from .tables import WebError
+from .uploads import in_temp
 
 __all__ = ["FAILED_PER_CLIENT", "FAILED_PER_EVENT", "FAILED_WINDOW", "LoginLimiter", "league_app"]
 
@@ -472,7 +472,7 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
         if request.query_params.get("names") in ("1", "true"):
             return JSONResponse({"games": [{"names": n} for n in names]})
         s = await call(store)
-        ids = await call(_in_temp, raw, file, lambda p: s.import_record(name, p, mapping, actor=actor))
+        ids = await call(in_temp, raw, file, lambda p: s.import_record(name, p, mapping, actor=actor))
         games = [await call(s.game, gid) for gid in ids]
         return JSONResponse(
             {"games": [{"game": g["id"], "players": g["players"], "entries": len(g["entries"])} for g in games]},
@@ -540,30 +540,6 @@ async def _read_upload(request: Request) -> bytes:
     if not raw.strip():
         raise JantakuError("the upload is empty: send the record file as the request body")
     return raw
-
-
-def _record_names(path: Path) -> list[list[str]]:
-    from jantaku.league.importing import record_names
-
-    return record_names(path)
-
-
-def _in_temp(raw: bytes, file: str, fn: Callable[[Path], Any]) -> Any:
-    """``fn`` on the upload written to a temporary file; the file's path in a message is its name, and a record
-    reader's failure on a file it cannot read is a 400 naming the file, not a 500."""
-    with tempfile.TemporaryDirectory(prefix="jantaku-league-") as folder:
-        path = Path(folder) / file
-        path.write_bytes(raw)
-        try:
-            return fn(path)
-        except JantakuError as e:
-            if str(path) not in str(e):
-                raise
-            raise LeagueError(str(e).replace(str(path), file)) from None
-        except RecursionError:
-            raise JantakuError(f"{file}: not a game record jantaku can read (nested too deeply)") from None
-        except (ValueError, KeyError, IndexError, TypeError, AttributeError, ArithmeticError) as e:
-            raise JantakuError(f"{file}: not a game record jantaku can read ({type(e).__name__})") from None
 
 
 def _text(body: dict[str, Any], key: str) -> str:

@@ -154,6 +154,8 @@ function renderPlayer(box, p) {
   box.dataset.seat = String(p.seat);
   const acting = isActing(p.seat);
   box.classList.toggle("acting", acting);
+  // the person's own turn: the only one its label pulses for (table.css)
+  box.classList.toggle("you-act", acting && p.seat === view.seat && !view.spectator);
   box.classList.toggle("won", !!p.won);
 }
 
