@@ -49,6 +49,19 @@ def server(tmp_path_factory) -> Iterator[BackgroundServer]:
     store.close()
 
 
+@pytest.fixture(autouse=True)
+def _tables_end_with_their_test(request):
+    """The tables a test created on the package's server leave it when the test ends: left there, a table with
+    bots, a pace or a turn timer went on playing for the rest of the package's tests (a turn timer plays the
+    absent person's moves), costing the run processor time for nothing."""
+    server = request.getfixturevalue("server") if "server" in request.fixturenames else None
+    yield
+    if server is not None:
+        manager = server.app.state.manager
+        for table_id in list(manager.tables):
+            manager.evict(table_id)
+
+
 @pytest.fixture(scope="package")
 def browser(chromium_path):
     from playwright.sync_api import sync_playwright
