@@ -18,6 +18,7 @@ from jantaku.web.heavy import DEADLINES, WALL_FACTOR
 from jantaku.web.storage import SqliteStore
 
 from .chromium import LAUNCH_ARGS, ensure_chromium
+from .reuse import PagePool
 
 TIMEOUT_MS = 15_000
 
@@ -70,26 +71,26 @@ def browser(chromium_path):
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=chromium_path, args=LAUNCH_ARGS, headless=True)
         print(f"\n[e2e] chromium {b.version} started in {time.monotonic() - start:.1f} s")
+        b.pool = PagePool(b)  # pages kept from one test to the next (tests/e2e/reuse.py)
         yield b
+        b.pool.close()
         b.close()
 
 
 @pytest.fixture
-def context(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
-    ctx.set_default_timeout(TIMEOUT_MS)
-    yield ctx
-    ctx.close()
+def page(browser, server):
+    """A laptop-sized page (kept from an earlier test, cleared), failing the test on a JavaScript error."""
+    p = browser.pool.take((1280, 900), TIMEOUT_MS)
+    yield p
+    errors = p.errors
+    browser.pool.give_back(p)
+    assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 @pytest.fixture
-def page(context, server):
-    p = context.new_page()
-    errors: list[str] = []
-    p.on("pageerror", lambda e: errors.append(str(e)))
-    p.errors = errors
-    yield p
-    assert not errors, f"JavaScript errors on the page: {errors}"
+def context(page):
+    """The context of :func:`page`."""
+    return page.context
 
 
 SIZES = [(390, 844), (1366, 768)]
@@ -98,16 +99,12 @@ SIZES = [(390, 844), (1366, 768)]
 
 @pytest.fixture(params=SIZES, ids=["phone", "laptop"])
 def sized(request, browser, server):
-    """A page in a fresh context of one of :data:`SIZES` (``page.size_id`` says which), failing on script
-    errors."""
+    """A page of one of :data:`SIZES` (``page.size_id`` says which; kept from an earlier test, cleared), failing
+    the test on a JavaScript error."""
     width, height = request.param
-    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
-    ctx.set_default_timeout(TIMEOUT_MS)
-    p = ctx.new_page()
-    errors: list[str] = []
-    p.on("pageerror", lambda e: errors.append(str(e)))
-    p.errors = errors
+    p = browser.pool.take((width, height), TIMEOUT_MS)
     p.size_id = f"{width}x{height}"
     yield p
-    ctx.close()
+    errors = p.errors
+    browser.pool.give_back(p)
     assert not errors, f"JavaScript errors on the page: {errors}"

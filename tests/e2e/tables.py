@@ -42,19 +42,13 @@ def walled(
 
 @contextmanager
 def pages(browser: Any, size: tuple[int, int], n: int, timeout_ms: int = TIMEOUT_MS) -> Iterator[list[Any]]:
-    """``n`` pages, each in its own browser context of ``size`` (waits up to ``timeout_ms``); a JavaScript error
-    on any fails the test."""
-    contexts = [browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="en-US") for _ in range(n)]
-    errors: list[str] = []
+    """``n`` pages of ``size``, each in its own browser context (kept from earlier tests and cleared: see
+    tests/e2e/reuse.py), waiting up to ``timeout_ms``; a JavaScript error on any fails the test."""
+    opened = [browser.pool.take(size, timeout_ms) for _ in range(n)]
     try:
-        opened = []
-        for c in contexts:
-            c.set_default_timeout(timeout_ms)
-            p = c.new_page()
-            p.on("pageerror", lambda e: errors.append(str(e)))
-            opened.append(p)
         yield opened
+        errors = [e for p in opened for e in p.errors]
         assert not errors, f"JavaScript errors on the pages: {errors}"
     finally:
-        for c in contexts:
-            c.close()
+        for p in opened:
+            browser.pool.give_back(p)

@@ -229,6 +229,7 @@ def test_the_creators_links_copy_reissue_and_the_spectator_page(sized, server):
 
 
 def test_copy_falls_back_to_selecting_the_link_and_the_owner_sees_the_links_while_playing(sized, server):
+    sized.keep = False  # an init script cannot be taken off: the page is not kept for a later test
     sized.add_init_script("Object.defineProperty(navigator, 'clipboard', { value: undefined })")
     sized.goto(server.url)
     sized.select_option("#rules", "tenhou")
@@ -250,6 +251,7 @@ def test_copy_falls_back_to_selecting_the_link_and_the_owner_sees_the_links_whil
 
 def test_the_favicon_and_no_missing_file(sized, server):
     missing: list[str] = []
+    sized.keep = False  # listeners of its own: the page is not kept for a later test
     sized.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
     sized.on("console", lambda m: missing.append(m.text) if m.type == "error" else None)
     for path in ("", "score", "games", "replay"):

@@ -1,4 +1,4 @@
-"""Situations of issue 30 played in chromium at the server's default pace, with fixed walls
+"""Situations of issue 30 played in chromium at the server's default pace (one hand at the fast pace), with fixed walls
 (:func:`scenario_walls.build_wall`; the server runs in this process, so the wall of a table's first hand can be
 set): every page that watches a table sees what happens, and nothing stands still (:func:`watch`).
 
@@ -18,7 +18,7 @@ import time
 
 from playwright.sync_api import Error as PlaywrightError
 
-from jantaku.web.tables import SERVE_DEFAULTS, TableOptions
+from jantaku.web.tables import PACES, SERVE_DEFAULTS, TableOptions
 
 from .tables import pages, walled
 
@@ -242,7 +242,9 @@ def _pass_or_tsumogiri(view: dict) -> int:
 def test_a_game_ending_on_an_exhaustive_draw_is_seen_by_both_people_and_a_spectator(browser, server):
     """Random bots almost never win, and the people only discard what they draw: every hand of this East-only
     game is an exhaustive draw. The first three hands are played at once on the server (at no pace), then the
-    table takes the server's default options for its last hand, played in the browsers at the default pace."""
+    table takes the server's default options for its last hand (its result hold, no turn timer) at the fast pace,
+    played in the browsers: 70 bot turns at the default pace kept three pages busy for a minute, and the default
+    pace's whole games are played by tests/e2e/test_e2e_serve.py."""
     manager = server.app.state.manager
     kinds = ["human", "random", "human", "random"]
     table = manager.create("mleague", kinds, seed="draw-end-0", options=TableOptions(length="east"), creator_seat=0)
@@ -253,8 +255,8 @@ def test_a_game_ending_on_an_exhaustive_draw_is_seen_by_both_people_and_a_specta
         view = table.view(seat)
         manager.act(table.id, tokens[seat], view["step"], _pass_or_tsumogiri(view))
     assert [r["kind"] for r in table.hand_results] == ["exhaustive"] * 3
-    with table.lock:  # the last hand at `jantaku serve`'s pace and hold
-        table.options = TableOptions(SERVE_DEFAULTS.pace, SERVE_DEFAULTS.result_seconds, SERVE_DEFAULTS.timer, "east")
+    with table.lock:  # the last hand with `jantaku serve`'s result hold and timer, at the fast pace
+        table.options = TableOptions(PACES["fast"], SERVE_DEFAULTS.result_seconds, SERVE_DEFAULTS.timer, "east")
     with pages(browser, LAPTOP, 3) as (page_a, page_b, watcher):
         page_a.goto(f"{server.url}?table={table.id}&token={tokens[0]}")
         page_b.goto(f"{server.url}?table={table.id}&token={tokens[2]}")
