@@ -114,7 +114,7 @@ def random_case(rng: random.Random) -> tuple[Hand, WinConditions | None]:
 def test_random_hands_answer_as_the_unpruned_search():
     rng = random.Random(16)
     answers = []
-    for _ in range(tries(35)):
+    for _ in range(tries(24)):
         hand, conditions = random_case(rng)
         want = exact(hand, conditions)
         assert can_win(hand, conditions) == want, (str(hand), conditions)
@@ -154,6 +154,6 @@ def test_the_checks_a_game_runs_answer_as_the_unpruned_search(monkeypatch, mode,
     yes = [c for c in checks if c[2]]
     no = [c for c in checks if not c[2]]
     assert yes and no
-    sample = rng.sample(yes, min(6, len(yes))) + rng.sample(no, min(16, len(no)))
+    sample = rng.sample(yes, min(tries(4), len(yes))) + rng.sample(no, min(tries(10), len(no)))
     for hand, conditions, answer in sample:
         assert answer == exact(hand, conditions), (str(hand), conditions)

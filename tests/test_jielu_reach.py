@@ -137,7 +137,7 @@ def test_a_completion_keeps_no_more_than_the_bound_of_each_fan_it_has(seed, styl
     assert not fans & out_of_reach(bounds, slots - w)
 
 
-@settings(max_examples=tries(100), deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@settings(max_examples=tries(60), deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(
     seed=st.integers(0, 2**32 - 1),
     style=st.sampled_from(("pungs", "nine", "five", "honors", "any")),
