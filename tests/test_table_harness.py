@@ -9,9 +9,9 @@ through line-ups (``LINEUPS``): four random bots (draws, odd calls and kans, abo
 beside random ones and four efficiency bots (wins, riichi, deposits, honba), and now and then a ``strong`` bot
 (dama, folding, pao-aware calls). Each preset's run must show its wins, draws, riichi, calls and kans. Pao needs
 deals of its own (``dragon_pao_deal``): a few games per riichi preset deal one seat the dragon pairs.
-JANTAKU_HARNESS_GAMES sets the number of games per riichi preset (default 24, five times as many with
-JANTAKU_THOROUGH=1: 144 riichi games and about 1,300 hands in CI, each preset's run showing every ending and
-call; the nightly thorough run plays 720). 洁律 runs in both payment modes with 12 and 20 games (or a sixth as many when
+JANTAKU_HARNESS_GAMES sets the number of games per riichi preset (default 16, five times as many with
+JANTAKU_THOROUGH=1: 96 riichi games and about 1,030 hands in CI, each preset's run showing every ending and
+call; the nightly thorough run plays 480). 洁律 runs in both payment modes with 12 and 20 games (or a sixth as many when
 more are asked), half of them with efficiency bots (its wildcard searches make a game slower; its points mode
 creates points, so only the original mode is checked for points conservation). Each preset's games run in two
 processes (the machine's two cores: more would only wait for them).
@@ -28,7 +28,7 @@ from jantaku.rules import load_rules
 from jantaku.sim.harness import HarnessError, check_game, dragon_pao_deal
 from jantaku.table.actions import ANKAN, CHI, DAIMINKAN, KAKAN, PON, RIICHI
 
-GAMES = int(os.environ.get("JANTAKU_HARNESS_GAMES", str(tries(24))))
+GAMES = int(os.environ.get("JANTAKU_HARNESS_GAMES", str(tries(16))))
 PRESETS = ["tenhou", "standard", "mu", "mleague", "meibi", "mahjongsoul"]
 RANDOM4 = ("random",) * 4
 MIXED = ("efficiency", "random", "efficiency", "random")
