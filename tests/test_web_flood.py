@@ -8,8 +8,8 @@ from flood import HeavyFlood, call, percentile, timed_moves
 from served import served
 
 MOVES = 200
-SECONDS = 10.0
-"""The flooded moves go on for this long at least: several heavy jobs run meanwhile."""
+SECONDS = 6.0
+"""The flooded moves go on for this long at least: heavy jobs run throughout (two or three end meanwhile)."""
 FLOOR = 0.015
 """The idle p99 the comparison starts from at least (s): on an idle machine a move answers in 3-5 ms, and three
 times that is within the scheduler's own jitter on two busy cores."""
