@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from jantaku.web.tables import TableOptions
 from seats import create_claimed
@@ -50,7 +51,17 @@ def test_bots_move_at_the_pace_and_the_last_discard_is_marked(browser, server, s
         page.wait_for_function("() => document.getElementById('status').dataset.mine === '1'")
         page.locator("#hand > img.tile.playable").last.click()
         # the own discard at once: marked as the last discard and animated into the river
-        page.locator(".river[data-seat='0'] > img.tile.last-discard").wait_for()
+        try:
+            page.locator(".river[data-seat='0'] > img.tile.last-discard").wait_for()
+        except PlaywrightError as e:  # say what the page showed (a full run failed here once, not reproduced)
+            shown = page.evaluate(
+                "() => ({step: document.body.dataset.step, mine: document.getElementById('status').dataset.mine,"
+                " status: document.getElementById('status').textContent, error: document.getElementById('error')"
+                ".textContent, river: [...document.querySelectorAll(\".river[data-seat='0'] > img\")].map(i => "
+                "i.className), to_act: view && view.to_act, phase: view && view.round.phase})"
+            )
+            step = table.view(0)["step"]
+            raise AssertionError(f"no own discard marked after the click: {shown}; the table's step {step}") from e
         assert page.locator(".river .tile.last-discard").count() == 1
         page.wait_for_function("() => document.getElementById('status').dataset.mine === '1'", timeout=20_000)
         steps = page.evaluate("window.__steps")
