@@ -18,7 +18,7 @@ never waits on that work: no shared interpreter lock, no shared memory), within 
   413), and a worker that grew past half of it, or did ``recycle_after`` jobs, is replaced by a fresh one, so
   the server's memory stays flat however long it runs; a worker idle for :data:`IDLE_SECONDS` ends.
 
-Workers are Python processes of their own (``python -m jantaku.web.heavy_tasks``; about 1.5 s of CPU to start),
+Workers are Python processes of their own (``python -m jantaku.web.heavy_tasks``; about 0.5 s of CPU to start),
 started on the first heavy request and ended with the application. A worker whose server dies ends when its
 job is done (its input closes).
 
@@ -73,8 +73,8 @@ its worker got (a worker starved by other work on the machine: below the server'
 wait)."""
 
 STARTUP_SECONDS = 60.0
-"""Wall-clock seconds a new worker may take to start (import jantaku: about 1.5 s of processor time) before its
-first job; not counted in the job's deadline. Past it the request answers 503 and the worker is replaced."""
+"""Wall-clock seconds a new worker may take to start (import what its jobs use: about 0.5 s of processor time)
+before its first job; not counted in the job's deadline. Past it the request answers 503 and the worker is replaced."""
 
 IDLE_SECONDS = 600.0
 """A worker without a job for this long ends (a server idle for a while gives its workers' memory back); the pool
@@ -368,7 +368,7 @@ class _Worker:
         assert self.process.stdin is not None and self.process.stdout is not None
         try:
             send(self.process.stdin, (task, args))
-            if not self.ready:  # a new worker's start-up (about 1.5 s of processor time) is not the job's
+            if not self.ready:  # a new worker's start-up (about 0.5 s of processor time) is not the job's
                 self._start_up()
             self._wait(seconds)
             reply = receive(self._out)
