@@ -96,7 +96,6 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from jantaku.errors import JantakuError
 from jantaku.records.mjai import read_mjai, write_mjai
 from jantaku.records.tenhou6 import write_tenhou6
 from jantaku.rules import load_rules, preset_names
@@ -138,6 +137,7 @@ from .tables import (
     all_yaku_names,
     playable_presets,
 )
+from .uploads import rules_family
 
 __all__ = ["LOOPBACK_HOSTS", "MAX_UPLOAD", "BrowserGuard", "TooLarge", "create_app", "host_name"]
 
@@ -479,18 +479,10 @@ async def list_games(request: Request) -> Response:
     return JSONResponse({"games": [_game_header(g) for g in games]})
 
 
-def _family(rules: str) -> str:
-    """A stored game's scoring family (``riichi`` for a rule set this server no longer knows)."""
-    try:
-        return load_rules(rules).family
-    except JantakuError:
-        return "riichi"
-
-
 def _game_header(g: Any) -> dict[str, Any]:
     """What the games list and a stored game's page both show about it (``exports``: the formats it can be
     exported to; tenhou.net/6 holds riichi games only)."""
-    family = _family(g.rules)
+    family = rules_family(g.rules)
     return {
         "id": g.id,
         "created": g.created,
@@ -520,7 +512,7 @@ async def export_game(request: Request) -> Response:
     if fmt not in ("tenhou6", "mjai"):
         raise BadRequest(f"format must be tenhou6 or mjai, not {fmt!r}")
     g = await run_in_threadpool(_stored, request)
-    if fmt == "tenhou6" and _family(g.rules) != "riichi":
+    if fmt == "tenhou6" and rules_family(g.rules) != "riichi":
         raise BadRequest(f"tenhou.net/6 records hold riichi games only: export this {g.rules} game with format=mjai")
     record = read_mjai(g.events)
     record.source = f"jantaku:{g.rules}:{g.id}"

@@ -76,7 +76,7 @@ def upload_records(raw: bytes, name: str) -> list[GameRecord]:
     return records
 
 
-def record_family(r: GameRecord) -> str:
+def _record_family(r: GameRecord) -> str:
     """An uploaded game's scoring family: 洁律 when its rule set says so or its hands have no dora (no dead
     wall), else riichi."""
     family = rules_family(r.rule_name)
@@ -90,7 +90,7 @@ def read_upload_records(records: list[GameRecord]) -> list[dict[str, Any]]:
     """The games of an upload as the replay viewer reads them (in a heavy-work process: :mod:`.heavy_tasks`)."""
     out = []
     for r in records:
-        family = record_family(r)
+        family = _record_family(r)
         out.append(
             {
                 "source": r.source,
@@ -101,13 +101,13 @@ def read_upload_records(records: list[GameRecord]) -> list[dict[str, Any]]:
                 "final": r.final,
                 "problems": r.problems,
                 "events": r.events,
-                "yaku": record_yaku(r.events, family),
+                "yaku": _record_yaku(r.events, family),
             }
         )
     return out
 
 
-def record_yaku(events: list[dict[str, Any]], family: str) -> dict[str, dict[str, str]]:
+def _record_yaku(events: list[dict[str, Any]], family: str) -> dict[str, dict[str, str]]:
     """The names (kanji, English, Chinese) of every yaku or fan the record's wins list, under the name the
     record writes (tenhou.net/6 writes Japanese, e.g. 立直, ドラ, 自風 北): the viewer shows them in the
     interface's language."""
@@ -129,7 +129,7 @@ def export_records(records: list[GameRecord], name: str, fmt: str, index: int) -
     record = records[index]
     if not record.hands():
         raise BadRequest(f"{record.source}: holds no complete hand to export")
-    if fmt == "tenhou6" and record_family(record) != "riichi":
+    if fmt == "tenhou6" and _record_family(record) != "riichi":
         raise BadRequest(f"tenhou.net/6 records hold riichi games only: export this {record.rule_name} game as mjai")
     stem = name.rsplit(".", 1)[0] if "." in name.strip(".") else name
     stem += f"-{index + 1}" if len(records) > 1 else ""
@@ -138,7 +138,7 @@ def export_records(records: list[GameRecord], name: str, fmt: str, index: int) -
         end = next((i for i in range(len(events) - 1, -1, -1) if events[i].get("type") == "end_game"), None)
         if record.final is not None and end is not None and "final" not in events[end]:
             # the source's rank points go where jantaku's own records keep them (read back by read_mjai)
-            events = [*events[:end], {**events[end], "final": rank_points(record.final)}, *events[end + 1 :]]
+            events = [*events[:end], {**events[end], "final": _rank_points(record.final)}, *events[end + 1 :]]
         buf = io.StringIO()
         write_mjai(events, buf)
         return buf.getvalue(), f"{stem}.mjson"
@@ -149,7 +149,8 @@ def export_records(records: list[GameRecord], name: str, fmt: str, index: int) -
     return json.dumps(doc, ensure_ascii=False), f"{stem}.json"
 
 
-def rank_points(final: list[float]) -> list[float | int]:
+def _rank_points(final: list[float]) -> list[float | int]:
+    """Rank points as mjai's ``end_game`` keeps them: whole numbers as integers."""
     return [int(x) if float(x).is_integer() else x for x in final]
 
 
