@@ -80,11 +80,8 @@ def browser(chromium_path):
 @pytest.fixture
 def page(browser, server):
     """A laptop-sized page (kept from an earlier test, cleared), failing the test on a JavaScript error."""
-    p = browser.pool.take((1280, 900), TIMEOUT_MS)
-    yield p
-    errors = p.errors
-    browser.pool.give_back(p)
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    with browser.pool.pages((1280, 900), 1, TIMEOUT_MS) as (p,):
+        yield p
 
 
 @pytest.fixture
@@ -102,9 +99,6 @@ def sized(request, browser, server):
     """A page of one of :data:`SIZES` (``page.size_id`` says which; kept from an earlier test, cleared), failing
     the test on a JavaScript error."""
     width, height = request.param
-    p = browser.pool.take((width, height), TIMEOUT_MS)
-    p.size_id = f"{width}x{height}"
-    yield p
-    errors = p.errors
-    browser.pool.give_back(p)
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    with browser.pool.pages((width, height), 1, TIMEOUT_MS) as (p,):
+        p.size_id = f"{width}x{height}"
+        yield p

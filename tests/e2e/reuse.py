@@ -11,6 +11,7 @@ page is closed instead. JavaScript errors are gathered per test in ``page.errors
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
@@ -33,6 +34,18 @@ class PagePool:
         page.errors = []
         page.keep = True
         return page
+
+    @contextlib.contextmanager
+    def pages(self, size: tuple[int, int], n: int, timeout_ms: int) -> Iterator[list[Any]]:
+        """``n`` pages of ``size`` for one test, handed back after it; a JavaScript error on any fails the test."""
+        opened = [self.take(size, timeout_ms) for _ in range(n)]
+        try:
+            yield opened
+            errors = [e for p in opened for e in p.errors]
+            assert not errors, f"JavaScript errors on the pages: {errors}"
+        finally:
+            for p in opened:
+                self.give_back(p)
 
     def _new(self, size: tuple[int, int]) -> Any:
         ctx = self.browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=LOCALE)

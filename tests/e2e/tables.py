@@ -6,8 +6,7 @@ on any JavaScript error in them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from jantaku.rules import load_rules
@@ -40,15 +39,8 @@ def walled(
     return dealer
 
 
-@contextmanager
-def pages(browser: Any, size: tuple[int, int], n: int, timeout_ms: int = TIMEOUT_MS) -> Iterator[list[Any]]:
+def pages(browser: Any, size: tuple[int, int], n: int, timeout_ms: int = TIMEOUT_MS) -> Any:
     """``n`` pages of ``size``, each in its own browser context (kept from earlier tests and cleared: see
-    tests/e2e/reuse.py), waiting up to ``timeout_ms``; a JavaScript error on any fails the test."""
-    opened = [browser.pool.take(size, timeout_ms) for _ in range(n)]
-    try:
-        yield opened
-        errors = [e for p in opened for e in p.errors]
-        assert not errors, f"JavaScript errors on the pages: {errors}"
-    finally:
-        for p in opened:
-            browser.pool.give_back(p)
+    tests/e2e/reuse.py), waiting up to ``timeout_ms``; a JavaScript error on any fails the test. A context manager
+    giving the list of pages."""
+    return browser.pool.pages(size, n, timeout_ms)
