@@ -66,7 +66,7 @@ from functools import cache
 import numpy as np
 
 from jantaku.extras import require
-from jantaku.shapes.tables import distance_table
+from jantaku.shapes.tables import block_distance_table
 
 from .combos import combination_key, instances
 from .errors import JieluError
@@ -117,7 +117,7 @@ _KEY_OF_CODE = np.array([_compact(c) if c < 27 or c >= PUNG else -1 for c in ran
 @cache
 def _distance_tables() -> tuple[np.ndarray, np.ndarray]:
     """The regular distance tables of a suit and of the honors (the same for every fan table: built once)."""
-    return distance_table(9, True), distance_table(7, False)
+    return block_distance_table(9), block_distance_table(7)
 
 
 def _scoring_sets(part: np.ndarray, bits: int, full: int) -> np.ndarray:
