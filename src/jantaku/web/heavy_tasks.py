@@ -128,6 +128,15 @@ def _rss_mb() -> float:
         return 0.0
 
 
+def _collect() -> None:
+    """Free what the last job left in reference cycles, then set what lives on (modules, caches, a compiled 洁律
+    check) apart from later collections (``gc.freeze``): a full collection after each job then looks only at
+    what that job made. Without it, each collection walked every object of the imports and earlier jobs again
+    (130,000 once the 洁律 check is loaded: 0.07 s of processor time after every job, 3 µs frozen)."""
+    gc.collect()
+    gc.freeze()
+
+
 def work(memory_mb: int, jobs: BinaryIO, replies: BinaryIO, idle_seconds: float = IDLE_SECONDS) -> None:
     """The worker's loop: ``("ready", None, rss_mb)`` once started, then a job ``(task, args)`` from ``jobs``, its
     reply to ``replies`` (``("ok", result, rss_mb)`` or ``("error", (status, message, kind), rss_mb)``), until
@@ -143,6 +152,7 @@ def work(memory_mb: int, jobs: BinaryIO, replies: BinaryIO, idle_seconds: float 
             resource.setrlimit(resource.RLIMIT_AS, (cap, hard if hard != resource.RLIM_INFINITY else cap))
     except (ValueError, OSError):  # pragma: no cover - a platform without the limit
         pass
+    _collect()  # what the imports made lives as long as the process: out of every later collection's way
     try:  # started (imports done): the pool counts a job's processor time from here, not the start-up's
         send(replies, ("ready", None, _rss_mb()))
     except (EOFError, OSError):
@@ -174,7 +184,7 @@ def work(memory_mb: int, jobs: BinaryIO, replies: BinaryIO, idle_seconds: float 
         except (EOFError, OSError):
             return
         del reply
-        gc.collect()
+        _collect()
 
 
 if __name__ == "__main__":
