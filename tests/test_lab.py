@@ -8,8 +8,6 @@ effects tested are large enough to clear their 95% intervals there.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 import types
 
@@ -20,8 +18,6 @@ from jantaku.lab.analysis import analyze
 from jantaku.lab.report_html import html_report
 from jantaku.lab.runner import lineup_at, play_row
 from jantaku.rules import load_rules
-
-RAY_ENV = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO": "0"}
 
 
 @pytest.fixture(scope="module")
@@ -132,19 +128,6 @@ def test_common_random_numbers_same_walls_and_seats():
     start_b = next(e for e in b.events if e["type"] == "start_kyoku")
     assert start["tehais"] == start_b["tehais"] and start["oya"] == start_b["oya"] == 0
     assert play_row(load_rules("mu"), 4, 2, lineup).sums == play_row(load_rules("mu"), 4, 2, lineup).sums
-
-
-def test_ray_local_instance_gives_the_local_report(capsys, tmp_path):
-    # `--ray` with no address starts (and stops) a local Ray instance of --workers CPUs
-    args = ["analyze", "--rules", "mu", "--games", "3", "--seed", "9", "--bots", "efficiency", "--json", "--quiet"]
-    code = "import sys; from jantaku.cli import main; sys.exit(main(sys.argv[1:]))"
-    run = subprocess.run(
-        [sys.executable, "-c", code, *args, "--ray", "--workers", "1"],
-        env={**os.environ, **RAY_ENV}, capture_output=True, text=True, timeout=240, cwd=tmp_path,
-    )  # fmt: skip
-    assert run.returncode == 0, run.stderr[-2000:]
-    assert main(args) == 0
-    assert json.loads(run.stdout) == json.loads(capsys.readouterr().out)
 
 
 # -- output ----------------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ and the records the driver writes are byte for byte those of the local run. One 
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import shutil
 import subprocess
@@ -22,6 +23,8 @@ import pytest
 
 from jantaku.cli import main
 from jantaku.errors import JantakuError
+from jantaku.lab.runner import run_local, run_ray
+from jantaku.rules import load_rules
 from jantaku.sim.ray_cluster import RAY_ENV, free_ports, start_node, stop_nodes
 from jantaku.sim.ray_runner import simulate_ray
 from jantaku.sim.runner import simulate
@@ -124,6 +127,25 @@ def test_a_failure_among_tasks_in_flight_leaves_the_driver_and_the_cluster_worki
         simulate_ray("mleague", 6, seed=3, bots=["mjai:false"], address=cluster)
     after = simulate_ray("mleague", 2, seed=3, address=cluster)
     same_summary(after, simulate("mleague", 2, seed=3))
+
+
+def test_the_rule_lab_on_the_cluster_gives_the_local_report(cluster, capsys):
+    # `analyze --ray ADDRESS` plays the lab's chunks as tasks: the report equals the local run's
+    args = ["analyze", "--rules", "mu", "--games", "3", "--seed", "9", "--bots", "efficiency", "--json", "--quiet"]
+    assert main([*args, "--ray", cluster]) == 0
+    on_ray = json.loads(capsys.readouterr().out)
+    assert main(args) == 0
+    assert on_ray == json.loads(capsys.readouterr().out)
+
+
+def test_a_failing_rule_lab_task_leaves_the_driver_and_the_cluster_working(cluster):
+    # as simulate's: the chunks still in flight are waited for, never cancelled (Ray 2.52 aborted the driver
+    # when a finished task was cancelled), and the same cluster then plays the lab's games again
+    rule_sets = [load_rules("mleague"), load_rules("mu")]
+    with pytest.raises(JantakuError, match=r"--ray: a task failed"):
+        run_ray(rule_sets, 4, 3, ["mjai:false"] * 4, address=cluster)
+    lineup = ["efficiency"] * 4
+    assert run_ray(rule_sets, 2, 3, lineup, address=cluster) == run_local(rule_sets, 2, 3, lineup)
 
 
 def test_an_address_where_nothing_answers_is_refused_at_once(capsys):

@@ -264,7 +264,7 @@ def run_ray(
     """As :func:`run_local`, the chunks played as Ray tasks on the cluster at ``address`` (``HOST:PORT`` or
     ``auto``) or on a local Ray instance of ``workers`` CPUs (see :mod:`jantaku.sim.ray_runner`, whose
     connection code this shares). The rows are those of a local run."""
-    from jantaku.sim.ray_runner import _connect, _first_line, import_ray
+    from jantaku.sim.ray_runner import _connect, _drain, _first_line, import_ray
 
     if address and workers is not None:
         raise JantakuError("--workers sets the CPUs of a local Ray instance; a cluster's size is its own (drop it)")
@@ -284,8 +284,7 @@ def run_ray(
             try:
                 rows = ray.get(ref)
             except ray.exceptions.RayError as e:
-                for r in refs:
-                    ray.cancel(r)
+                _drain(ray, refs[n + 1 :])  # never cancelled: see jantaku.sim.ray_runner._drain
                 raise JantakuError(f"--ray: a task failed: {_first_line(e)}") from None
             out[n // len(chunks)].extend(rows)
             done += len(rows)
