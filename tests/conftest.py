@@ -13,6 +13,11 @@ Every process the run starts carries the mark ``JANTAKU_TEST_RUN`` in its enviro
 ends, however it ends (``tests/reaper.py``: a sweep at the end, and a watcher that sweeps when pytest is killed).
 The 洁律 check is compiled into numba's cache once, before the workers start.
 
+Each worker sets what lives at the start of each test module apart from the garbage collector (``gc.freeze``):
+the imports of numba, Ray, torch, Playwright and the earlier modules' caches grew a worker to a million objects,
+and every full collection walked them all again (about 50 of them a worker, half a second each, and pytest's
+five at the end of the run).
+
 The run keeps Python's bytecode caches (``__pycache__``, ignored by git) even where ``PYTHONDONTWRITEBYTECODE``
 is set, for itself and the processes it starts: its workers and the hundreds of commands the tests run would
 otherwise each compile the same sources and rewrite the same test modules again (about 9 s of processor time a
@@ -21,6 +26,7 @@ worker, a third of a command's start).
 
 from __future__ import annotations
 
+import gc
 import os
 import resource
 import subprocess
@@ -89,6 +95,7 @@ def _ancestors() -> set[int]:
 
 
 HEAVY_MODULES = (
+    "tests/e2e/test_e2e_serve_jielu.py",
     "tests/e2e/test_e2e_endings.py",
     "tests/test_table_harness.py",
     "tests/test_wheel.py",
@@ -146,6 +153,19 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
     finally:
         with open(_CPU, "a", encoding="utf-8") as f:
             f.write(f"{item.nodeid}\t{time.perf_counter() - wall:.2f}\t{_cpu_seconds() - cpu:.2f}\n")
+
+
+_MODULE = [""]
+"""The test module whose first test made the worker freeze what lived then (see the module's docstring)."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    module = item.nodeid.split("::", 1)[0]
+    if module != _MODULE[0]:
+        _MODULE[0] = module
+        gc.collect()  # the garbage of the modules before, then what lives on out of every later collection's way
+        gc.freeze()
 
 
 def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from jantaku.shapes.waits import discard_options
 
 READY = """() => {
@@ -16,6 +18,14 @@ READY = """() => {
   const s = document.getElementById('status');
   return (d && d.open) || (s && (s.dataset.mine === '1'));
 }"""
+
+_READY_OR_MOVED = """(last) => {
+  const d = document.getElementById('result-dialog');
+  const s = document.getElementById('status');
+  return (d && d.open) || (s && s.dataset.mine === '1') || (document.body.dataset.step || '') !== last;
+}"""
+"""The page's own test, polled in the page (one round trip a change rather than one a poll): the person is
+asked, a result panel is open, or the view moved from step ``last``."""
 
 
 def _step(page: Any) -> str:
@@ -27,20 +37,26 @@ WATCHDOG = 12.0
 most 0.45 s at the default pace, a bot's turn two steps, a call window one): longer is a freeze."""
 
 
+def wait_moved_or_ready(page: Any, last: str, label: str = "the page") -> None:
+    """Wait until the view leaves step ``last``, the person is asked, or a result panel opens; a view that stands
+    still at ``last`` for :data:`WATCHDOG` seconds meanwhile is a frozen table (an AssertionError naming the
+    step)."""
+    try:
+        page.wait_for_function(_READY_OR_MOVED, arg=last, polling=50, timeout=WATCHDOG * 1000)
+    except PlaywrightTimeout:
+        raise AssertionError(
+            f"{label}: the view stood still at step {last} for {WATCHDOG:.0f} s, the person not asked"
+        ) from None
+
+
 def wait_ready(page: Any, limit: float = 600.0) -> None:
     """Wait until the person must decide or a result panel is open; a watchdog over the wait fails, naming the
     step, when the view stands still for :data:`WATCHDOG` seconds meanwhile (a frozen table)."""
     start = time.monotonic()
-    last, since = None, start
     while not page.evaluate(READY):
         step = _step(page)
-        now = time.monotonic()
-        if step != last:
-            last, since = step, now
-        elif now - since > WATCHDOG:
-            raise AssertionError(f"the view stood still at step {step} for {WATCHDOG:.0f} s, the person not asked")
-        assert now - start < limit, f"not asked to act after {limit:.0f} s (step {step})"
-        time.sleep(0.05)
+        assert time.monotonic() - start < limit, f"not asked to act after {limit:.0f} s (step {step})"
+        wait_moved_or_ready(page, step)
 
 
 def _click_and_wait(page: Any, locator: Any) -> None:
@@ -52,12 +68,14 @@ def _click_and_wait(page: Any, locator: Any) -> None:
     )
 
 
+_TILE_NAMES = "els => els.map(e => e.getAttribute('data-tile'))"
+
+
 def _best_discard(page: Any) -> Any:
     """The hand tile to click: the drawn tile by default, the most efficient discard when chasing a win."""
     tiles = page.locator("#hand > img.tile.playable")
-    names = [tiles.nth(i).get_attribute("data-tile") for i in range(tiles.count())]
-    hand = page.locator("#hand > img.tile")
-    closed = [hand.nth(i).get_attribute("data-tile") for i in range(hand.count())]
+    names = tiles.evaluate_all(_TILE_NAMES)
+    closed = page.locator("#hand > img.tile").evaluate_all(_TILE_NAMES)
     if len(closed) % 3 == 2:
         for option in discard_options("".join(closed)):
             kind = option.discard
@@ -73,7 +91,7 @@ def play_turn(page: Any, prefer_wins: bool = True, take_wins: bool = True) -> st
     """Take one decision by clicking; returns what was clicked (``dahai``, ``reach``, ``tsumo``, ``none``...).
     With ``take_wins`` false an offered tsumo or ron is let go (a discard, or a pass)."""
     actions = page.locator("#actions button[data-action]")
-    kinds = [actions.nth(i).get_attribute("data-action") for i in range(actions.count())]
+    kinds = actions.evaluate_all("els => els.map(e => e.getAttribute('data-action'))")
     for win in ("tsumo", "ron"):
         if take_wins and win in kinds:
             _click_and_wait(page, page.locator(f"#actions button[data-action={win}]").first)
