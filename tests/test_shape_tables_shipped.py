@@ -37,3 +37,13 @@ def test_missing_file_falls_back_to_computing(tmp_path, monkeypatch):
     broken.write_bytes(b"\xfd7zXZ garbage")
     monkeypatch.setattr(T, "SHIPPED_TABLES", broken)
     assert T._read_shipped() is None
+
+
+@pytest.mark.parametrize(("n_pos", "runs"), [(9, True), (7, False)])
+def test_the_block_distance_table_read_from_the_shipped_rows_is_the_computed_one(n_pos, runs, monkeypatch):
+    read = T.block_distance_table.__wrapped__(n_pos)
+    assert read.dtype == np.uint8 and np.array_equal(read, T.distance_table(n_pos, runs))
+    monkeypatch.setattr(T, "SHIPPED_TABLES", T.SHIPPED_TABLES.with_name("missing.xz"))  # then it is computed
+    assert np.array_equal(T.block_distance_table.__wrapped__(n_pos), read)
+    with pytest.raises(ValueError, match=r"9 \(suit\) or 7"):
+        T.block_distance_table.__wrapped__(8)
