@@ -92,7 +92,7 @@ def _at_west(rules_name: str, hand: int, scores: list[int]):
 
 @pytest.mark.parametrize("kind", ["exhaustive", "abortive"])
 def test_meibi_west_4_ends_after_a_draw_even_with_the_dealer_tenpai(kind):
-    from jantaku.table.kyoku import HandResult
+    from jantaku.table.results import HandResult
 
     scores = [34000, 33000, 30000, 23000]  # nobody at 35,000
     game = _at_west("meibi", 4, scores)
@@ -103,7 +103,7 @@ def test_meibi_west_4_ends_after_a_draw_even_with_the_dealer_tenpai(kind):
 
 
 def test_other_presets_keep_west_4_with_the_dealers_renchan():
-    from jantaku.table.kyoku import HandResult
+    from jantaku.table.results import HandResult
 
     scores = [29000, 28000, 25000, 18000]  # nobody at 30,000
     game = _at_west("standard", 4, scores)

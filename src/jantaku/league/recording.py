@@ -3,7 +3,7 @@
 A game's entries are replayed, in order, through a :class:`~jantaku.table.game.Game` of the event's rule
 set: a win pays what :func:`jantaku.riichi.points.payments` says (honba, deposits and pao included; a hand
 given as tiles is scored by :func:`jantaku.riichi.score_hand`), an exhaustive draw what
-:func:`jantaku.table.kyoku.exhaustive_draw_deltas` says, a chombo, a card and a penalty are the game's own
+:func:`jantaku.table.results.exhaustive_draw_deltas` says, a chombo, a card and a penalty are the game's own
 :meth:`~jantaku.table.game.Game.chombo`, :meth:`~jantaku.table.game.Game.card` and
 :meth:`~jantaku.table.game.Game.penalty`; after each hand :meth:`~jantaku.table.game.Game.record_result`
 moves the dealer, honba and deposits on and ends and settles the game as the rule set says. Nothing here
@@ -42,7 +42,8 @@ from jantaku.riichi import ScoreResult, WinConditions, score_hand
 from jantaku.riichi.points import basic_points, payments
 from jantaku.rules import Ruleset
 from jantaku.table.game import Game, GameResult, settle
-from jantaku.table.kyoku import HandResult, IllegalActionError, WinRecord, exhaustive_draw_deltas
+from jantaku.table.kyoku import IllegalActionError
+from jantaku.table.results import HandResult, WinRecord, exhaustive_draw_deltas
 from jantaku.tiles import Tile, parse_tiles
 
 from .errors import EntryError

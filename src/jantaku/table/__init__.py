@@ -9,7 +9,8 @@ game built from the events it receives (:class:`SeatView`), which offers its act
 
 from .actions import Action
 from .game import Game, GameResult, settle
-from .kyoku import HandResult, IllegalActionError, Kyoku, WinRecord
+from .kyoku import IllegalActionError, Kyoku
+from .results import HandResult, WinRecord
 from .seating import Seating, draw_seating
 from .seatview import SeatView, SeatViewError, seat_facts
 from .wall import Wall

@@ -24,7 +24,8 @@ from typing import Any
 from jantaku.rules import Ruleset, rule_changes
 
 from .actions import CONTINUE, STOP, Action
-from .kyoku import CALLED, DRAWN, ENDED, HandResult, IllegalActionError, Kyoku
+from .kyoku import CALLED, DRAWN, ENDED, IllegalActionError, Kyoku
+from .results import HandResult
 from .seating import Seating, draw_seating
 from .wall import Wall
 

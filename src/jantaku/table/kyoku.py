@@ -33,13 +33,10 @@ from __future__ import annotations
 
 import copy
 from bisect import insort
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from jantaku.errors import JantakuError
-from jantaku.hand import Hand
 from jantaku.meld import Meld, MeldKind
-from jantaku.riichi.scoring import ScoreResult
 from jantaku.rules import Ruleset
 from jantaku.shapes.shanten import BLOCK_OF_KIND, BLOCK_WEIGHT
 from jantaku.tiles import RED_IDS136, Tile
@@ -61,6 +58,8 @@ from .actions import (
     TSUMO,
     Action,
 )
+from .endings import HandEndings
+from .jielu_wins import JieluWins, jielu_table_for
 from .legal import (
     _NO_KINDS,
     _YAOCHU,
@@ -71,40 +70,9 @@ from .legal import (
     ENDED,
     RESPONSES,
 )
+from .results import HandResult, WinRecord
 from .seat import RiverTile, SeatState
 from .wall import LIVE_START, Wall
-
-if TYPE_CHECKING:
-    from jantaku.jielu import JieluResult
-
-
-def jielu_table_for(rules: Ruleset) -> Any:
-    """:func:`jantaku.jielu.fantable.table_for_rules` (the fan values of the rule set), imported on first use."""
-    from jantaku.jielu.fantable import table_for_rules
-
-    return table_for_rules(rules)
-
-
-def jielu_score_hand(*args: Any, **kwargs: Any) -> JieluResult:
-    """:func:`jantaku.jielu.score_hand`, imported on first use."""
-    from jantaku.jielu import score_hand
-
-    return score_hand(*args, **kwargs)
-
-
-def pao_claims(*args: Any, **kwargs: Any) -> Any:
-    """:func:`jantaku.jielu.liability.pao_claims`, imported on first use."""
-    from jantaku.jielu.liability import pao_claims as claims
-
-    return claims(*args, **kwargs)
-
-
-def original_payments(*args: Any, **kwargs: Any) -> Any:
-    """:func:`jantaku.jielu.original_payments`, imported on first use."""
-    from jantaku.jielu import original_payments as payments
-
-    return payments(*args, **kwargs)
-
 
 __all__ = [
     "CALLED",
@@ -113,10 +81,8 @@ __all__ = [
     "DRAWN",
     "ENDED",
     "RESPONSES",
-    "HandResult",
     "IllegalActionError",
     "Kyoku",
-    "WinRecord",
 ]
 
 _WIND_MJAI = ("E", "S", "W", "N")
@@ -127,62 +93,7 @@ class IllegalActionError(JantakuError):
     """An action the rules do not allow now; the message names the rule. The state is left unchanged."""
 
 
-@dataclass(frozen=True)
-class WinRecord:
-    """One winner of a hand: seat, who paid (``None`` for tsumo), the score and every seat's change.
-
-    ``score`` is a riichi :class:`~jantaku.riichi.scoring.ScoreResult`, or under 洁律 a
-    :class:`~jantaku.jielu.JieluResult`; ``payments`` is what the win changed for each seat (honba and deposits
-    included; under 洁律's points mode the winner's gain, x3/x2/x1 by order of winning)."""
-
-    seat: int
-    from_seat: int | None
-    score: ScoreResult | JieluResult
-    pao: int | None = None
-    payments: tuple[int, int, int, int] = (0, 0, 0, 0)
-
-
-@dataclass
-class HandResult:
-    """How a hand ended.
-
-    ``kind``: ``ron``, ``tsumo``, ``exhaustive`` (wall empty) or ``abortive``; ``reason`` names an abortive
-    draw (nine_terminals, four_winds, four_riichi, four_kans, triple_ron) or ``nagashi_mangan``.
-    ``deltas`` are the hand's settlement per seat (riichi sticks posted during the hand are not in them,
-    the sticks a winner collects are); ``scores`` are the points after the hand.
-
-    Under 洁律's points mode a hand can have up to three winners, one after another: ``wins`` lists them in
-    order, ``kind`` is ``exhaustive`` when nobody could draw any more (``reason`` ``wall_empty``) or the
-    last win's kind when the third winner ended it (``reason`` ``three_winners``), and ``completions`` holds
-    each non-winner's hand completed with one extra wildcard (its 1x score is in ``deltas``).
-    """
-
-    kind: str
-    reason: str | None = None
-    wins: list[WinRecord] = field(default_factory=list)
-    deltas: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    tenpai: list[bool] = field(default_factory=lambda: [False] * 4)
-    dealer_continues: bool = False
-    deposits_left: int = 0
-    scores: list[int] = field(default_factory=list)
-    completions: dict[int, JieluResult] = field(default_factory=dict)
-    silent: list[int] = field(default_factory=list)
-    """Seats that were tenpai at an exhaustive draw but declared noten (``tenpai`` has them as noten)."""
-
-
 _TILE_TABLES: dict[tuple[int, int, int], tuple[list[Tile], list[str], list[int]]] = {}
-
-
-_POINTS_MULTIPLIERS = (3, 2, 1)
-"""洁律's points mode: the first, second and third winner's multiple of S (004 积分制)."""
-
-
-def _whole_payments(amounts: tuple[Any, Any, Any, Any], winner: int) -> list[int]:
-    """Original-mode payments as whole points: exact with the shipped fan table; a table whose shares are
-    fractional rounds each payer's share to the nearest point and the winner receives what they pay."""
-    out = [round(a) for a in amounts]
-    out[winner] = -sum(out[s] for s in range(4) if s != winner)
-    return out
 
 
 def _tables_for(red: tuple[int, int, int]) -> tuple[list[Tile], list[str], list[int]]:
@@ -213,38 +124,7 @@ def _mjai_names(red: tuple[int, int, int]) -> list[str]:
     return names
 
 
-def exhaustive_draw_deltas(rules: Ruleset, dealer: int, tenpai: list[bool], nagashi: list[int]) -> list[int]:
-    """Each seat's change at an exhaustive draw: nagashi mangan paid as a mangan tsumo by each seat in
-    ``nagashi`` (002 1.2 流局滿貫), else the noten payment shared between tenpai and noten seats (000 Art 71).
-    A recorder of games played at a table uses it as the hand does.
-
-    >>> from jantaku.rules import load_rules
-    >>> exhaustive_draw_deltas(load_rules("standard"), 0, [True, False, False, False], [])
-    [3000, -1000, -1000, -1000]
-    >>> exhaustive_draw_deltas(load_rules("standard"), 0, [False] * 4, [2])
-    [-4000, -2000, 8000, -2000]
-    """
-    deltas = [0, 0, 0, 0]
-    if nagashi:
-        for s in nagashi:
-            for o in range(4):
-                if o == s:
-                    continue
-                pay = 4000 if (s == dealer or o == dealer) else 2000
-                deltas[o] -= pay
-                deltas[s] += pay
-        return deltas
-    n_tenpai = sum(tenpai)
-    if 0 < n_tenpai < 4 and rules.noten_payment:
-        for s in range(4):
-            if tenpai[s]:
-                deltas[s] += rules.noten_payment // n_tenpai
-            else:
-                deltas[s] -= rules.noten_payment // (4 - n_tenpai)
-    return deltas
-
-
-class Kyoku(legal.PlayRules):
+class Kyoku(HandEndings, JieluWins, legal.PlayRules):
     """One hand from the deal to its result. See the module docs.
 
     Args:
@@ -926,280 +806,6 @@ class Kyoku(legal.PlayRules):
             self._ron(rons, seat, tid, chankan=True)
         else:
             self._finish_kan(seat)
-
-    # -- 洁律 wins (004; docs/rules/sources.md) --------------------------------------------------------------
-
-    def _called_with_suppliers(self, seat: int) -> list[tuple[Meld, int | None]]:
-        """A seat's declared melds in the order made, each with the seat that supplied its called tile."""
-        st = self.seats[seat]
-        return list(zip(st.melds, st.suppliers, strict=True))
-
-    def _jielu_wins(self, seats: list[int], discarder: int | None, tid: int, chankan: bool) -> None:
-        """One or more 洁律 wins on one tile: score and pay each, then end the hand or let the others play on.
-
-        Several rons on one discard all win, ordered from the discarder's right (004 有一炮多响); under the
-        original mode the first of them only (004 原版: 一人和牌后一局结束)."""
-        if self.rules.jielu_mode == "original":
-            seats = seats[:1]
-        tsumo = discarder is None
-        robbed = self.actor if chankan else None
-        for seat in seats:
-            cond = self._win_conditions(seat, tid, tsumo, chankan)
-            # the legal-win check found a completion worth 1 point: the best score is looked for above it
-            result = jielu_score_hand(self._win_hand(seat, tid, tsumo), cond, table=self._fan_table, at_least=1)
-            payments = [0, 0, 0, 0]
-            if self._play_on:
-                payments[seat] = _POINTS_MULTIPLIERS[len(self.wins)] * result.score
-            else:
-                claims = pao_claims(result, self._called_with_suppliers(seat), discarder, self._tiles[tid])
-                payments = _whole_payments(original_payments(seat, result.score, claims), seat)
-            for s in range(4):
-                self.scores[s] += payments[s]
-            record = WinRecord(seat, discarder, result, None, (payments[0], payments[1], payments[2], payments[3]))
-            self.wins.append(record)
-            self.won[seat] = True
-            self._emit(
-                {
-                    "type": "hora",
-                    "actor": seat,
-                    "target": seat if discarder is None else discarder,
-                    "pai": self.mjai(tid),
-                    "deltas": list(payments),
-                    "score": result.score,
-                    "value": result.value,
-                    "fans": [[f.name, f.points, list(f.melds)] for f in result.fans],
-                    "wildcards": [[w.tile.mpsz if w.tile else None, w.stands_for.mpsz] for w in result.wildcards],
-                    "melds": list(result.melds),
-                    "pair": result.pair,
-                    "scores": list(self.scores),
-                }
-            )
-        if robbed is not None:
-            self._unrob_kan(robbed, tid)
-        self.options = {}
-        self.answers = {}
-        self.last_discard = None
-        self.drawn = None
-        if not self._play_on or sum(self.won) >= 3:
-            self._jielu_end("three_winners" if self._play_on else "win")
-            return
-        # the winners leave; the next player still in the hand draws (004 三人和牌或无法摸牌时一局结束)
-        after = seats[0] if tsumo else (robbed if robbed is not None else discarder)
-        assert after is not None
-        if self.live_next >= self.live_end:
-            self._jielu_end("wall_empty")
-            return
-        self._draw(self._next_active(after))
-
-    def _unrob_kan(self, seat: int, tid: int) -> None:
-        """A robbed added kong never stands: the meld is a pung again and the robbed tile lies in the river."""
-        st = self.seats[seat]
-        idx = next(j for j, ids in enumerate(st.meld_ids) if tid in ids)
-        kan = st.melds[idx]
-        ids = tuple(i for i in st.meld_ids[idx] if i != tid)
-        pon_tiles = tuple(sorted(self._tiles[i] for i in ids))
-        st.melds[idx] = Meld(MeldKind.PON, pon_tiles, kan.called, kan.source)
-        st.meld_ids[idx] = ids
-        st.river.append(RiverTile(tid, False))
-        self.kakan_tile = None
-
-    def _jielu_end(self, reason: str) -> None:
-        """The end of a 洁律 hand: under the points mode each player who has not won scores its hand completed
-        with one extra wildcard, 1x (004 未和牌时补充一张万能牌; docs/rules/sources.md, 洁律 step 4)."""
-        completions: dict[int, JieluResult] = {}
-        deltas = [0, 0, 0, 0]
-        if self._play_on:
-            for s, st in enumerate(self.seats):
-                if self.won[s]:
-                    continue
-                hand = Hand(tuple(self._tiles[i] for i in st.tiles), tuple(st.melds))
-                completions[s] = jielu_score_hand(hand, extra_wildcards=1, table=self._fan_table)
-                deltas[s] = completions[s].score
-            for s in range(4):
-                self.scores[s] += deltas[s]
-        if self._play_on or not self.wins:
-            self._emit(
-                {
-                    "type": "ryukyoku",
-                    "reason": reason if self._play_on else "exhaustive",
-                    "deltas": deltas,
-                    "completions": {str(s): [r.score, list(r.melds), r.pair] for s, r in completions.items()},
-                    "scores": list(self.scores),
-                }
-            )
-        total = list(deltas)
-        for w in self.wins:
-            for s in range(4):
-                total[s] += w.payments[s]
-        last = self.wins[-1] if self.wins and reason != "wall_empty" else None
-        kind = "exhaustive" if last is None else ("tsumo" if last.from_seat is None else "ron")
-        self._end(
-            HandResult(
-                kind=kind,
-                reason=reason if self._play_on else None,
-                wins=list(self.wins),
-                deltas=total,
-                completions=completions,
-            )
-        )
-
-    # -- ends of the hand ----------------------------------------------------------------------------------
-
-    def _tsumo(self, seat: int) -> None:
-        tid = self.drawn
-        assert tid is not None
-        if self._jielu:
-            self._jielu_wins([seat], None, tid, chankan=False)
-            return
-        score = self._win_score(seat, tid, tsumo=True, honba=self.honba, deposits=self.deposits)
-        assert score is not None
-        pao = score.conditions.pao if score.conditions else None
-        self._finish_wins([WinRecord(seat, None, score, pao, tuple(score.payments))], tid)  # type: ignore[arg-type]
-
-    def _ron(self, rons: list[int], discarder: int, tid: int, chankan: bool) -> None:
-        rules = self.rules
-        if self._jielu:
-            self._jielu_wins(rons, discarder, tid, chankan)
-            return
-        if rules.multiple_ron == "head_bump":
-            rons = rons[:1]
-        elif rules.multiple_ron == "double" and len(rons) == 3:
-            if "triple_ron" in rules.abortive_draws:
-                self._abort("triple_ron")
-                return
-            rons = rons[:2]
-        # the discarder's riichi is not accepted when the declaring discard is won on
-        self.seats[discarder].riichi_pending = False
-        records = []
-        for n, seat in enumerate(rons):
-            honba = self.honba if n == 0 else 0
-            deposits = self.deposits if n == 0 else 0
-            score = self._win_score(
-                seat, tid, tsumo=False, chankan=chankan, discarder=discarder, honba=honba, deposits=deposits
-            )
-            assert score is not None
-            pao = score.conditions.pao if score.conditions else None
-            records.append(WinRecord(seat, discarder, score, pao, tuple(score.payments)))  # type: ignore[arg-type]
-        self._finish_wins(records, tid)
-
-    def _finish_wins(self, wins: list[WinRecord], tid: int) -> None:
-        total = [0, 0, 0, 0]
-        for w in wins:
-            for s in range(4):
-                total[s] += w.payments[s]
-        for s in range(4):
-            self.scores[s] += total[s]
-        self.deposits = 0
-        self.wins = list(wins)
-        for w in wins:
-            ura = [self.mjai(i) for i in self.ura_indicators()] if self.seats[w.seat].riichi else []
-            sc = w.score
-            assert isinstance(sc, ScoreResult)
-            self._emit(
-                {
-                    "type": "hora",
-                    "actor": w.seat,
-                    "target": w.from_seat if w.from_seat is not None else w.seat,
-                    "pai": self.mjai(tid),
-                    "deltas": list(sc.payments),
-                    "ura_markers": ura,
-                    "han": sc.han,
-                    "fu": sc.fu,
-                    "yakuman": sc.yakuman,
-                    "yaku": [[n, h] for n, h in sc.yaku],
-                    "points": sc.points,
-                    "scores": list(self.scores),
-                }
-            )
-        dealer_won = any(w.seat == self.dealer for w in wins)
-        self._end(
-            HandResult(
-                kind="tsumo" if wins[0].from_seat is None else "ron",
-                wins=wins,
-                deltas=total,
-                dealer_continues=dealer_won,
-                deposits_left=0,
-            )
-        )
-
-    def _exhaustive_draw(self) -> None:
-        """The wall is empty: the seats that may stay silent declare (phase :data:`DECLARE`), then the draw is
-        settled. Declaring is the player's act (000 Art 22(2), 71: 宣言听牌; 001 3章11条3; 003 3章11条3)."""
-        tenpai = [self._tenpai(s) for s in range(4)]
-        choosers = [s for s in range(4) if tenpai[s] and self._may_stay_silent(s)]
-        if not choosers:
-            self._settle_exhaustive_draw(tenpai, [])
-            return
-        self._draw_tenpai = tenpai
-        self.phase = DECLARE
-        self.actor = self.dealer
-        self.options = {s: [Action(TENPAI, s), Action(NOTEN, s)] for s in choosers}
-        self.answers = {}
-        self._legal_cache = None
-
-    def _settle_exhaustive_draw(self, tenpai: list[bool], silent: list[int]) -> None:
-        rules = self.rules
-        dead = [st.dead for st in self.seats]  # ruled dead while declaring: noten (000 Art 72), not silent
-        silent = sorted(s for s in silent if not dead[s])
-        tenpai = [t and s not in silent and not dead[s] for s, t in enumerate(tenpai)]
-        reason = None
-        nagashi: list[int] = []
-        if rules.nagashi_mangan:
-            for s, st in enumerate(self.seats):
-                if st.river and all((r.tile >> 2) in _YAOCHU and r.called_by is None for r in st.river):
-                    nagashi.append(s)
-        if nagashi:
-            reason = "nagashi_mangan"
-        deltas = exhaustive_draw_deltas(rules, self.dealer, tenpai, nagashi)
-        for s in range(4):
-            self.scores[s] += deltas[s]
-        dealer_continues = tenpai[self.dealer] or (rules.nagashi_renchan and self.dealer in nagashi)
-        event: dict[str, Any] = {
-            "type": "ryukyoku",
-            "reason": reason or "exhaustive",
-            "deltas": deltas,
-            "tenpais": tenpai,
-            "scores": list(self.scores),
-        }
-        if silent:
-            event["silent"] = silent  # tenpai seats that declared noten (jantaku's; hidden in a player's view)
-        self._emit(event)
-        self._end(
-            HandResult(
-                kind="exhaustive",
-                reason=reason,
-                deltas=deltas,
-                tenpai=tenpai,
-                dealer_continues=dealer_continues,
-                deposits_left=self.deposits,
-                silent=silent,
-            )
-        )
-
-    def _abort(self, reason: str, actor: int | None = None) -> None:
-        event: dict[str, Any] = {
-            "type": "ryukyoku",
-            "reason": reason,
-            "deltas": [0, 0, 0, 0],
-            "scores": list(self.scores),
-        }
-        if actor is not None:
-            event["actor"] = actor
-        self._emit(event)
-        continues = True
-        if self.rules.abortive_renchan == "tenpai":
-            # 003 3章12条3 流局时听牌是连庄: a dealer holding 14 tiles (who declared nine terminals) is not waiting
-            dealer_hand = self.seats[self.dealer]
-            continues = len(dealer_hand.tiles) % 3 == 1 and self._tenpai(self.dealer)
-        self._end(HandResult(kind="abortive", reason=reason, dealer_continues=continues, deposits_left=self.deposits))
-
-    def _end(self, result: HandResult) -> None:
-        result.scores = list(self.scores)
-        self.result = result
-        self.phase = ENDED
-        self.options = {}
-        self.answers = {}
-        self._emit({"type": "end_kyoku"})
 
     # -- the referee -----------------------------------------------------------------------------------------
 
