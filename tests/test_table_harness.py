@@ -110,16 +110,16 @@ def test_harness_deals_pao_and_checks_it(preset):
 
 def test_harness_catches_a_pao_win_the_liable_seat_does_not_pay(monkeypatch):
     """Settle pao wins as if the liable seat paid nothing: the harness must refuse the settlement."""
-    from jantaku.table import kyoku as kyoku_module
+    from jantaku.table import endings
 
-    real = kyoku_module.WinRecord
+    real = endings.WinRecord
 
     def unpaid(seat, from_seat, score, pao=None, payments=(0, 0, 0, 0)):
         if pao is not None:
             payments = tuple(0 if s == pao else p for s, p in enumerate(payments))
         return real(seat, from_seat, score, pao, payments)
 
-    monkeypatch.setattr(kyoku_module, "WinRecord", unpaid)
+    monkeypatch.setattr(endings, "WinRecord", unpaid)
     with pytest.raises(HarnessError, match="liable"):
         for seed in range(PAO_GAMES):
             check_game(
@@ -143,16 +143,16 @@ def test_harness_catches_a_broken_invariant(monkeypatch):
 
 def test_harness_catches_points_created_in_jielu_original_mode(monkeypatch):
     """In 洁律's original mode points move between players: a payment that creates a point must be caught."""
-    from jantaku.table import kyoku as kyoku_module
+    from jantaku.table import jielu_wins
 
-    real = kyoku_module._whole_payments
+    real = jielu_wins._whole_payments
 
     def one_too_many(amounts, winner):
         out = real(amounts, winner)
         out[winner] += 1
         return out
 
-    monkeypatch.setattr(kyoku_module, "_whole_payments", one_too_many)
+    monkeypatch.setattr(jielu_wins, "_whole_payments", one_too_many)
     rules = load_rules("jielu_original")
     with pytest.raises(HarnessError, match=r"changed within a hand|do not add up"):
         for seed in range(20):
