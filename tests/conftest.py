@@ -15,8 +15,8 @@ The 洁律 check is compiled into numba's cache once, before the workers start.
 
 Each worker sets what lives at the start of each test module apart from the garbage collector (``gc.freeze``):
 the imports of numba, Ray, torch, Playwright and the earlier modules' caches grew a worker to a million objects,
-and every full collection walked them all again (about 50 of them a worker, half a second each, and pytest's
-five at the end of the run).
+and every full collection walked them all again (15-17 of them a worker, 0.4-0.6 s each, and pytest's five at
+the end of the run).
 
 The run keeps Python's bytecode caches (``__pycache__``, ignored by git) even where ``PYTHONDONTWRITEBYTECODE``
 is set, for itself and the processes it starts: its workers and the hundreds of commands the tests run would
