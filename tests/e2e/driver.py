@@ -19,11 +19,7 @@ READY = """() => {
   return (d && d.open) || (s && (s.dataset.mine === '1'));
 }"""
 
-_READY_OR_MOVED = """(last) => {
-  const d = document.getElementById('result-dialog');
-  const s = document.getElementById('status');
-  return (d && d.open) || (s && s.dataset.mine === '1') || (document.body.dataset.step || '') !== last;
-}"""
+_READY_OR_MOVED = f"""(last) => ({READY})() || (document.body.dataset.step || '') !== last"""
 """The page's own test, polled in the page (one round trip a change rather than one a poll): the person is
 asked, a result panel is open, or the view moved from step ``last``."""
 
