@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import time
 from pathlib import Path
+
+from debian import apt_install
 
 CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/lib/chromium/chromium")
 
@@ -43,24 +43,12 @@ def find_chromium() -> str | None:
 def ensure_chromium() -> tuple[str, float]:
     """The chromium binary and the seconds spent installing it (0 when it was there).
 
-    Installs Debian's ``chromium`` package with apt-get when it is missing and we are root; otherwise raises
-    ``RuntimeError`` saying what to install."""
-    path = find_chromium()
-    if path:
-        return path, 0.0
-    apt = shutil.which("apt-get")
-    if apt is None or os.geteuid() != 0:
+    Installs Debian's ``chromium`` package with apt-get when it is missing and we are root (once, however many
+    workers ask at the same time: tests/debian.py); otherwise raises ``RuntimeError`` saying what to install."""
+    path, seconds = apt_install("chromium", find_chromium)
+    if path is None:
         raise RuntimeError(
             "the browser tests need Debian's chromium (/usr/bin/chromium): run `apt-get install -y chromium` "
             "as root (or set JANTAKU_CHROMIUM to a chromium binary)"
         )
-    start = time.monotonic()
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for cmd in ([apt, "update", "-q"], [apt, "install", "-y", "-q", "chromium"]):
-        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900, check=False)
-        if done.returncode != 0:
-            raise RuntimeError(f"`{' '.join(cmd)}` failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
-    path = find_chromium()
-    if path is None:
-        raise RuntimeError("apt-get installed chromium but no chromium binary was found")
-    return path, time.monotonic() - start
+    return path, seconds

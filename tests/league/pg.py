@@ -16,6 +16,8 @@ import tempfile
 import uuid
 from pathlib import Path
 
+from debian import InstallFailed, apt_install
+
 ENV_URL = "JANTAKU_TEST_POSTGRES_URL"
 
 
@@ -28,23 +30,12 @@ def _find(name: str) -> list[str]:
     return sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}")) or ([on_path] if on_path else [])
 
 
-def _install() -> None:
-    """Install Debian's ``postgresql`` package (only as root with apt-get; a failure names the command)."""
-    apt = shutil.which("apt-get")
-    if apt is None or os.geteuid() != 0:
-        return
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for cmd in ([apt, "update", "-q"], [apt, "install", "-y", "-q", "postgresql"]):
-        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900, check=False)
-        if done.returncode != 0:
-            raise PostgresUnavailable(f"`{' '.join(cmd)}` failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
-
-
 def _bin(name: str) -> str:
+    try:
+        apt_install("postgresql", lambda: (_find(name) or [None])[-1])  # once, however many workers ask
+    except InstallFailed as e:
+        raise PostgresUnavailable(str(e)) from None
     found = _find(name)
-    if not found:
-        _install()
-        found = _find(name)
     if not found:
         raise PostgresUnavailable(
             f"PostgreSQL's {name} is missing: install Debian's server (apt-get install -y -q postgresql), as "
