@@ -50,7 +50,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
-from jantaku.bots import PlayerView, make_bot
+from jantaku.bots import make_bot
 from jantaku.rules import load_rules
 from jantaku.table import Game
 
@@ -67,7 +67,7 @@ def _play(rules_name: str, seed: int, bots: list[str]) -> tuple[Game, list[float
     while not game.over:
         seat = game.to_act()[0]
         legal = game.legal_actions(seat)
-        view = PlayerView(game.kyoku, seat)
+        view = game.view(seat)
         if bots[seat] == "strong":
             t0 = time.thread_time()
             action = agents[seat].act(view, legal)

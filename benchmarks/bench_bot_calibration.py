@@ -34,7 +34,7 @@ THREAT = 0.6
 def _seed_rows(job: tuple[str, int, str]) -> list[tuple[bool, int, float, bool]]:
     """(threat, shanten after the discard, predicted chance, won) for every own-turn discard of the strong seat
     in the four seatings of one seed."""
-    from jantaku.bots import PlayerView, make_bot
+    from jantaku.bots import make_bot
     from jantaku.bots.base import unseen_counts
     from jantaku.bots.danger import threats
     from jantaku.rules import load_rules
@@ -55,7 +55,7 @@ def _seed_rows(job: tuple[str, int, str]) -> list[tuple[bool, int, float, bool]]
         while not game.over:
             seat = game.to_act()[0]
             legal = game.legal_actions(seat)
-            view = PlayerView(game.kyoku, seat)
+            view = game.view(seat)
             if seat != strong_seat:
                 game.apply(agents[seat].act(view, legal))
             else:

@@ -33,8 +33,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from jantaku.bots import PlayerView, make_bot
 from jantaku.bots import danger as danger_module
+from jantaku.bots import make_bot
 from jantaku.bots import strong as strong_module
 from jantaku.rules import load_rules
 from jantaku.table import Game
@@ -67,7 +67,7 @@ def _agents(seed: int, seat: int) -> list[Any]:
 def _step(game: Game, agents: list[Any]) -> None:
     """The seat to act chooses, and its action is applied."""
     s = game.to_act()[0]
-    game.apply(agents[s].act(PlayerView(game.kyoku, s), game.legal_actions(s)))
+    game.apply(agents[s].act(game.view(s), game.legal_actions(s)))
 
 
 def play_hand(rules_name: str, seed: int, start: HandStart, seat: int, over: dict[str, Any]) -> int:

@@ -18,7 +18,7 @@ What is measured:
 
 - jantaku: ``Game(load_rules(preset), seed)`` driven by the loop of ``jantaku.sim.runner.play_game``:
   ``seat = game.to_act()[0]; legal = game.legal_actions(seat);
-  game.apply(agent.act(PlayerView(game.kyoku, seat), legal))`` until ``game.over``, one ``RandomBot`` per
+  game.apply(agent.act(game.view(seat), legal))`` until ``game.over``, one ``RandomBot`` per
   seat (``rng.choice(legal)``), seeded ``"{seed}:{seat}"`` as ``play_game`` does. Presets ``tenhou``
   (hanchan, red fives, West extension below 30,000, bust, abortive draws) and ``mleague`` (no abortive
   draws, no bust, no West round). For information (no target), ``tenhou`` with four ``EfficiencyBot``.
@@ -173,7 +173,7 @@ def version(dist: str) -> str:
 
 def jantaku_player(preset: str, bot: str) -> Callable[[int], GameOutcome]:
     """A function playing one whole jantaku game under ``preset`` with four ``bot`` agents."""
-    from jantaku.bots import EfficiencyBot, PlayerView, RandomBot
+    from jantaku.bots import EfficiencyBot, RandomBot
     from jantaku.rules import load_rules
     from jantaku.table import Game
 
@@ -187,7 +187,7 @@ def jantaku_player(preset: str, bot: str) -> Callable[[int], GameOutcome]:
         while not game.over:
             seat = game.to_act()[0]
             legal = game.legal_actions(seat)
-            game.apply(agents[seat].act(PlayerView(game.kyoku, seat), legal))
+            game.apply(agents[seat].act(game.view(seat), legal))
             steps += 1
             if steps > MAX_STEPS:
                 raise GameHang(f"no end after {MAX_STEPS} steps")

@@ -120,7 +120,7 @@ def play(rules_name: str, seed: int, seating: int, python: str, timeout: float) 
         while not game.over:
             seat = game.to_act()[0]
             legal = game.legal_actions(seat)
-            view = PlayerView(game.kyoku, seat)
+            view = game.view(seat)
             t0 = time.perf_counter()
             action = _ask(agents[seat], view, legal, corrected)
             if sides[seat] == "S":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jantaku.bots import EfficiencyBot, PlayerView
+from jantaku.bots import EfficiencyBot
 from jantaku.env.encoding import legal_indices
 
 
@@ -30,4 +30,4 @@ class ScriptedSeats:
         for i in self.prefer:
             if i in legal_map:
                 return i
-        return index_of(legal_map, self.bots[seat].act(PlayerView(game.kyoku, seat), legal))
+        return index_of(legal_map, self.bots[seat].act(game.view(seat), legal))

@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from jantaku.bots import PlayerView, make_bot
+from jantaku.bots import make_bot
 from jantaku.bots.folding import FoldWatch
 from jantaku.bots.strong import RIICHI_WIN, StrongBot
 from jantaku.rules import load_rules
@@ -23,7 +23,7 @@ def _watched_game(bots, seed, watch_seat=0, east_only=False):
     while not game.over:
         seat = game.to_act()[0]
         legal = game.legal_actions(seat)
-        view = PlayerView(game.kyoku, seat)
+        view = game.view(seat)
         if seat == watch_seat:
             watch.observe(view)
         game.apply(agents[seat].act(view, legal))
@@ -57,11 +57,11 @@ def test_a_watch_counts_each_discard_once_however_often_it_is_asked():
     kyoku = game.kyoku
     while not game.over and game.kyoku is kyoku:
         seat = game.to_act()[0]
-        view = PlayerView(game.kyoku, 0)
+        view = game.view(0)
         often.observe(view)
         often.observe(view)
-        game.apply(agents[seat].act(PlayerView(game.kyoku, seat), game.legal_actions(seat)))
-    once.observe(PlayerView(kyoku, 0))
+        game.apply(agents[seat].act(game.view(seat), game.legal_actions(seat)))
+    once.observe(kyoku.view(0))
     assert (once._safe, once._total) == (often._safe, often._total)
 
 
@@ -76,13 +76,13 @@ def _riichi_position(seed_range=range(40)):
             legal = game.legal_actions(seat)
             if seat == 0 and any(a.kind == RIICHI for a in legal):
                 return game, legal
-            game.apply(agents[seat].act(PlayerView(game.kyoku, seat), legal))
+            game.apply(agents[seat].act(game.view(seat), legal))
     pytest.fail("no riichi position in the seeds tried")
 
 
 def test_against_players_who_never_fold_a_riichi_wins_as_often_as_silence():
     game, legal = _riichi_position()
-    view = PlayerView(game.kyoku, 0)
+    view = game.view(0)
     fresh = StrongBot(1)
     read = StrongBot(1)
     read._folds = _watched_game(["efficiency"] * 4, 3)  # it has watched a game of players who never fold

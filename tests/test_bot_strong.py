@@ -10,7 +10,6 @@ from types import SimpleNamespace
 import pytest
 
 from jantaku.bots import make_bot, strong
-from jantaku.bots.base import PlayerView
 from jantaku.bots.danger import tile_danger
 from jantaku.bots.simple import EfficiencyBot
 from jantaku.bots.strong import StrongBot, _jielu_potential, _jielu_take_win, _jielu_win_score
@@ -398,7 +397,7 @@ def test_jielu_original_mode_declines_the_cheap_wins_it_is_offered():
         while not game.over:
             seat = game.to_act()[0]
             legal = game.legal_actions(seat)
-            view = PlayerView(game.kyoku, seat)
+            view = game.view(seat)
             action = agents[seat].act(view, legal)
             win = next((a for a in legal if a.kind in (TSUMO, RON)), None)
             if seat == 0 and win is not None:

@@ -4,7 +4,7 @@ checked against the engine's state computed independently here."""
 import numpy as np
 import pytest
 
-from jantaku.bots import EfficiencyBot, PlayerView
+from jantaku.bots import EfficiencyBot
 from jantaku.env import encoding as enc
 from jantaku.env.aec import observation_space
 from jantaku.errors import JantakuError
@@ -128,7 +128,7 @@ def _states(preset, seed, limit):
         seat = game.to_act()[0]
         yield game, seat
         legal = game.legal_actions(seat)
-        game.apply(bots[seat].act(PlayerView(game.kyoku, seat), legal))
+        game.apply(bots[seat].act(game.view(seat), legal))
         n += 1
     yield game, 0
 

@@ -279,12 +279,12 @@ def test_a_game_is_four_hands_each_player_dealing_once(mode):
     """RULES.md 2: a game is 4 hands, each player dealing once (no repeat for a winning dealer, no honba); the
     final scores are the raw points."""
     game = Game(jielu(mode), seed=11)
-    from jantaku.bots import PlayerView, make_bot
+    from jantaku.bots import make_bot
 
     bots = [make_bot("efficiency", s) for s in range(4)]
     while not game.over:
         seat = game.to_act()[0]
-        game.apply(bots[seat].act(PlayerView(game.kyoku, seat), game.legal_actions(seat)))
+        game.apply(bots[seat].act(game.view(seat), game.legal_actions(seat)))
     starts = [e for e in game.events if e["type"] == "start_kyoku"]
     assert [e["oya"] for e in starts] == [(game.first_dealer + i) % 4 for i in range(4)]
     assert all(e["honba"] == 0 and e["kyotaku"] == 0 for e in starts)

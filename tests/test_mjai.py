@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from jantaku.bots import PlayerView, make_bot
+from jantaku.bots import make_bot
 from jantaku.bots.mjai_process import MjaiBotError, MjaiProcessAgent
 from jantaku.bots.simple import EfficiencyBot, RandomBot
 from jantaku.cli import main
@@ -43,7 +43,7 @@ def _play(rules, seed, agents):
     steps = 0
     while not game.over:
         seat = game.to_act()[0]
-        game.apply(agents[seat].act(PlayerView(game.kyoku, seat), game.legal_actions(seat)))
+        game.apply(agents[seat].act(game.view(seat), game.legal_actions(seat)))
         steps += 1
         assert steps < 50_000
     return game

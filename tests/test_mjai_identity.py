@@ -73,7 +73,7 @@ def _play(rules: str, seed: str, agents: list[Any]) -> Game:
         if game.over:
             return game
         seat = game.to_act()[0]
-        game.apply(agents[seat].act(PlayerView(game.kyoku, seat), game.legal_actions(seat)))
+        game.apply(agents[seat].act(game.view(seat), game.legal_actions(seat)))
     raise AssertionError(f"{rules} {seed}: the game did not end")
 
 

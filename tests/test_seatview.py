@@ -7,7 +7,8 @@ seat's view must equal the engine's projection for that seat (:func:`seat_facts`
 rivers with riichi and called tiles, riichi, scores, sticks, tiles left, dora, the first go-around, kans, its own
 riichi, ippatsu, furiten and dead-hand flags, its pao liabilities) and offer exactly the engine's legal actions:
 kans after riichi, furiten, chankan, kuikae, pao, the exhaustive draw's declarations and 洁律's legal-win check
-included, since both come from the same rules code (jantaku.table.legal).
+included, since both come from the same rules code (jantaku.table.legal). The view the table itself hands the
+seat's agent (``game.view(seat)``, a PlayerView fed from the table's published events) must give the same.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from typing import Any
 import pytest
 
 from budget import tries
-from jantaku.bots.base import PlayerView
 from jantaku.bots.registry import make_bot
 from jantaku.records.mjai import player_view_event
 from jantaku.rules import load_rules
@@ -68,10 +68,13 @@ def _play_with_views(preset: str, seed: int) -> Counter:
             assert offered == legal, f"{preset} game {seed}, seat {seat} in {k.phase}: {offered} != {legal}"
             seen[k.phase] += 1
             seen.update(a.kind for a in legal)
-            if seen["checked"] % 7 == 0:  # what a bot reads, as the engine-backed PlayerView reads it
-                assert _as_bot_reads(view) == _as_bot_reads(PlayerView(k, seat)), f"{preset} game {seed}"
+            handed = k.view(seat)  # the view the table hands the seat's agent: the same facts and actions
+            assert handed.facts() == theirs, f"{preset} game {seed}, seat {seat} in {k.phase}"
+            assert handed.legal_actions() == legal, f"{preset} game {seed}, seat {seat} in {k.phase}"
+            if seen["checked"] % 7 == 0:  # what a bot reads, through the handed view's own reading API
+                assert _as_bot_reads(view) == _as_bot_reads(handed), f"{preset} game {seed}"
             seen["checked"] += 1
-        action = agents[seat].act(PlayerView(k, seat), legal)
+        action = agents[seat].act(k.view(seat), legal)
         views[seat].answered(action)
         game.apply(action)
     for s, view in enumerate(views):
@@ -94,6 +97,8 @@ def _as_bot_reads(view: Any) -> dict[str, Any]:
         "winds": (view.seat_wind, view.round_wind, view.hand_number),
         "rules": view.rules.name,
         "visible": view.visible_counts(),
+        "counters": (view.honba, view.deposits),
+        "events": list(view.events),
     }
 
 
@@ -110,28 +115,35 @@ def test_a_view_built_from_the_seats_events_is_the_engines_view_at_every_decisio
         assert seen["reach"], seen
 
 
-def test_a_view_holds_no_way_to_another_seats_closed_tiles():
+@pytest.mark.parametrize("handed", [False, True], ids=["seat-view", "handed-by-the-table"])
+def test_a_view_holds_no_way_to_another_seats_closed_tiles(handed):
     """Everything reachable from a view through its attributes (instance data, containers, the objects in them;
-    not functions, classes or modules) holds no engine, no wall and no other seat's closed tile."""
+    not functions, classes or modules) holds no engine, no wall, no other seat's closed tiles and no event that
+    shows another seat's draw or dealt tiles: a SeatView fed the seat's events, and the PlayerView the table hands
+    an agent (which reads the table's published events)."""
     rules = load_rules("mleague")
     game = Game(rules, 5, names=["efficiency"] * 4)
     agents = [make_bot("efficiency", f"5:{s}") for s in range(4)]
-    view = SeatView(0, rules)
     for _ in range(60):
         seat = game.to_act()[0]
-        game.apply(agents[seat].act(PlayerView(game.kyoku, seat), game.legal_actions(seat)))
-    view.extend([player_view_event(e, 0) for e in game.events])
+        game.apply(agents[seat].act(game.view(seat), game.legal_actions(seat)))
+    if handed:
+        root: Any = game.view(0)
+        view = root.seat_view  # brought up to date
+    else:
+        root = view = SeatView(0, rules)
+        view.extend([player_view_event(e, 0) for e in game.events])
     k = game.kyoku
     secret = {id(k), id(k.wall), id(k.wall.tiles), id(game)} | {id(k.seats[s].tiles) for s in (1, 2, 3)}
     found: list[str] = []
     seen: set[int] = set()
-    todo: list[tuple[str, Any]] = [("view", view)]
+    todo: list[tuple[str, Any]] = [("view", root)]
     while todo:
         path, obj = todo.pop()
         if id(obj) in seen or isinstance(obj, type) or (callable(obj) and not hasattr(obj, "__dict__")):
             continue
         seen.add(id(obj))
-        if id(obj) in secret or isinstance(obj, Kyoku | Game | Wall):
+        if id(obj) in secret or isinstance(obj, Kyoku | Game | Wall) or _shows_another_seats_tiles(obj, 0):
             found.append(path)
             continue
         if isinstance(obj, dict):
@@ -150,6 +162,18 @@ def test_a_view_holds_no_way_to_another_seats_closed_tiles():
     assert all(not view.seats[s].tiles for s in (1, 2, 3))
     assert view.closed_count(1) == len(k.seats[1].tiles)  # it knows how many, not which
     assert sorted(view.counts) == sorted(k.seats[0].counts)
+    assert view.facts() == seat_facts(k, 0)
+
+
+def _shows_another_seats_tiles(obj: Any, seat: int) -> bool:
+    """An mjai event (a dict) that shows another seat's draw or dealt tiles."""
+    if not isinstance(obj, dict):
+        return False
+    if obj.get("type") == "tsumo":
+        return obj.get("actor") != seat and obj.get("pai") != "?"
+    if obj.get("type") == "start_kyoku":
+        return any(t != "?" for s, h in enumerate(obj.get("tehais", [])) if s != seat for t in h)
+    return False
 
 
 @pytest.mark.parametrize(

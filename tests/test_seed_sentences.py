@@ -10,7 +10,6 @@ import json
 
 import pytest
 
-from jantaku.bots import PlayerView
 from jantaku.bots.simple import EfficiencyBot, declare_tenpai
 from jantaku.records.export import game_record
 from jantaku.records.mjai import player_view_events, read_mjai, write_mjai
@@ -293,11 +292,11 @@ def test_the_bot_declares_unless_silence_ends_the_game_in_first_place():
         at(g, 1, 3, scores)
         run_out(g, until=lambda kk: kk.phase == DECLARE)
         legal = g.legal_actions(3)
-        assert declare_tenpai(PlayerView(g.kyoku, 3), legal).kind == want
-        assert EfficiencyBot().act(PlayerView(g.kyoku, 3), legal).kind == want
+        assert declare_tenpai(g.view(3), legal).kind == want
+        assert EfficiencyBot().act(g.view(3), legal).kind == want
     at(g, 0, 0, [40000, 20000, 20000, 20000])  # East 1: the game goes on anyway
     run_out(g, until=lambda kk: kk.phase == DECLARE)
-    assert EfficiencyBot().act(PlayerView(g.kyoku, 0), g.legal_actions(0)).kind == "tenpai"
+    assert EfficiencyBot().act(g.view(0), g.legal_actions(0)).kind == "tenpai"
 
 
 def test_silence_round_trips_through_mjai_and_tenhou6():

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from jantaku.bots import PlayerView, make_bot
+from jantaku.bots import make_bot
 from jantaku.rules import load_rules
 from jantaku.shapes.shanten import block_codes, shanten, shanten_of_codes
 from jantaku.shapes.waits import wait_kinds
@@ -72,7 +72,7 @@ def test_incremental_state_matches_recomputation(preset: str, bots: list[str]) -
             if k.phase == DRAWN and seat == k.actor and not k.seats[seat].riichi and not k.seats[seat].dead:
                 offered = sorted({a.tile.sort_key * 2 + a.tsumogiri for a in legal if a.kind == "dahai"})
                 assert offered == _discard_choices_plain(k, seat)
-            action = agents[seat].act(PlayerView(k, seat), legal)
+            action = agents[seat].act(k.view(seat), legal)
             calls += action.kind in ("chi", "pon")
             game.apply(action)
             steps += 1

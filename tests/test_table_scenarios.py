@@ -1153,7 +1153,7 @@ def test_dead_hand_loses_calls_riichi_and_wins_and_is_noten():
 def test_game_with_a_time_limit_ends_after_the_hand_in_which_time_runs_out():
     """000 Art 24(2): 有时间限制的规则下，达到时限的那一局结束时
     (the game ends with the hand in which the time ran out)."""
-    from jantaku.bots import PlayerView, RandomBot
+    from jantaku.bots import RandomBot
     from jantaku.rules import load_rules
     from jantaku.table import Game
 
@@ -1166,5 +1166,5 @@ def test_game_with_a_time_limit_ends_after_the_hand_in_which_time_runs_out():
             now[0] = 30 * 60 + 1  # the limit passes during the third hand
             hands_before = 2
         seat = game.to_act()[0]
-        game.apply(bots[seat].act(PlayerView(game.kyoku, seat), game.legal_actions(seat)))
+        game.apply(bots[seat].act(game.view(seat), game.legal_actions(seat)))
     assert len(game.results) == 3 and game.events[-1]["type"] == "end_game"

@@ -9,7 +9,7 @@ import re
 import pytest
 from starlette.testclient import TestClient
 
-from jantaku.bots import PlayerView, make_bot
+from jantaku.bots import make_bot
 from jantaku.jielu import JieluResult
 from jantaku.records.mjai import read_mjai
 from jantaku.rules import load_rules
@@ -211,7 +211,7 @@ def test_waits_under_jielu_are_the_regular_form_without_furiten():
                 rest[Tile(x["tile"]).kind] -= 1
                 tenpai_seen += 1
         checked += 1
-        game.apply(bots[seat].act(PlayerView(k, seat), game.legal_actions(seat)))
+        game.apply(bots[seat].act(k.view(seat), game.legal_actions(seat)))
     assert tenpai_seen
 
 
@@ -224,7 +224,7 @@ def test_the_original_mode_result_panel():
         k = game.kyoku
         round_name = game.round_name
         seat = game.to_act()[0]
-        game.apply(bots[seat].act(PlayerView(k, seat), game.legal_actions(seat)))
+        game.apply(bots[seat].act(k.view(seat), game.legal_actions(seat)))
         if k.result is not None and (not shown or shown[-1][0] is not k):
             shown.append((k, hand_result_json(k, len(shown) + 1, round_name)))
     assert len(shown) == 4

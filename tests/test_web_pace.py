@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from starlette.testclient import TestClient
 
-from jantaku.bots import PlayerView, make_bot
+from jantaku.bots import make_bot
 from jantaku.rules import load_rules
 from jantaku.table.actions import PASS, PON, RON, Action
 from jantaku.tiles import Tile
@@ -364,7 +364,7 @@ def _auto_game(seed: str, auto: dict[str, bool]) -> tuple[list[dict], list[dict]
         assert v["actions"], "a table without pace stops only for a person's decision"
         asked.append(v)
         legal = t.game.legal_actions(0)
-        choice = player.act(PlayerView(t.game.kyoku, 0), legal)
+        choice = player.act(t.game.view(0), legal)
         m.act(t.id, t.seats[0].token, v["step"], legal.index(choice))
     return asked, t.hand_results
 

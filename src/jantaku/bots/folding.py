@@ -17,7 +17,7 @@ pricing every riichi as if nobody folded, and better than 0.34 with a prior of 1
 >>> from jantaku.rules import load_rules
 >>> from jantaku.bots import PlayerView
 >>> watch = FoldWatch()
->>> watch.observe(PlayerView(Game(load_rules("tenhou"), seed=1).kyoku, 0))
+>>> watch.observe(Game(load_rules("tenhou"), seed=1).view(0))
 >>> watch.share()   # nothing seen yet: the others are taken to fold as strong players do
 1.0
 """

@@ -353,13 +353,13 @@ class _Asker:
             # table, so that a bot drawing on a random generator draws from it as it did when it played (a bot
             # reviewing its own game agrees with itself)
             if legal:
-                self.agents[seat].act(PlayerView(k, seat), list(legal))
+                self.agents[seat].act(k.view(seat), list(legal))
             return
         if self.deadline is not None and self.clock() > self.deadline:
             raise ReviewLimitError("the review ran out of time", "time")
         if self.budget is not None and len(self.out) >= self.budget:
             raise ReviewLimitError("the game has more decisions than a review may ask about", "decisions")
-        ranking = _ranking(self.agents[seat], PlayerView(k, seat), list(legal))
+        ranking = _ranking(self.agents[seat], k.view(seat), list(legal))
         choice = ranking[0].action
         self.out.append(
             ReviewItem(

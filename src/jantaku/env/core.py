@@ -161,7 +161,7 @@ class Table:
             seat = seats[0]
             bot = bots[seat]
             assert bot is not None
-            g.apply(bot(PlayerView(g.kyoku, seat), g.legal_actions(seat)))
+            g.apply(bot(g.kyoku.view(seat), g.legal_actions(seat)))
             self._moves += 1
             guard += 1
             if guard > 200_000:  # pragma: no cover - a bug guard

@@ -25,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from jantaku.bots import PlayerView, make_bot
+from jantaku.bots import make_bot
 from jantaku.errors import JantakuError
 from jantaku.jielu import JieluResult
 from jantaku.rules import Ruleset
@@ -110,7 +110,7 @@ def _play(rules: Ruleset, seed: int, index: int, lineup: Sequence[str]) -> Game:
     steps = 0
     while not game.over:
         seat = game.to_act()[0]
-        game.apply(agents[seat].act(PlayerView(game.kyoku, seat), game.legal_actions(seat)))
+        game.apply(agents[seat].act(game.view(seat), game.legal_actions(seat)))
         steps += 1
         if steps > 200_000:  # pragma: no cover - a bug guard
             raise JantakuError(f"game {gs} under {rules.name} did not end")

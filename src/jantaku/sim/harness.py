@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from jantaku.bots import PlayerView, make_bot
+from jantaku.bots import make_bot
 from jantaku.rules import Ruleset
 from jantaku.table.actions import DISCARD, Action
 from jantaku.table.game import Game
@@ -114,7 +114,7 @@ def check_game(
                 except IllegalActionError as e:
                     raise HarnessError(f"seed {seed}: legal action {a!r} was refused: {e}") from None
             _check_refusal(k, seat, legal, rng, seed)
-        action = agents[seat].act(PlayerView(k, seat), legal)
+        action = agents[seat].act(k.view(seat), legal)
         game.apply(action)
         actions += 1
         taken[action.kind] += 1
@@ -130,7 +130,7 @@ def check_game(
         agents = [make_bot(name, f"{seed}:{s}") for s, name in enumerate(bots)]
         while not again.over:
             seat = again.to_act()[0]
-            again.apply(agents[seat].act(PlayerView(again.kyoku, seat), again.legal_actions(seat)))
+            again.apply(agents[seat].act(again.kyoku.view(seat), again.legal_actions(seat)))
         if again.events != game.events:
             raise HarnessError(f"seed {seed}: the same seed gave a different game")
     for r in game.results:

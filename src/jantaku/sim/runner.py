@@ -15,7 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jantaku.bots import PlayerView, make_bot
+from jantaku.bots import make_bot
 from jantaku.errors import JantakuError
 from jantaku.rules import Ruleset, load_rules
 from jantaku.table import Game
@@ -87,7 +87,7 @@ def play_game(rules: Ruleset, seed: int | str, bots: Sequence[str]) -> Game:
     while not game.over:
         seat = game.to_act()[0]
         legal = game.legal_actions(seat)
-        game.apply(agents[seat].act(PlayerView(game.kyoku, seat), legal))
+        game.apply(agents[seat].act(game.view(seat), legal))
         guard += 1
         if guard > 200_000:  # pragma: no cover - a bug guard, never reached in practice
             raise JantakuError(f"game {seed} did not end")

@@ -25,6 +25,7 @@ from jantaku.rules import Ruleset, rule_changes
 
 from .actions import CONTINUE, STOP, Action
 from .kyoku import CALLED, DRAWN, ENDED, IllegalActionError, Kyoku
+from .playerview import PlayerView
 from .results import HandResult
 from .seating import Seating, draw_seating
 from .wall import Wall
@@ -273,6 +274,12 @@ class Game:
         self.result = None
         self.kyoku = self._new_kyoku()
 
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` knows of the hand being played, for its agent (:meth:`Kyoku.view
+        <jantaku.table.kyoku.Kyoku.view>`): hand it with the seat's legal actions, ``agent.act(game.view(seat),
+        game.legal_actions(seat))``."""
+        return self.kyoku.view(seat)
+
     def to_act(self) -> list[int]:
         if self.result is not None:  # self.over, inlined (called on every step)
             return []
@@ -412,7 +419,7 @@ class Game:
             self._log.append(event)
             self._finish()
         elif self.kyoku.phase != ENDED and len(self.kyoku.events) > 2:
-            self.kyoku.events.append(event)
+            self.kyoku._emit(event)
         else:
             self._log.append(event)  # between hands: before the next hand's start_kyoku
 

@@ -39,7 +39,7 @@ from jantaku.errors import JantakuError
 from jantaku.meld import Meld, MeldKind
 from jantaku.rules import Ruleset
 from jantaku.shapes.shanten import BLOCK_OF_KIND, BLOCK_WEIGHT
-from jantaku.tiles import RED_IDS136, Tile
+from jantaku.tiles import Tile
 
 from . import legal
 from .actions import (
@@ -70,8 +70,10 @@ from .legal import (
     ENDED,
     RESPONSES,
 )
+from .playerview import PlayerView, TableFeed
 from .results import HandResult, WinRecord
 from .seat import RiverTile, SeatState
+from .tileids import tile_tables
 from .wall import LIVE_START, Wall
 
 __all__ = [
@@ -91,37 +93,6 @@ _RINSHAN_TAKEN = tuple(frozenset((134, 135, 132, 133)[:n]) for n in range(5))
 
 class IllegalActionError(JantakuError):
     """An action the rules do not allow now; the message names the rule. The state is left unchanged."""
-
-
-_TILE_TABLES: dict[tuple[int, int, int], tuple[list[Tile], list[str], list[int]]] = {}
-
-
-def _tables_for(red: tuple[int, int, int]) -> tuple[list[Tile], list[str], list[int]]:
-    """Per red-five setting: the Tile, the mjai name and twice the sort key of every tile id (built once)."""
-    cached = _TILE_TABLES.get(red)
-    if cached is None:
-        tiles = []
-        for i in range(136):
-            k = i >> 2
-            tiles.append(Tile.from_kind(k, red=True) if (i in RED_IDS136 and red[k // 9]) else Tile.from_kind(k))
-        cached = (tiles, _mjai_names(red), [t.sort_key * 2 for t in tiles])
-        _TILE_TABLES[red] = cached
-    return cached
-
-
-def _mjai_names(red: tuple[int, int, int]) -> list[str]:
-    names = []
-    honors = ("E", "S", "W", "N", "P", "F", "C")
-    for i in range(136):
-        k = i >> 2
-        if k >= 27:
-            names.append(honors[k - 27])
-            continue
-        name = f"{k % 9 + 1}{'mps'[k // 9]}"
-        if i in RED_IDS136 and red[k // 9]:
-            name += "r"
-        names.append(name)
-    return names
 
 
 class Kyoku(HandEndings, JieluWins, legal.PlayRules):
@@ -160,7 +131,7 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
         self.start_scores = list(self.scores)
         self.kyoku_number = kyoku_number if kyoku_number is not None else dealer + 1
         self._red = rules.red_fives
-        self._tiles, self._mjai, self._keys = _tables_for(self._red)
+        self._tiles, self._mjai, self._keys = tile_tables(self._red)
         self.seats = [SeatState() for _ in range(4)]
         self.live_next = LIVE_START
         self.rinshan_taken = 0
@@ -190,6 +161,10 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
         self.answers: dict[int, Action] = {}
         self.result: HandResult | None = None
         self.events: list[dict[str, Any]] = []
+        self._feed: TableFeed | None = None
+        """The seats' views' side of the hand (:meth:`view`), made when a view is first asked for."""
+        self._answer_log: list[tuple[int, Action]] = []
+        """Each answer to a discard, a kan or the draw's declarations, after how many events (for the views)."""
         self._called_kuikae: frozenset[int] = frozenset()
         self._legal_cache: tuple[int, int, list[Action]] | None = None
         self._draw_tenpai: list[bool] = []
@@ -251,11 +226,37 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
         new.options = {k: list(v) for k, v in self.options.items()}
         new.answers = dict(self.answers)
         new.events = list(self.events)
+        new._feed = None
+        new._answer_log = list(self._answer_log)
         new._legal_cache = None
         return new
 
     def _emit(self, event: dict[str, Any]) -> None:
         self.events.append(event)
+        if self._feed is not None:
+            self._feed.publish(event)
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` knows of this hand, for its agent: a :class:`~jantaku.table.playerview.PlayerView` built
+        from the events as the seat received them (the same object for the whole hand; it follows the hand as it
+        goes on). Raises :class:`IllegalActionError` for a seat that is not 0-3."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+            raise IllegalActionError(f"seat must be 0-3, got {seat!r}")
+        feed = self._feed
+        if feed is None:
+            feed = TableFeed()
+            answers = iter(self._answer_log)
+            answer = next(answers, None)
+            for i, e in enumerate(self.events):
+                while answer is not None and answer[0] <= i:
+                    feed.answered(answer[1])
+                    answer = next(answers, None)
+                feed.publish(e)
+            while answer is not None:
+                feed.answered(answer[1])
+                answer = next(answers, None)
+            self._feed = feed
+        return feed.view(seat, self.rules)
 
     # -- what a seat may do: the rules code (legal.PlayRules) reads these names, which a seat's view has too ----
 
@@ -330,7 +331,7 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
         self.drawn = tile
         self.drawn_rinshan = rinshan
         self._legal_cache = None
-        self.events.append({"type": "tsumo", "actor": seat, "pai": self._mjai[tile]})
+        self._emit({"type": "tsumo", "actor": seat, "pai": self._mjai[tile]})
 
     # -- legal actions -------------------------------------------------------------------------------------
 
@@ -373,6 +374,9 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
         kind = action.kind
         if self.phase in (RESPONSES, CHANKAN, DECLARE):
             self.answers[action.seat] = action
+            self._answer_log.append((len(self.events), action))
+            if self._feed is not None:
+                self._feed.answered(action)
             if len(self.answers) == len(self.options):
                 if self.phase == DECLARE:
                     silent = [s for s, a in self.answers.items() if a.kind == NOTEN]
@@ -524,7 +528,7 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
         if self.pending_dora:
             # an open or added kan's indicator turns with the replacement tile's discard (Tenhou logs it first)
             self._reveal_pending_dora()
-        self.events.append({"type": "dahai", "actor": seat, "pai": self._mjai[tid], "tsumogiri": action.tsumogiri})
+        self._emit({"type": "dahai", "actor": seat, "pai": self._mjai[tid], "tsumogiri": action.tsumogiri})
         self.last_discard = (seat, tid)
         self.drawn = None
         self._called_kuikae = _NO_KINDS

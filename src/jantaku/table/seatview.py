@@ -50,15 +50,14 @@ from jantaku.tiles import Tile
 
 from . import legal
 from .actions import NOTEN, RON, TENPAI, Action
-from .kyoku import _tables_for, jielu_table_for
+from .jielu_wins import jielu_table_for
 from .legal import _NO_KINDS, _YAOCHU, CALLED, CHANKAN, DRAWN, ENDED, RESPONSES
 from .seat import RiverTile, SeatState
+from .tileids import tile_tables
 
 if TYPE_CHECKING:
     from jantaku.hand import Hand
     from jantaku.riichi.conditions import WinConditions
-
-    from .kyoku import Kyoku
 
 __all__ = [
     "HIDDEN",
@@ -71,6 +70,9 @@ __all__ = [
     "visible_counts",
 ]
 
+_OUTSIDE_PLAY = frozenset({"dora", "reach_accepted", "card", "penalty"})
+"""Events that do not close the window a discard or a kan opened: a kan's new dora indicator, a riichi stick laid
+down, a referee's card or penalty."""
 _WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
 _CALLS = {"chi": MeldKind.CHI, "pon": MeldKind.PON, "daiminkan": MeldKind.MINKAN}
 HIDDEN = "?"
@@ -96,7 +98,7 @@ class SeatView(legal.PlayRules):
             raise SeatViewError(f"rules must be a Ruleset, got {type(rules).__name__}")
         self.seat = seat
         self.rules = rules
-        self._tiles, self._mjai, self._keys = _tables_for(rules.red_fives)
+        self._tiles, self._mjai, self._keys = tile_tables(rules.red_fives)
         self._jielu = rules.family == "jielu"
         self._furiten = rules.furiten
         self._dead_wall = rules.dead_wall
@@ -139,6 +141,8 @@ class SeatView(legal.PlayRules):
         self._waits_before_draw: Sequence[int] = ()
         self._floor_before_draw = -1
         self._options: list[Action] | None = None
+        self._options_of: tuple[Any, ...] | None = None
+        """The window's options not worked out yet: the rules function and its arguments (see :meth:`_offered`)."""
         self._answered = False
         self._open: str | None = None  # "discard" or "kan": a window the next event closes
         self._replacement_next = False
@@ -231,6 +235,7 @@ class SeatView(legal.PlayRules):
     def furiten(self) -> bool:
         """Furiten (000 Art 64; 001 5章5条): a wait among the seat's own discards, a winning tile passed since its
         last discard, or one passed after its riichi. Never under a rule set without furiten (洁律)."""
+        self._settle_window()
         return self._furiten and len(self.own.tiles) % 3 == 1 and self.own.furiten
 
     # -- what the seat may do ------------------------------------------------------------------------------
@@ -242,8 +247,8 @@ class SeatView(legal.PlayRules):
         seat = self.seat
         if self.phase in (DRAWN, CALLED):
             return self._own_turn_actions(seat) if self.actor == seat else []
-        if self.phase in (RESPONSES, CHANKAN) and self._options and not self._answered:
-            return list(self._options)
+        if self.phase in (RESPONSES, CHANKAN) and not self._answered and self._offered():
+            return list(self._offered())
         if self._exhaustive_draw_now() and self._tenpai(seat) and self._may_stay_silent(seat):
             return [Action(TENPAI, seat), Action(NOTEN, seat)]
         return []
@@ -256,7 +261,7 @@ class SeatView(legal.PlayRules):
             and self.phase == RESPONSES
             and self._open == "discard"
             and self.tiles_left == 0
-            and (not self._options or self._answered)
+            and (self._answered or not self._offered())
         )
 
     def offered_win(self, action: Action) -> tuple[Hand, WinConditions] | None:
@@ -278,8 +283,11 @@ class SeatView(legal.PlayRules):
             raise SeatViewError(f"an event has a type, got {event!r}"[:200])
         if kind not in ("start_game", "end_game", "start_kyoku"):
             self.events.append(self._as_seen(event))
-        if self._open is not None and kind not in ("dora", "reach_accepted"):
-            self._close(event)
+        if self._open is not None:
+            if kind in _OUTSIDE_PLAY:  # the window stays open: its options as they were when it opened
+                self._offered()
+            else:
+                self._close(event)
         handler = _HANDLERS.get(kind)
         if handler is not None:
             try:
@@ -322,25 +330,40 @@ class SeatView(legal.PlayRules):
                 return i
         raise SeatViewError(f"{what}: seat {self.seat} does not hold {tile.mjai}")
 
-    def _open_window(self, phase: str, options: list[Action] | None) -> None:
+    def _open_window(self, phase: str, options_of: tuple[Any, ...] | None) -> None:
         """A discard (:data:`RESPONSES`) or a kan (:data:`CHANKAN`) the others may answer until the next event;
-        the seat's own ``options`` to answer it (``None``: not asked)."""
+        ``options_of`` the rules function giving the seat's own options to answer it and its arguments (``None``:
+        not asked), called only when they are read: an agent that never reads its view costs no ron check."""
         self.phase = phase
         self._open = "discard" if phase == RESPONSES else "kan"
         self._answered = False
-        self._options = options
+        self._options = None
+        self._options_of = options_of
+
+    def _settle_window(self) -> None:
+        """Works out the open window's options now: doing so can make the seat furiten (a winning tile it may not
+        take, 000 Art 64), which a reader must see."""
+        if self._options_of is not None:
+            self._offered()
+
+    def _offered(self) -> list[Action]:
+        """The seat's options to answer the open window (worked out once, when first read)."""
+        if self._options_of is not None:
+            function, *args = self._options_of
+            self._options_of = None
+            self._options = function(*args)
+        return self._options or []
 
     def _close(self, nxt: dict[str, Any]) -> None:
         """The next event closes the window a discard or a kan opened: the seat passed unless it won on it."""
         window, self._open = self._open, None
         won_it = nxt.get("type") == "hora" and nxt.get("actor") == self.seat
-        options = self._options or []
-        if not won_it and any(a.kind == RON for a in options) and self._furiten:
+        if not won_it and self._furiten:
             # it could have won and did not: furiten (the engine's resolution, 000 Art 64; 001 5章5条)
             tid = self.last_discard[1] if window == "discard" and self.last_discard else self.kakan_tile
-            if tid is not None and (tid >> 2) in self.own.waits():
+            if tid is not None and (tid >> 2) in self.own.waits() and any(a.kind == RON for a in self._offered()):
                 self.own.miss_winning_tile()
-        self._options = None
+        self._options = self._options_of = None
         self._answered = False
         if window == "kan" and nxt.get("type") != "hora":
             self._finish_kan()
@@ -445,7 +468,7 @@ class SeatView(legal.PlayRules):
         self.drawn = None
         self._called_kuikae = _NO_KINDS
         self.actor = actor
-        self._open_window(RESPONSES, self._response_options(self.seat, actor, tid) if actor != self.seat else None)
+        self._open_window(RESPONSES, (self._response_options, self.seat, actor, tid) if actor != self.seat else None)
 
     def _on_reach_accepted(self, e: dict[str, Any]) -> None:
         actor = e["actor"]
@@ -526,7 +549,7 @@ class SeatView(legal.PlayRules):
         if self.rules.chankan_closed_kan == "kokushi" and kind in _YAOCHU:
             # thirteen orphans may rob it (003 4章5条5-6): a window the next event closes
             self._open_window(
-                CHANKAN, self._chankan_options(self.seat, actor, ids[0], True) if actor != self.seat else None
+                CHANKAN, (self._chankan_options, self.seat, actor, ids[0], True) if actor != self.seat else None
             )
         else:
             self._finish_kan()
@@ -552,7 +575,9 @@ class SeatView(legal.PlayRules):
         self.actor = actor
         self.kakan_tile = tid
         self._kan_is_ankan = False
-        self._open_window(CHANKAN, self._chankan_options(self.seat, actor, tid, False) if actor != self.seat else None)
+        self._open_window(
+            CHANKAN, (self._chankan_options, self.seat, actor, tid, False) if actor != self.seat else None
+        )
 
     def _finish_kan(self) -> None:
         """The kan stands (nobody robbed it): it counts, breaks the first go-around and ippatsu, and its owner
@@ -573,7 +598,7 @@ class SeatView(legal.PlayRules):
         self._take_scores(e)
         if self.kakan_tile is not None and not self._kan_is_ankan and self._jielu:
             self._unrob_kan()
-        self._options = None
+        self._options = self._options_of = None
         self.last_discard = None
         self.drawn = None
         if not (self._jielu and self.rules.jielu_mode == "points"):
@@ -618,6 +643,7 @@ class SeatView(legal.PlayRules):
 
     def facts(self) -> dict[str, Any]:
         """The view's state as plain data (what :func:`seat_facts` gives from the engine)."""
+        self._settle_window()
         return _facts(self, self.seat, self._closed)
 
 
@@ -711,7 +737,7 @@ class SeenEvents(Sequence[dict[str, Any]]):
             yield as_seen_by(e, seat)
 
 
-def seat_facts(kyoku: Kyoku, seat: int) -> dict[str, Any]:
+def seat_facts(kyoku: legal.PlayState, seat: int) -> dict[str, Any]:
     """The engine's projection of what ``seat`` knows of the hand ``kyoku`` (the keys of
     :meth:`SeatView.facts`): a view built from that seat's events must give the same."""
     return _facts(kyoku, seat, [len(st.tiles) for st in kyoku.seats])

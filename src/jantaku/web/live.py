@@ -50,7 +50,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from jantaku.bots import PlayerView, make_bot
+from jantaku.bots import make_bot
 from jantaku.errors import JantakuError
 from jantaku.rules.ruleset import Ruleset
 from jantaku.table import Game
@@ -376,7 +376,7 @@ class LiveTable:
         for s in game.to_act():
             legal = game.legal_actions(s)
             if s in self._bots:
-                return self._bots[s].act(PlayerView(game.kyoku, s), legal)
+                return self._bots[s].act(game.view(s), legal)
             a = self._auto_choice(s, legal, answering)
             if a is not None:
                 return a
