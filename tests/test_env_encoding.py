@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from jantaku.bots import EfficiencyBot
+from jantaku.bots.registry import make_bot
 from jantaku.env import encoding as enc
 from jantaku.env.aec import observation_space
 from jantaku.errors import JantakuError
@@ -183,3 +184,42 @@ def test_encode_batch_equals_one_by_one_and_rejects_a_bad_out():
         enc.encode_batch([g for g, _ in games], [0, 0, 0], out=np.zeros((2, 5), np.float32))
     with pytest.raises(JantakuError, match="one seat per game"):
         enc.encode_batch([g for g, _ in games], [0])
+
+
+VIEW_PRESETS = ["tenhou", "standard", "mu", "mleague", "meibi", "mahjongsoul", "jielu", "jielu_original"]
+
+
+@pytest.mark.parametrize("preset", VIEW_PRESETS)
+def test_the_observation_read_from_the_seats_view_is_the_engines(preset):
+    """Issue 33: the encoding is a function of what the seat knows. At every decision of seeded East-only games
+    (efficiency bots for riichi and wins, random ones for calls and kans), the observation read from the seat's
+    own view (built from the events it received) equals the one read from the engine."""
+    rules = load_rules(preset).replace(rounds=1)
+    decisions = riichi = calls = 0
+    for seed in range(4):
+        names = ["efficiency", "random", "efficiency", "random"] if seed % 2 else ["efficiency"] * 4
+        game = Game(rules, seed)
+        bots = [make_bot(name, f"{seed}:{s}") for s, name in enumerate(names)]
+        while not game.over:
+            seat = game.to_act()[0]
+            view = game.view(seat)
+            if game.kyoku.result is None:
+                mine, theirs = enc.encode(game, seat, view=view), enc.encode(game, seat)
+                diff = np.argwhere(mine != theirs)
+                assert not len(diff), f"{preset} game {seed} seat {seat} in {game.kyoku.phase}: planes {diff[:5]}"
+                decisions += 1
+            action = bots[seat].act(view, game.legal_actions(seat))
+            riichi += action.kind == "reach"
+            calls += action.kind in ("chi", "pon", "daiminkan", "ankan", "kakan")
+            game.apply(action)
+    assert decisions > 100 and calls, (decisions, riichi, calls)
+    if rules.riichi:
+        assert riichi, (decisions, riichi, calls)
+
+
+def test_a_view_is_read_for_its_own_seat_only_and_never_privileged():
+    game = Game(load_rules("tenhou"), 1)
+    with pytest.raises(JantakuError, match="seat 0's, not seat 1's"):
+        enc.encode(game, 1, view=game.view(0))
+    with pytest.raises(JantakuError, match="privileged"):
+        enc.encode(game, 0, privileged=True, view=game.view(0))

@@ -91,7 +91,10 @@ from jantaku.table.actions import (
     TSUMO,
     Action,
 )
-from jantaku.table.kyoku import CALLED, CHANKAN, DRAWN, RESPONSES, Kyoku
+from jantaku.table.kyoku import CALLED, CHANKAN, DRAWN, RESPONSES
+from jantaku.table.legal import PlayState
+from jantaku.table.playerview import PlayerView
+from jantaku.table.seatview import SeatView
 
 if TYPE_CHECKING:
     from jantaku.rules import Ruleset
@@ -441,8 +444,9 @@ def _rule_template(rules: Ruleset) -> np.ndarray:
     return entry[1]
 
 
-_CACHE: weakref.WeakKeyDictionary[Kyoku, list[_SeatCache]] = weakref.WeakKeyDictionary()
-"""Per hand, per seat: the river's and the melds' indices, kept up to date as they grow."""
+_CACHE: weakref.WeakKeyDictionary[PlayState, list[_SeatCache]] = weakref.WeakKeyDictionary()
+"""Per hand (the engine's, or a seat's view of it), per seat: the river's and the melds' indices, kept up to date
+as they grow."""
 
 
 class _SeatCache:
@@ -463,7 +467,7 @@ class _SeatCache:
         self.melds: np.ndarray | None = None
         self.melds_shifted: list[np.ndarray | None] = [None] * 4
 
-    def update_river(self, k: Kyoku, river: list[Any]) -> None:
+    def update_river(self, k: PlayState, river: list[Any]) -> None:
         n = len(river)
         flat = self.flat
         if n > RIVER_SLOTS:  # the slots move: rebuild the last 30
@@ -487,7 +491,7 @@ class _SeatCache:
                 ap(31 * 34 + j)
             if rt.called_by is not None:
                 ap(32 * 34 + j)
-            if (t == 16 or t == 52 or t == 88) and k.tile(t).red:
+            if (t == 16 or t == 52 or t == 88) and k._tiles[t].red:
                 ap(33 * 34 + j)
             self.last_len = len(flat) - before
         self.river = np.array(flat, np.int64)
@@ -517,7 +521,7 @@ def _meld_offsets(melds: list[Any]) -> np.ndarray:
     return np.array(out, np.int64)
 
 
-def _seat_parts(k: Kyoku, s: int, r: int) -> tuple[np.ndarray | None, np.ndarray | None]:
+def _seat_parts(k: PlayState, s: int, r: int) -> tuple[np.ndarray | None, np.ndarray | None]:
     """A seat's river and meld indices as seen from relative position ``r`` (``None`` when empty)."""
     per_hand = _CACHE.get(k)
     if per_hand is None:
@@ -550,14 +554,14 @@ def _seat_parts(k: Kyoku, s: int, r: int) -> tuple[np.ndarray | None, np.ndarray
     return rv, md
 
 
-def _hand(tiles: list[int], k: Kyoku, plane: int, red_plane: int, ones: list[int]) -> None:
+def _hand(tiles: list[int], k: PlayState, plane: int, red_plane: int, ones: list[int]) -> None:
     seen = [0] * 34
     ap = ones.append
     for t in tiles:
         kd = t >> 2
         ap(plane + 34 * seen[kd] + kd)
         seen[kd] += 1
-        if (t == 16 or t == 52 or t == 88) and k.tile(t).red:
+        if (t == 16 or t == 52 or t == 88) and k._tiles[t].red:
             ap(red_plane + kd)
 
 
@@ -570,15 +574,21 @@ def _gather(
     idx: list[int],
     val: list[float],
     base: int,
+    view: SeatView | None = None,
 ) -> None:
     """Collect ``seat``'s observation of ``game`` as flat indices offset by ``base``: ``ones`` and ``parts``
-    (index arrays) are set to 1, ``idx`` to the values in ``val``."""
-    k = game.kyoku
+    (index arrays) are set to 1, ``idx`` to the values in ``val``. The hand is read from the engine, or from
+    the seat's ``view`` (the same names: :class:`~jantaku.table.legal.PlayState`)."""
+    if view is None:
+        k: Any = game.kyoku
+        phase = k.phase
+    else:
+        k = view
+        phase = None if view._exhaustive_draw_now() else view.phase  # the engine's DECLARE: no phase bit
     rules = game.rules
     seats = k.seats
     ap = ones.append
     _hand(seats[seat].tiles, k, base, base + P_RED * 34, ones)
-    phase = k.phase
     if phase == DRAWN and k.actor == seat and k.drawn is not None:
         ap(base + P_DRAWN * 34 + (k.drawn >> 2))
     discarder = -1
@@ -588,7 +598,7 @@ def _gather(
     elif phase == CHANKAN and k.kakan_tile is not None:
         discarder = k.actor
         ap(base + P_OFFERED * 34 + (k.kakan_tile >> 2))
-    indicators = k.dora_indicators()
+    indicators = k._dora_ids()
     for n, i in enumerate(indicators[:5]):
         ap(base + P_DORA * 34 + _SUCC[i >> 2])
         ap(base + (P_INDICATORS + n) * 34 + (i >> 2))
@@ -675,8 +685,14 @@ def _scatter(flat: np.ndarray, ones: list[int], parts: list[np.ndarray], idx: li
     flat[idx] = val
 
 
-def encode(game: Game, seat: int, privileged: bool = False) -> np.ndarray:
+def encode(game: Game, seat: int, privileged: bool = False, *, view: SeatView | PlayerView | None = None) -> np.ndarray:
     """``seat``'s observation of ``game`` now: a new ``float32`` array ``(OBS_PLANES, 34)`` (see the module).
+
+    The hand is read from the engine, or with ``view`` from the seat's own view
+    (:meth:`Game.view <jantaku.table.game.Game.view>`), built from the events the seat received: the
+    observation is the same (``tests/test_env_encoding.py`` checks it at every decision of seeded games of every
+    preset), so it holds nothing the seat does not know; the engine is read by default as it is faster. The
+    game's own facts (hands played, the last hand's stop-or-go-on choice) are public and read from ``game``.
 
     >>> from jantaku.rules import load_rules
     >>> from jantaku.table import Game
@@ -692,7 +708,14 @@ def encode(game: Game, seat: int, privileged: bool = False) -> np.ndarray:
     parts: list[np.ndarray] = []
     idx: list[int] = []
     val: list[float] = []
-    _gather(game, seat, privileged, ones, parts, idx, val, 0)
+    if view is not None:
+        if privileged:
+            raise JantakuError("a privileged observation shows every hand: it is read from the engine, not a view")
+        if view.seat != seat:
+            raise JantakuError(f"the view is seat {view.seat}'s, not seat {seat}'s")
+        if isinstance(view, PlayerView):
+            view = view.seat_view
+    _gather(game, seat, privileged, ones, parts, idx, val, 0, view)
     _scatter(out, ones, parts, idx, val)
     out = out.reshape(planes, 34)
     out[P_SCALARS + 2] = _rule_template(game.rules)

@@ -456,11 +456,11 @@ class SeatView(legal.PlayRules):
                 tid = self._own_id(tile, "dahai", other_than=self.drawn)
             st.remove(tid)
             st.furiten_temp = False
-            if st.ippatsu and not riichi:
-                st.ippatsu = False
         else:
             tid = self._id_of(tile, self.own.tiles)
             self._closed[actor] -= 1
+        if st.ippatsu and not riichi:  # any seat's ippatsu ends with its next discard
+            st.ippatsu = False
         st.river.append(RiverTile(tid, tsumogiri, riichi))
         st.discarded_kinds[tid >> 2] = True
         self.has_discarded[actor] = True
