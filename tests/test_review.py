@@ -1,14 +1,19 @@
 """``jantaku review``: real records replayed, the bot asked at each decision, JSON and summary output."""
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from jantaku.bots.review import decision_kind, review_record
+from jantaku.bots.registry import make_bot
+from jantaku.bots.review import board, decision_kind, review_record
 from jantaku.cli import main
 from jantaku.records.load import read_records
+from jantaku.rules import load_rules
+from jantaku.table import Game
 from jantaku.table.actions import Action
+from jantaku.tiles import Tile
 
 DATA = Path(__file__).parent / "data" / "records"
 # a Tenhou top-room game (Houou table, 2014) from tests/data/records/tenhou-mjlog
@@ -166,3 +171,53 @@ def test_a_bot_reviewing_its_own_game_agrees_with_itself(capsys, tmp_path):
     report = review_record(read_records(next(tmp_path.iterdir()))[0], bot="efficiency", seed="0")
     assert len(report.items) > 400 and not report.skipped
     assert report.agreement() == 1.0
+
+
+def _board_from_the_engine(k, seat):
+    """The board as the engine knows it (the tiles by name; the reference for the seat view's board)."""
+    me = k.seats[seat]
+    drawn = k.drawn if k.phase == "drawn" and k.actor == seat and k.drawn in me.tiles else None
+    discard = None
+    if k.phase == "chankan" and k.kakan_tile is not None:
+        discard = [k.actor, k.mjai(k.kakan_tile)]
+    elif k.phase == "responses" and k.last_discard is not None:
+        discard = [k.last_discard[0], k.mjai(k.last_discard[1])]
+
+    def flags(r):
+        return ("r" if r.riichi else "") + ("c" if r.called_by is not None else "") + ("t" if r.tsumogiri else "")
+
+    return {
+        "seat": seat,
+        "dealer": k.dealer,
+        "hand": sorted((k.mjai(i) for i in me.tiles if i != drawn), key=lambda n: Tile.from_mjai(n).sort_key),
+        "drawn": k.mjai(drawn) if drawn is not None else None,
+        "rivers": [[[k.mjai(r.tile), flags(r)] for r in st.river] for st in k.seats],
+        "melds": [[{"kind": m.kind.value, "tiles": [t.mjai for t in m.tiles]} for m in st.melds] for st in k.seats],
+        "riichi": [st.riichi for st in k.seats],
+        "dora": [k.mjai(i) for i in k.dora_indicators()],
+        "scores": list(k.scores),
+        "tiles_left": k.tiles_left,
+        "discard": discard,
+    }
+
+
+@pytest.mark.parametrize("preset", ["tenhou", "mleague", "jielu"])
+def test_the_board_read_from_the_seats_view_is_the_table_the_seat_saw(preset):
+    """Issue 33: the review's board is read from the seat's own view; at every decision of seeded games it
+    shows what the engine shows that seat (calls, kans, riichi and robbed kans included)."""
+    rules = load_rules(preset).replace(rounds=1)
+    seen = Counter()
+    for seed in range(3):
+        game = Game(rules, seed)
+        bots = [make_bot("efficiency" if s % 2 == 0 else "random", f"{seed}:{s}") for s in range(4)]
+        while not game.over:
+            seat = game.to_act()[0]
+            k = game.kyoku
+            if k.result is None and k.phase != "declare":
+                b = board(game.view(seat))
+                want = _board_from_the_engine(k, seat)
+                b["hand"] = sorted(b["hand"], key=lambda n: Tile.from_mjai(n).sort_key)
+                assert b == want, f"{preset} game {seed} seat {seat} in {k.phase}"
+                seen[k.phase] += 1
+            game.apply(bots[seat].act(game.view(seat), game.legal_actions(seat)))
+    assert seen["drawn"] > 100 and seen["responses"] > 10, seen

@@ -41,6 +41,7 @@ from jantaku.table.actions import (
     Action,
 )
 from jantaku.table.kyoku import CHANKAN, DRAWN, ENDED, RESPONSES, Kyoku
+from jantaku.table.seatview import SeatView
 from jantaku.table.wall import Wall
 from jantaku.tiles import Tile
 
@@ -372,48 +373,59 @@ class _Asker:
                 bot=action_mjai(choice, k),
                 ranking=[_ranked(d, k) for d in ranking],
                 agree=_same(choice, actual),
-                board=board(k, seat) if self.boards else None,
+                board=board(k.view(seat)) if self.boards else None,
             )
         )
 
 
-def board(k: Kyoku, seat: int) -> dict[str, Any]:
-    """The table as ``seat`` sees it now, tiles in mjai form: the ``dealer``'s seat, its closed ``hand``
-    (sorted; the tile just drawn apart as ``drawn``), every seat's ``river`` (``[tile, flags]``, flags ``r`` the
-    riichi discard, ``c`` called away, ``t`` discarded as drawn) and ``melds`` (``{"kind", "tiles"}``),
-    ``riichi`` per seat, the ``dora`` indicators, ``scores``, ``tiles_left``, and ``discard`` (``[seat, tile]``)
-    when the decision answers one."""
-    me = k.seats[seat]
-    drawn = k.drawn if k.phase == DRAWN and k.actor == seat and k.drawn in me.tiles else None
-    hand = sorted((k.tile(i) for i in me.tiles if i != drawn), key=lambda t: (t.kind, t.red))
+def board(view: SeatView | PlayerView) -> dict[str, Any]:
+    """The table as the view's seat sees it now (read from its :class:`~jantaku.table.seatview.SeatView`, built
+    from the events the seat received), tiles in mjai form: the ``dealer``'s seat, its closed ``hand`` (sorted; the
+    tile just drawn apart as ``drawn``), every seat's ``river`` (``[tile, flags]``, flags ``r`` the riichi discard,
+    ``c`` called away, ``t`` discarded as drawn) and ``melds`` (``{"kind", "tiles"}``), ``riichi`` per seat, the
+    ``dora`` indicators, ``scores``, ``tiles_left``, and ``discard`` (``[seat, tile]``) when the decision answers
+    one.
+
+    >>> from jantaku.rules import load_rules
+    >>> from jantaku.table import Game
+    >>> b = board(Game(load_rules("tenhou"), seed=1).view(0))
+    >>> len(b["hand"]), b["drawn"], b["rivers"], len(b["dora"])
+    (13, None, [[], [], [], []], 1)
+    """
+    v = view.seat_view if isinstance(view, PlayerView) else view
+    seat = v.seat
+    me = v.own
+    mjai = v._mjai
+    drawn = v.drawn if v.phase == DRAWN and v.actor == seat and v.drawn in me.tiles else None
+    hand = sorted((v._tiles[i] for i in me.tiles if i != drawn), key=lambda t: (t.kind, t.red))
     rivers = [
         [
             [
-                k.mjai(r.tile),
+                mjai[r.tile],
                 ("r" if r.riichi else "") + ("c" if r.called_by is not None else "") + ("t" if r.tsumogiri else ""),
             ]
             for r in st.river
         ]
-        for st in k.seats
+        for st in v.seats
     ]
     out: dict[str, Any] = {
         "seat": seat,
-        "dealer": k.dealer,
+        "dealer": v.dealer,
         "hand": [t.mjai for t in hand],
-        "drawn": k.mjai(drawn) if drawn is not None else None,
+        "drawn": mjai[drawn] if drawn is not None else None,
         "rivers": rivers,
-        "melds": [[{"kind": m.kind.value, "tiles": [t.mjai for t in m.tiles]} for m in st.melds] for st in k.seats],
-        "riichi": [st.riichi for st in k.seats],
-        "dora": [k.tile(i).mjai for i in k.dora_indicators()],
-        "scores": list(k.scores),
-        "tiles_left": k.tiles_left,
+        "melds": [[{"kind": m.kind.value, "tiles": [t.mjai for t in m.tiles]} for m in st.melds] for st in v.seats],
+        "riichi": [st.riichi for st in v.seats],
+        "dora": [mjai[i] for i in v._dora_ids()],
+        "scores": list(v.scores),
+        "tiles_left": v.tiles_left,
         "discard": None,
     }
-    if k.phase in (RESPONSES, CHANKAN):
-        if k.phase == CHANKAN and k.kakan_tile is not None:
-            out["discard"] = [k.actor, k.mjai(k.kakan_tile)]
-        elif k.last_discard is not None:
-            out["discard"] = [k.last_discard[0], k.mjai(k.last_discard[1])]
+    if v.phase in (RESPONSES, CHANKAN) and not v._exhaustive_draw_now():  # not the draw's declarations
+        if v.phase == CHANKAN and v.kakan_tile is not None:
+            out["discard"] = [v.actor, mjai[v.kakan_tile]]
+        elif v.last_discard is not None:
+            out["discard"] = [v.last_discard[0], mjai[v.last_discard[1]]]
     return out
 
 
