@@ -262,6 +262,7 @@ class Game:
         if not self._absorbed:
             self._log.extend(self.kyoku.events)
             self._absorbed = True
+            self.kyoku.publish_events()  # a view kept past the hand holds the whole hand
 
     def resync(
         self, *, round_wind: int, dealer: int, honba: int, deposits: int, scores: list[int], hand_index: int

@@ -233,30 +233,38 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
 
     def _emit(self, event: dict[str, Any]) -> None:
         self.events.append(event)
-        if self._feed is not None:
-            self._feed.publish(event)
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` knows of this hand, for its agent: a :class:`~jantaku.table.playerview.PlayerView` built
-        from the events as the seat received them (the same object for the whole hand; it follows the hand as it
-        goes on). Raises :class:`IllegalActionError` for a seat that is not 0-3."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
-            raise IllegalActionError(f"seat must be 0-3, got {seat!r}")
+        from the events as the seat received them (the same object for the whole hand). It is brought up to date
+        each time it is asked for here, and once the hand is over in a :class:`~jantaku.table.game.Game` (a view
+        kept past its hand holds the whole hand). Raises :class:`IllegalActionError` for a seat that is not 0-3."""
         feed = self._feed
+        if feed is not None and type(seat) is int and 0 <= seat <= 3:  # a bool is no seat
+            if len(feed.public) != len(self.events):
+                feed.publish(self.events)
+            view = feed.views[seat]
+            if view is not None:
+                return view
+        if type(seat) is not int or not 0 <= seat <= 3:
+            raise IllegalActionError(f"seat must be 0-3, got {seat!r}")
         if feed is None:
-            feed = TableFeed()
-            answers = iter(self._answer_log)
-            answer = next(answers, None)
-            for i, e in enumerate(self.events):
-                while answer is not None and answer[0] <= i:
-                    feed.answered(answer[1])
-                    answer = next(answers, None)
-                feed.publish(e)
-            while answer is not None:
-                feed.answered(answer[1])
-                answer = next(answers, None)
-            self._feed = feed
-        return feed.view(seat, self.rules)
+            feed = self._feed = TableFeed()
+            for action_seat, answers in enumerate(feed.answers):
+                answers.extend(a for a in self._answer_log if a[1].seat == action_seat)
+        if len(feed.public) < len(self.events):
+            feed.publish(self.events)
+        view = feed.views[seat]
+        if view is None:
+            view = feed.views[seat] = PlayerView(seat, self.rules, feed.public, feed.own[seat], feed.answers[seat])
+        return view
+
+    def publish_events(self) -> None:
+        """Publish the hand's new events to its seats' views (:meth:`view`); nothing to do before one is asked
+        for. The table publishes lazily, so a game whose agents never read a view pays nothing for them."""
+        feed = self._feed
+        if feed is not None and len(feed.public) < len(self.events):
+            feed.publish(self.events)
 
     # -- what a seat may do: the rules code (legal.PlayRules) reads these names, which a seat's view has too ----
 
@@ -331,7 +339,7 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
         self.drawn = tile
         self.drawn_rinshan = rinshan
         self._legal_cache = None
-        self._emit({"type": "tsumo", "actor": seat, "pai": self._mjai[tile]})
+        self.events.append({"type": "tsumo", "actor": seat, "pai": self._mjai[tile]})
 
     # -- legal actions -------------------------------------------------------------------------------------
 
@@ -374,9 +382,10 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
         kind = action.kind
         if self.phase in (RESPONSES, CHANKAN, DECLARE):
             self.answers[action.seat] = action
-            self._answer_log.append((len(self.events), action))
+            answer = (len(self.events), action)
+            self._answer_log.append(answer)
             if self._feed is not None:
-                self._feed.answered(action)
+                self._feed.answers[action.seat].append(answer)
             if len(self.answers) == len(self.options):
                 if self.phase == DECLARE:
                     silent = [s for s, a in self.answers.items() if a.kind == NOTEN]
@@ -528,7 +537,7 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
         if self.pending_dora:
             # an open or added kan's indicator turns with the replacement tile's discard (Tenhou logs it first)
             self._reveal_pending_dora()
-        self._emit({"type": "dahai", "actor": seat, "pai": self._mjai[tid], "tsumogiri": action.tsumogiri})
+        self.events.append({"type": "dahai", "actor": seat, "pai": self._mjai[tid], "tsumogiri": action.tsumogiri})
         self.last_discard = (seat, tid)
         self.drawn = None
         self._called_kuikae = _NO_KINDS
@@ -545,8 +554,23 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
 
     def _open_responses(self, discarder: int, tid: int) -> None:
         options: dict[int, list[Action]] = {}
+        kind = tid >> 2
+        seats = self.seats
+        regular = not self._jielu
         for off in (1, 2, 3):
             seat = (discarder + off) % 4
+            if regular:
+                # legal.response_options' own first tests, saving the call (the usual case): the seat holds fewer
+                # than two of the tile, its known waits miss it or it is not tenpai, and it may not chi it
+                st = seats[seat]
+                c = st.counts
+                waits = st._waits
+                if c[kind] < 2 and (kind not in waits if waits is not None else st.shanten_floor >= 1):
+                    if off > 1 or kind >= 27:
+                        continue
+                    lo = kind - kind % 9
+                    if not ((kind > lo and c[kind - 1]) or (kind < lo + 8 and c[kind + 1])):
+                        continue
             acts = self._response_options(seat, discarder, tid)
             if acts:
                 options[seat] = acts

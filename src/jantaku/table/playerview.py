@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, overload
 from jantaku.meld import Meld
 from jantaku.tiles import Tile
 
-from .seatview import SeatView, as_seen_by
+from .seatview import HIDDEN, SeatView, as_seen_by
 
 if TYPE_CHECKING:
     from jantaku.hand import Hand
@@ -45,11 +45,15 @@ PUBLIC = -1
 each dealt hand hidden)."""
 
 
+_SEEN_AS_IS = frozenset({"dahai", "reach", "reach_accepted", "chi", "pon", "daiminkan", "ankan", "kakan", "dora"})
+"""Events every seat sees whole (the common ones, published without a copy)."""
+
+
 class TableFeed:
     """The table's side of its seats' views for one hand: the events as every seat sees them, each seat's own
     events (its dealt hand and its draws, by their place in the hand's event list) and each seat's answers to
-    discards and kans. :class:`~jantaku.table.kyoku.Kyoku` publishes each event here as it happens once a view of
-    the hand has been asked for."""
+    discards and kans (after how many of the hand's events each was given). :class:`~jantaku.table.kyoku.Kyoku`
+    publishes its events here when a view is asked for and when the hand is over."""
 
     __slots__ = ("answers", "own", "public", "views")
 
@@ -59,28 +63,24 @@ class TableFeed:
         self.answers: list[list[tuple[int, Action]]] = [[], [], [], []]
         self.views: list[PlayerView | None] = [None, None, None, None]
 
-    def publish(self, event: dict[str, Any]) -> None:
-        """The hand's next event."""
-        seen = as_seen_by(event, PUBLIC)
-        if seen is not event:
-            kind = event["type"]
+    def publish(self, events: list[dict[str, Any]]) -> None:
+        """The hand's events not published yet (``events`` is the hand's whole list)."""
+        public, own = self.public, self.own
+        for i in range(len(public), len(events)):
+            e = events[i]
+            kind = e["type"]
             if kind == "tsumo":
-                self.own[event["actor"]][len(self.public)] = event
-            elif kind == "start_kyoku":
-                for s in range(4):
-                    self.own[s][len(self.public)] = as_seen_by(event, s)
-        self.public.append(seen)
-
-    def answered(self, action: Action) -> None:
-        """A seat's answer to a discard or a kan, given after the events published so far."""
-        self.answers[action.seat].append((len(self.public), action))
-
-    def view(self, seat: int, rules: Ruleset) -> PlayerView:
-        """The seat's view of the hand (the same object each time)."""
-        view = self.views[seat]
-        if view is None:
-            view = self.views[seat] = PlayerView(seat, rules, self.public, self.own[seat], self.answers[seat])
-        return view
+                actor = e["actor"]
+                own[actor][i] = e
+                public.append({"type": kind, "actor": actor, "pai": HIDDEN} if len(e) == 3 else {**e, "pai": HIDDEN})
+            elif kind in _SEEN_AS_IS:
+                public.append(e)
+            else:
+                seen = as_seen_by(e, PUBLIC)
+                if kind == "start_kyoku":
+                    for s in range(4):
+                        own[s][i] = as_seen_by(e, s)
+                public.append(seen)
 
 
 class PlayerView:
@@ -88,7 +88,7 @@ class PlayerView:
     seat receives them, brought up to date when it is read. Made by the table (:meth:`Game.view
     <jantaku.table.game.Game.view>`); everything reachable from it is what the seat may know."""
 
-    __slots__ = ("_answered", "_answers", "_fed", "_own", "_public", "_view", "seat")
+    __slots__ = ("_answered", "_answers", "_fed", "_own", "_public", "_rules", "_view", "seat")
 
     def __init__(
         self,
@@ -99,7 +99,8 @@ class PlayerView:
         answers: list[tuple[int, Action]],
     ) -> None:
         self.seat = seat
-        self._view = SeatView(seat, rules)
+        self._rules = rules
+        self._view: SeatView | None = None  # made when first read
         self._public = public
         self._own = own
         self._answers = answers
@@ -109,17 +110,19 @@ class PlayerView:
     @property
     def seat_view(self) -> SeatView:
         """The seat's :class:`~jantaku.table.seatview.SeatView`, up to date."""
-        public = self._public
-        if self._fed == len(public) and self._answered == len(self._answers):
-            return self._view
-        view, own, answers = self._view, self._own, self._answers
+        public, view = self._public, self._view
+        if view is None:
+            view = self._view = SeatView(self.seat, self._rules)
+        elif self._fed == len(public) and self._answered == len(self._answers):
+            return view
+        own, answers = self._own, self._answers
         j = self._answered
         for i in range(self._fed, len(public)):
             while j < len(answers) and answers[j][0] <= i:
                 view.answered(answers[j][1])
                 j += 1
             view.apply(own.get(i) or public[i])
-        while j < len(answers):  # given after the last event
+        while j < len(answers) and answers[j][0] <= len(public):  # given after the last published event
             view.answered(answers[j][1])
             j += 1
         self._fed, self._answered = len(public), j
@@ -223,7 +226,7 @@ class PlayerView:
     @property
     def rules(self) -> Ruleset:
         """The game's rule set."""
-        return self._view.rules
+        return self._rules
 
     @property
     def events(self) -> Sequence[dict[str, Any]]:
