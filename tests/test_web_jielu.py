@@ -188,7 +188,7 @@ def test_waits_under_jielu_are_the_regular_form_without_furiten():
     while not game.over and checked < 400:
         k = game.kyoku
         seat = game.to_act()[0]
-        w = waits_json(k, seat)
+        w = waits_json(game.view(seat))
         assert w["jielu"] is True
         counts = counts34([k.tile(i) for i in k.seats[seat].tiles])
         if sum(counts) % 3 == 1:

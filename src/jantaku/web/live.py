@@ -843,27 +843,29 @@ class LiveTable:
         game = self.game
         k, round_name, shown_results, over = self._scene(seat if viewer is None else viewer)
         live = k is game.kyoku and not (self._hold is not None and k is self._ended)
-        key: Callable[[int], int] = lambda i: k.tile(i).sort_key  # noqa: E731
-        own = k.seats[seat]
-        drawn = k.drawn if (k.phase == DRAWN and k.actor == seat and k.drawn in own.tiles) else None
+        v = k.view(seat).seat_view  # the hand as this seat knows it, built from the events it received
+        tile_of = v._tiles
+        key: Callable[[int], int] = lambda i: tile_of[i].sort_key  # noqa: E731
+        own = v.own
+        drawn = v.drawn if (v.phase == DRAWN and v.actor == seat and v.drawn in own.tiles) else None
         hand = sorted((i for i in own.tiles if i != drawn), key=key)
         players = []
         for s in range(4):
-            st = k.seats[s]
+            st = v.seats[s]
             players.append(
                 {
                     "seat": s,
                     "name": self.seats[s].name,
                     "kind": self.seats[s].kind,
                     "bot": self.seats[s].bot,
-                    "wind": _WINDS[k.seat_wind(s)],
-                    "score": k.scores[s],
+                    "wind": _WINDS[v._seat_wind(s)],
+                    "score": v.scores[s],
                     "riichi": st.riichi,
-                    "hand_count": len(st.tiles),
-                    "has_drawn": k.phase == DRAWN and k.actor == s and not over,
+                    "hand_count": v.closed_count(s),
+                    "has_drawn": v.phase == DRAWN and v.actor == s and not over,
                     "river": [
                         {
-                            "tile": k.tile(r.tile).mpsz,
+                            "tile": tile_of[r.tile].mpsz,
                             "tsumogiri": r.tsumogiri,
                             "riichi": r.riichi,
                             "called_by": r.called_by,
@@ -871,7 +873,7 @@ class LiveTable:
                         for r in st.river
                     ],
                     "melds": [_meld_json(m) for m in st.melds],
-                    "won": bool(k.won[s]),
+                    "won": bool(v.won[s]),
                 }
             )
         # 洁律's points mode: a winner leaves the hand and the others play on; every winner's hand and S is public
@@ -903,21 +905,21 @@ class LiveTable:
             "mode": k.rules.jielu_mode if k.rules.family == "jielu" else None,
             "round": {
                 "name": round_name,
-                "wind": _WINDS[k.round_wind],
-                "number": k.kyoku_number,
-                "dealer": k.dealer,
-                "honba": k.honba,
-                "deposits": k.deposits,
-                "tiles_left": k.tiles_left,
-                "dora_indicators": [k.tile(i).mpsz for i in k.dora_indicators()],
+                "wind": _WINDS[v.round_wind],
+                "number": v.hand_number,
+                "dealer": v.dealer,
+                "honba": v.honba,
+                "deposits": v.deposits,
+                "tiles_left": v.tiles_left,
+                "dora_indicators": [tile_of[i].mpsz for i in v._dora_ids()],
                 "phase": self._public_phase(seat) if live else (ENDED if k.phase == ENDED else WAITING),
             },
             "players": players,
-            "hand": [k.tile(i).mpsz for i in hand],
-            "drawn": k.tile(drawn).mpsz if drawn is not None else None,
+            "hand": [tile_of[i].mpsz for i in hand],
+            "drawn": tile_of[drawn].mpsz if drawn is not None else None,
             "to_act": self._public_to_act(seat) if live else [],
             "actions": [{"index": n, **action_to_json(a)} for n, a in enumerate(legal)],
-            "waits": waits_json(k, seat) if k.phase != ENDED and not k.won[seat] else None,
+            "waits": waits_json(v) if k.phase != ENDED and not v.won[seat] else None,
             "wins": wins_so_far,
             "hand_results": shown_results,
             "last_result": self.hand_results[shown_results - 1] if shown_results else None,

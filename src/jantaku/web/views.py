@@ -14,6 +14,8 @@ from jantaku.shapes.shanten import shanten, shanten_regular
 from jantaku.shapes.waits import wait_kinds
 from jantaku.table.actions import Action
 from jantaku.table.kyoku import Kyoku
+from jantaku.table.playerview import PlayerView
+from jantaku.table.seatview import SeatView
 from jantaku.tiles import Tile
 
 log = logging.getLogger("jantaku.web")
@@ -362,29 +364,22 @@ def _regular_waits(counts: list[int]) -> list[int]:
     return out
 
 
-def waits_json(k: Kyoku, seat: int) -> dict[str, Any]:
-    """``seat``'s shanten and waits, as the play screen shows them on request: with 3n+1 closed tiles the waits
-    (each with the copies this seat cannot see) and whether the seat is furiten; with 3n+2 the same for every
-    discard that leaves the hand tenpai.
+def waits_json(view: SeatView | PlayerView) -> dict[str, Any]:
+    """The view's seat's shanten and waits, as the play screen shows them on request, read from what the seat
+    knows (its :class:`~jantaku.table.seatview.SeatView`): with 3n+1 closed tiles the waits (each with the copies
+    this seat cannot see) and whether the seat is furiten; with 3n+2 the same for every discard that leaves the
+    hand tenpai.
 
     Under 洁律 (``jielu`` true) the shanten and waits are those of the regular form (four melds and a pair: the
     variant has no seven pairs or thirteen orphans) without wildcards, and there is no furiten; a hand may win
     whenever some choice of wildcards makes it worth a point, which the offered tsumo and ron actions show."""
-    jielu = k.rules.family == "jielu"
+    v = view.seat_view if isinstance(view, PlayerView) else view
+    jielu = v.rules.family == "jielu"
     shanten_of = shanten_regular if jielu else shanten
     waits_of = _regular_waits if jielu else wait_kinds
-    st = k.seats[seat]
+    st = v.own
     counts = list(st.counts)
-    seen = list(counts)
-    for other in k.seats:
-        for m in other.melds:
-            for t in m.tiles:
-                seen[t.kind] += 1
-        for r in other.river:
-            if r.called_by is None:
-                seen[k.tile(r.tile).kind] += 1
-    for i in k.dora_indicators():
-        seen[k.tile(i).kind] += 1
+    seen = [c + o for c, o in zip(counts, v.visible_counts(), strict=True)]
 
     def listed(kinds: list[int]) -> list[dict[str, Any]]:
         return [{"tile": _kind_name(w), "left": max(0, 4 - seen[w])} for w in kinds]
