@@ -151,9 +151,15 @@ def test_organiser_records_a_hanchan(league, rules, seed):
         page.wait_for_function("() => document.querySelectorAll('#entries li').length === 1")
         scores = [int(x.inner_text()) for x in page.query_selector_all("#game-seats .score")]
         assert scores == [21100, 28900, 25000, 25000]
-        page.click("#undo")
+        asked: list[str] = []
+        page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+        page.click("#undo")  # the page asks first, showing what would go: no
+        page.wait_for_function("() => document.querySelectorAll('#entries li').length === 1")
+        assert asked and asked[0].startswith("Delete entry 1: win")
+        page.once("dialog", lambda d: d.accept())
+        page.click("#undo")  # yes
         page.wait_for_function("() => document.querySelectorAll('#entries li').length === 0")
-        assert _message(page) == "Last entry deleted."
+        assert _message(page) == "Entry 1 deleted."
     entries = entries_of(game)
     for n, entry in enumerate(entries, 1):
         _enter(page, entry, seat_map, n)

@@ -382,3 +382,108 @@ def test_a_database_of_the_first_schema_is_upgraded_with_its_events(db_url):
     s.delete_event("Old")
     assert s.events() == []
     s.close()
+
+
+def _ron(winner, loser, han, fu=30, riichi=()):
+    return {"kind": "win", "wins": [{"winner": winner, "from": loser, "han": han, "fu": fu}], "riichi": list(riichi)}
+
+
+def test_two_corrections_from_the_same_version_one_is_refused_saying_what_changed(store):
+    """Issue 34: two organisers correct the same last entry from the same page: the second is refused (it used
+    to overwrite the first), and so is an undo from a stale page; nothing is written by a refused change."""
+    setup_event(store, players="ABCD", teams=False)
+    g = store.new_game("Season", list("ABCD"))
+    v = store.add_entry(g, _ron(1, 0, 2))["version"]
+    assert store.game(g)["version"] == v
+    store.correct_last(g, _ron(1, 0, 3), expected_version=v, actor="Ann")
+    with pytest.raises(ConflictError, match=rf"version {v + 1}, not {v}.*correct last 1 by Ann"):
+        store.correct_last(g, _ron(1, 0, 4), expected_version=v, actor="Bob")
+    with pytest.raises(ConflictError, match="correct last 1 by Ann"):
+        store.correct_last(g, None, expected_version=v, actor="Bob")  # an undo from the stale page
+    with pytest.raises(ConflictError):
+        store.add_entry(g, _ron(2, 0, 1), expected_version=v)
+    game = store.game(g)
+    assert game["version"] == v + 1 and [e["data"]["wins"][0]["han"] for e in game["entries"]] == [3]
+
+
+def test_concurrent_corrections_of_one_version_store_exactly_one(db_url):
+    setup = LeagueStore(db_url)
+    setup_event(setup, players="ABCD", teams=False)
+    g = setup.new_game("Season", list("ABCD"))
+    v = setup.add_entry(g, _ron(1, 0, 1))["version"]
+    setup.close()
+    done: list[int] = []
+    refused: list[int] = []
+
+    def organiser(n: int) -> None:
+        s = LeagueStore(db_url)
+        try:
+            s.correct_last(g, _ron(1, 0, 2 + n), expected_version=v, actor=f"organiser{n}")
+            done.append(n)
+        except ConflictError:
+            refused.append(n)
+        finally:
+            s.close()
+
+    threads = [threading.Thread(target=organiser, args=(n,)) for n in range(6)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert len(done) == 1 and len(refused) == 5
+    s = LeagueStore(db_url)
+    game = s.game(g)
+    assert game["version"] == v + 1 and game["entries"][0]["data"]["wins"][0]["han"] == 2 + done[0]
+    s.close()
+
+
+def test_any_hand_is_corrected_and_the_hands_after_it_follow(store):
+    """Issue 34: hand 2 of 5 was entered wrong; correcting it replays hands 3-5 (scores, honba, dealer), the
+    preview shows what changes before anything is written, and the audit log keeps both versions."""
+    setup_event(store, players="ABCD", teams=False)
+    g = store.new_game("Season", list("ABCD"))
+    hands = [_ron(1, 0, 2), {"kind": "draw", "tenpai": [1]}, _ron(2, 3, 1, 40), _ron(0, 2, 3), _ron(3, 1, 1, 30)]
+    for h in hands:
+        v = store.add_entry(g, h)["version"]
+    before = store.game(g)
+    # hand 2 was not a draw but seat 1's 2-han ron off seat 3
+    preview = store.preview_correction(g, 2, _ron(1, 3, 2))
+    assert preview["version"] == v and preview["before"]["state"] == before["state"]
+    assert preview["entries"][0]["seq"] == 2 and len(preview["entries"]) >= 2
+    assert store.game(g) == before  # a preview writes nothing
+    out = store.correct_entry(g, 2, _ron(1, 3, 2), expected_version=v, actor="Ann")
+    after = store.game(g)
+    assert out["version"] == v + 1 == after["version"] and out["state"] == preview["after"]["state"]
+    assert [e["seq"] for e in after["entries"]] == [1, 2, 3, 4, 5]
+    assert after["entries"][1]["data"] == _ron(1, 3, 2)
+    assert after["state"] != before["state"]
+    # the later entries' outcomes are those of the same game entered right in the first place
+    g2 = store.new_game("Season", list("ABCD"))
+    for h in [hands[0], _ron(1, 3, 2), *hands[2:]]:
+        store.add_entry(g2, h)
+    fresh = store.game(g2)
+    assert [e["outcome"] for e in after["entries"]] == [e["outcome"] for e in fresh["entries"]]
+    assert after["state"] == fresh["state"]
+    log = [a for a in store.audit_log("Season") if a["action"] == "correct_entry"]
+    assert log[-1]["detail"]["replaced"] == hands[1] and log[-1]["detail"]["entry"] == _ron(1, 3, 2)
+    # deleting hand 3: hands 4 and 5 move up and are replayed
+    store.correct_entry(g, 3, None, expected_version=v + 1)
+    game = store.game(g)
+    assert [e["seq"] for e in game["entries"]] == [1, 2, 3, 4]
+    assert [e["data"] for e in game["entries"]][2:] == hands[3:]
+    with pytest.raises(NotFoundError, match="no entry 9"):
+        store.correct_entry(g, 9, None)
+
+
+def test_a_finished_game_is_corrected_and_a_correction_cannot_leave_hands_after_the_end(store):
+    setup_event(store, "tenhou", players="ABCD", teams=False)  # a game ends when a score goes below zero
+    g = store.new_game("Season", list("ABCD"))
+    store.add_entry(g, _ron(1, 0, 13))  # a yakuman: 32,000 from seat 0 (25,000): the bust ends the game
+    assert store.game(g)["status"] == "finished"
+    # it was 3 han: the game is playing again
+    store.correct_entry(g, 1, _ron(1, 0, 3))
+    assert store.game(g)["status"] == "playing" and store.game(g)["result"] is None
+    store.add_entry(g, _ron(2, 3, 2))
+    with pytest.raises(EntryError):  # hand 1 a yakuman again would end the game before hand 2
+        store.correct_entry(g, 1, _ron(1, 0, 13))
+    assert [e["data"]["wins"][0]["han"] for e in store.game(g)["entries"]] == [3, 2]

@@ -364,3 +364,55 @@ def test_organiser_renames_and_deletes(client):
     assert client.post("/league/api/events/Spring Cup/delete", json={}, headers=PW).status_code == 200
     assert client.get("/league/api/events").json()["events"] == []
     assert client.get(f"/league/api/games/{g1}").status_code == 404
+
+
+def _cup_with_a_game(client):
+    client.post("/league/api/events", json={"name": "Cup", "rules": "mleague", "password": "s3cret-pw"})
+    for p in "ABCD":
+        client.post("/league/api/events/Cup/players", json={"name": p}, headers=PW)
+    return client.post("/league/api/events/Cup/games", json={"players": list("ABCD")}, headers=PW).json()["game"]
+
+
+def _ron(winner, loser, han, fu=30):
+    return {"kind": "win", "wins": [{"winner": winner, "from": loser, "han": han, "fu": fu}]}
+
+
+def test_ten_corrections_from_one_page_store_one_and_refuse_nine_saying_what_changed(client):
+    """Issue 34: ten organisers correct the same entry from the same version of the page: one is stored (201),
+    nine are refused (409) naming the change made meanwhile; an undo from the stale page is refused too."""
+    gid = _cup_with_a_game(client)
+    v = client.post(f"/league/api/games/{gid}/entries", json={"entry": _ron(1, 0, 1)}, headers=PW).json()["version"]
+    codes = []
+    for han in range(2, 12):
+        body = {"entry": _ron(1, 0, han), "correct": True, "version": v}
+        r = client.post(f"/league/api/games/{gid}/entries", json=body, headers=PW)
+        codes.append(r.status_code)
+        if r.status_code == 409:
+            assert "changed since you loaded it" in r.json()["error"] and "correct last 1" in r.json()["error"]
+    assert codes == [201] + [409] * 9
+    r = client.post(f"/league/api/games/{gid}/undo", json={"version": v}, headers=PW)
+    assert r.status_code == 409
+    g = client.get(f"/league/api/games/{gid}").json()
+    assert g["version"] == v + 1 and [e["data"]["wins"][0]["han"] for e in g["entries"]] == [2]
+    assert client.post(f"/league/api/games/{gid}/undo", json={"version": v + 1}, headers=PW).status_code == 200
+    assert client.post(f"/league/api/games/{gid}/undo", headers=PW).status_code in (400, 409)  # nothing left
+
+
+def test_any_entry_is_previewed_then_corrected_on_the_web(client):
+    gid = _cup_with_a_game(client)
+    for e in (_ron(1, 0, 2), {"kind": "draw", "tenpai": [1]}, _ron(2, 3, 1, 40)):
+        v = client.post(f"/league/api/games/{gid}/entries", json={"entry": e}, headers=PW).json()["version"]
+    before = client.get(f"/league/api/games/{gid}").json()
+    body = {"entry": _ron(1, 3, 2), "seq": 2, "preview": True}
+    preview = client.post(f"/league/api/games/{gid}/entries", json=body, headers=PW).json()
+    assert preview["entries"][0]["seq"] == 2 and preview["before"]["state"] == before["state"]
+    assert client.get(f"/league/api/games/{gid}").json() == before  # a preview writes nothing
+    body = {"entry": _ron(1, 3, 2), "seq": 2, "version": v}
+    r = client.post(f"/league/api/games/{gid}/entries", json=body, headers=PW)
+    assert r.status_code == 201, r.text
+    after = client.get(f"/league/api/games/{gid}").json()
+    assert after["state"] == preview["after"]["state"] and after["entries"][1]["data"] == _ron(1, 3, 2)
+    r = client.post(f"/league/api/games/{gid}/entries", json={"entry": None, "seq": 7, "version": v + 1}, headers=PW)
+    assert r.status_code == 404
+    r = client.post(f"/league/api/games/{gid}/entries", json={"entry": None, "seq": "x"}, headers=PW)
+    assert r.status_code == 400

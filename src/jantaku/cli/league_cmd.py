@@ -27,6 +27,7 @@ _EPILOG = """examples (mkdir -p out first: they keep their league in out/demo.sq
   jantaku league --db out/demo.sqlite3 seat "Spring cup" --method random --seed 7
   jantaku league --db out/demo.sqlite3 win 1 Bo 3 30 --from Ann --riichi Bo
   jantaku league --db out/demo.sqlite3 win 1 Cy 2 40 --from Di --correct      # the last entry was wrong
+  jantaku league --db out/demo.sqlite3 draw 1 --tenpai Ann --correct 1        # so was entry 1: the rest replays
   jantaku league --db out/demo.sqlite3 draw 1 --tenpai Ann,Cy --riichi Ann
   jantaku league --db out/demo.sqlite3 win 1 Di --tsumo --hand 234m567p456s78999s --win 9s --dora 3m
   jantaku league --db out/demo.sqlite3 chombo 1 Ann --reason "wrong win"
@@ -43,8 +44,9 @@ _EPILOG = """examples (mkdir -p out first: they keep their league in out/demo.sq
 the working folder, which `jantaku serve` started there shows at /league/. A missing SQLite file is created by
 the commands that write (never by events, show, standings, export or log); a missing folder is an error. Each hand
 entry (win, draw, abortive, chombo, card) is checked against the event's rule set and changes the running
-scores as the engine pays them; --correct replaces the game's last entry instead, `undo` deletes it, and every
-change is kept in the audit log (`log`). `seat` groups the players into tables (random, swiss, or given with
+scores as the engine pays them; --correct replaces the game's last entry instead (--correct N: entry N, the
+entries after it replayed), `undo` deletes the last one, --if-version refuses a change if the game changed since
+you looked (`show` prints its version), and every change is kept in the audit log (`log`). `seat` groups the players into tables (random, swiss, or given with
 --players) and runs the rule set's seat and first-dealer draw (--no-draw: seats as listed, East deals first).
 """  # noqa: E501 (an example command is one line)
 
@@ -185,8 +187,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     _entry_options(c, riichi=False)
     c.set_defaults(action=_yame)
 
-    c = cmds.add_parser("undo", help="delete a game's last entry")
+    c = cmds.add_parser("undo", help="delete a game's last entry (it prints what it deleted)")
     c.add_argument("game", type=int)
+    _version_option(c)
     c.set_defaults(action=_undo)
 
     c = cmds.add_parser("rename", help="rename an event, or a player of it (--player)")
@@ -290,8 +293,27 @@ _ARGUMENT_HELP = {
 def _entry_options(c: argparse.ArgumentParser, riichi: bool = True) -> None:
     if riichi:
         c.add_argument("--riichi", default="", help="who declared riichi in the hand (comma-separated, or all)")
-    c.add_argument("--correct", action="store_true", help="replace the game's last entry with this one")
+    c.add_argument(
+        "--correct",
+        nargs="?",
+        type=int,
+        const=LAST,
+        metavar="N",
+        help="replace the game's entry number N with this one (no N: its last entry); the entries after it are "
+        "replayed through the rule set",
+    )
     c.add_argument("--expect", type=int, help="the entry's number (refused if someone entered another meanwhile)")
+    _version_option(c)
+
+
+def _version_option(c: argparse.ArgumentParser) -> None:
+    c.add_argument(
+        "--if-version",
+        type=int,
+        metavar="V",
+        help="the game's version as you last saw it (`show` prints it): refused, saying what changed, if the game "
+        "changed since",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -379,20 +401,28 @@ def _seats_of(game: dict[str, Any], text: str) -> list[int]:
     return [_seat_of(game, n) for n in _names(text)]
 
 
+LAST = -1
+"""``--correct`` without a number: the game's last entry."""
+
+
 def _submit(store: Any, a: argparse.Namespace, game: dict[str, Any], entry: dict[str, Any]) -> Any:
-    if getattr(a, "correct", False):
-        out = store.correct_last(game["id"], entry, expected_seq=a.expect, actor=a.by)
+    correct = getattr(a, "correct", None)
+    version = getattr(a, "if_version", None)
+    if correct == LAST:
+        out = store.correct_last(game["id"], entry, expected_seq=a.expect, expected_version=version, actor=a.by)
+    elif correct is not None:
+        out = store.correct_entry(game["id"], correct, entry, expected_version=version, actor=a.by)
     else:
-        out = store.add_entry(game["id"], entry, expected_seq=a.expect, actor=a.by)
+        out = store.add_entry(game["id"], entry, expected_seq=a.expect, expected_version=version, actor=a.by)
     if a.json:
         return out
     g = store.game(game["id"])
-    what = "corrected" if getattr(a, "correct", False) else "entered"
+    what = "corrected" if correct is not None else "entered"
     deltas = (out.get("outcome") or {}).get("deltas")
     moved = " (no points move)" if deltas == [0, 0, 0, 0] else ""
     if deltas and any(deltas):
         moved = " (" + ", ".join(f"{p} {d:+d}" for p, d in zip(g["players"], deltas, strict=True) if d) + ")"
-    return f"entry {out['seq']} {what}{moved}; {_describe_state(g)}"
+    return f"entry {out['seq']} {what}{moved}; {_describe_state(g)}; version {out['version']}"
 
 
 def _describe_state(g: dict[str, Any]) -> str:
@@ -485,8 +515,13 @@ def _yame(store: Any, a: argparse.Namespace) -> Any:
 
 
 def _undo(store: Any, a: argparse.Namespace) -> Any:
-    out = store.correct_last(a.game, None, actor=a.by)
-    return out if a.json else f"entry {out['seq']} deleted; {_describe_state(store.game(a.game))}"
+    entries = store.game(a.game)["entries"]
+    gone = entries[-1] if entries else None
+    out = store.correct_last(a.game, None, expected_version=a.if_version, actor=a.by)
+    if a.json:
+        return out
+    what = f" ({json.dumps(gone['data'], ensure_ascii=False)})" if gone else ""
+    return f"entry {out['seq']} deleted{what}; {_describe_state(store.game(a.game))}; version {out['version']}"
 
 
 def _rename(store: Any, a: argparse.Namespace) -> Any:
@@ -523,7 +558,7 @@ def _show(store: Any, a: argparse.Namespace) -> Any:
         lines.append(
             f"  {e['seq']:>2}. {o.get('hand') or '-':<3} {e['kind']:<8} {json.dumps(e['data'], ensure_ascii=False)}"
         )
-    lines.append(_describe_state(g))
+    lines.append(f"{_describe_state(g)}; version {g['version']}")
     return "\n".join(lines)
 
 

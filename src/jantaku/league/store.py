@@ -584,20 +584,133 @@ class LeagueStore:
     # -- entries -------------------------------------------------------------------------------------------
 
     def add_entry(
-        self, game_id: int, entry: dict[str, Any], *, expected_seq: int | None = None, actor: str = "organiser"
+        self,
+        game_id: int,
+        entry: dict[str, Any],
+        *,
+        expected_seq: int | None = None,
+        expected_version: int | None = None,
+        actor: str = "organiser",
     ) -> dict[str, Any]:
         """Add an entry (a hand, a chombo, a card, a penalty; see :mod:`jantaku.league.recording`) to a game.
-        ``expected_seq`` is the number the entry should get (the game as the organiser last saw it): if
-        someone entered another one meanwhile, a :class:`ConflictError`. Returns the entry's number, what it
-        did and the game's state."""
-        return self._change(game_id, actor, "add_entry", entry=entry, expected_seq=expected_seq)
+        ``expected_seq`` is the number the entry should get and ``expected_version`` the game's version as the
+        organiser last saw it (:meth:`game`): if someone changed the game meanwhile, a :class:`ConflictError`
+        saying what changed, and nothing is written. Returns the entry's number, what it did, the game's state
+        and its new version."""
+        return self._change(
+            game_id, actor, "add_entry", entry=entry, expected_seq=expected_seq, expected_version=expected_version
+        )
 
     def correct_last(
-        self, game_id: int, entry: dict[str, Any] | None, *, expected_seq: int | None = None, actor: str = "organiser"
+        self,
+        game_id: int,
+        entry: dict[str, Any] | None,
+        *,
+        expected_seq: int | None = None,
+        expected_version: int | None = None,
+        actor: str = "organiser",
     ) -> dict[str, Any]:
         """Replace the game's last entry with ``entry`` (``None``: delete it). The old entry is kept in the
         audit log."""
-        return self._change(game_id, actor, "correct_last", entry=entry, expected_seq=expected_seq, replace=True)
+        return self._change(
+            game_id,
+            actor,
+            "correct_last",
+            entry=entry,
+            expected_seq=expected_seq,
+            expected_version=expected_version,
+            replace=True,
+        )
+
+    def correct_entry(
+        self,
+        game_id: int,
+        seq: int,
+        entry: dict[str, Any] | None,
+        *,
+        expected_version: int | None = None,
+        actor: str = "organiser",
+    ) -> dict[str, Any]:
+        """Replace entry number ``seq`` of a game, finished or not, with ``entry`` (``None``: delete it; the
+        entries after it move up one number). Every entry after it is replayed through the engine again: the
+        scores, honba, sticks and dealer of the hands that follow, and the game's end, follow the correction
+        (a correction that would end the game before its last entry is refused). The old entry is kept in the
+        audit log; :meth:`preview_correction` shows the consequences without writing."""
+        return self._change(
+            game_id, actor, "correct_entry", entry=entry, expected_seq=None, expected_version=expected_version, at=seq
+        )
+
+    def preview_correction(self, game_id: int, seq: int, entry: dict[str, Any] | None) -> dict[str, Any]:
+        """What :meth:`correct_entry` would change, without writing: the game's state and result before and after,
+        and each entry whose outcome would change (its number, the outcome before and after)."""
+        with self.engine.connect() as conn:
+            g = self._game_row(conn, game_id)
+            ev = self._event(conn, g["event_id"])
+            entries = self._entries(conn, game_id)
+            index = self._entry_index(game_id, entries, seq)
+            entry = self._clean_entry(entry)
+            data = [e["data"] for e in entries]
+            data[index : index + 1] = [entry] if entry is not None else []
+            self._check_source(g, entry)
+            rules = self._rules(ev)
+            before = replay_entries(rules, g["first_dealer"], [e["data"] for e in entries])
+            after = replay_entries(rules, g["first_dealer"], data)
+        changed = []
+        for i in range(index, len(entries)):
+            # deleted: the later entries move up one place
+            new = after.outcomes[i] if entry is not None else (None if i == index else after.outcomes[i - 1])
+            if i == index or new != entries[i]["outcome"]:
+                changed.append({"seq": entries[i]["seq"], "before": entries[i]["outcome"], "after": new})
+        return {
+            "game": game_id,
+            "version": g["version"],
+            "before": {"state": before.state(), "result": result_data(before.result) if before.over else None},
+            "after": {"state": after.state(), "result": result_data(after.result) if after.over else None},
+            "entries": changed,
+        }
+
+    @staticmethod
+    def _clean_entry(entry: dict[str, Any] | None) -> dict[str, Any] | None:
+        if entry is not None and not isinstance(entry, dict):
+            raise EntryError(f"an entry is a mapping with a kind, got {entry!r}")
+        return json.loads(json.dumps(entry)) if entry is not None else None  # JSON-clean, as it will be stored
+
+    @staticmethod
+    def _entry_index(game_id: int, entries: list[dict[str, Any]], seq: int) -> int:
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            raise EntryError(f"an entry's number is a whole number, got {seq!r}")
+        for i, e in enumerate(entries):
+            if e["seq"] == seq:
+                return i
+        raise NotFoundError(f"game {game_id} has no entry {seq} (it has {len(entries)})")
+
+    @staticmethod
+    def _check_source(g: dict[str, Any], entry: dict[str, Any] | None) -> None:
+        if g["source"] != "hands" and entry is not None and entry.get("kind") in HAND_KINDS:
+            raise EntryError(f"game {g['id']} was entered by its final scores ({g['source']}): no hands")
+
+    def _check_version(self, conn: sa.Connection, g: dict[str, Any], expected: int | None) -> None:
+        """Refuse a change prepared on an older version of the game, naming the changes made since."""
+        if expected is None or expected == g["version"]:
+            return
+        if isinstance(expected, bool) or not isinstance(expected, int):
+            raise EntryError(f"a game's version is a whole number, got {expected!r}")
+        since = []
+        rows = conn.execute(
+            t.audit.select().where(t.audit.c.event_id == g["event_id"]).order_by(t.audit.c.id.desc()).limit(200)
+        )
+        for r in rows:
+            d = r.detail or {}
+            if d.get("game") == g["id"] and isinstance(d.get("version"), int) and d["version"] > expected:
+                what = r.action.replace("_", " ")
+                if d.get("seq") is not None:
+                    what += f" {d['seq']}"
+                since.append(f"{what} by {r.actor}")
+        told = f" ({'; '.join(reversed(since))})" if since else ""
+        raise ConflictError(
+            f"game {g['id']} changed since you loaded it (version {g['version']}, not {expected}){told}: "
+            "reload and check"
+        )
 
     def _change(
         self,
@@ -607,19 +720,24 @@ class LeagueStore:
         *,
         entry: dict[str, Any] | None,
         expected_seq: int | None,
+        expected_version: int | None = None,
         replace: bool = False,
+        at: int | None = None,
     ) -> dict[str, Any]:
-        if entry is not None and not isinstance(entry, dict):
-            raise EntryError(f"an entry is a mapping with a kind, got {entry!r}")
-        if entry is not None:
-            entry = json.loads(json.dumps(entry))  # JSON-clean copy, as it will be stored
+        entry = self._clean_entry(entry)
+        seq = 0
         try:
             with self._tx() as conn:
                 g = self._game_row(conn, game_id, lock=True)
                 ev = self._event(conn, g["event_id"])
+                self._check_version(conn, g, expected_version)
                 entries = self._entries(conn, game_id)
                 last = entries[-1] if entries else None
-                if replace:
+                index = len(entries)  # where the entry goes (or which one it replaces)
+                if at is not None:
+                    index = self._entry_index(game_id, entries, at)
+                    seq = at
+                elif replace:
                     if last is None:
                         raise LeagueError(f"game {game_id} has no entry to correct")
                     if expected_seq is not None and expected_seq != last["seq"]:
@@ -627,8 +745,7 @@ class LeagueStore:
                             f"game {game_id}'s last entry is now number {last['seq']}, not {expected_seq}: "
                             "someone else entered one meanwhile; reload and check"
                         )
-                    data = [e["data"] for e in entries[:-1]] + ([entry] if entry is not None else [])
-                    seq = last["seq"]
+                    index, seq = len(entries) - 1, last["seq"]
                 else:
                     seq = (last["seq"] if last else 0) + 1
                     if expected_seq is not None and expected_seq != seq:
@@ -636,37 +753,66 @@ class LeagueStore:
                             f"game {game_id} has {seq - 1} entries now, so this would be number {seq}, not "
                             f"{expected_seq}: someone else entered one meanwhile; reload and check"
                         )
-                    data = [e["data"] for e in entries] + [entry]
-                if g["source"] != "hands" and entry is not None and entry.get("kind") in HAND_KINDS:
-                    raise EntryError(f"game {game_id} was entered by its final scores ({g['source']}): no hands")
-                rules = self._rules(ev)
-                replayed = replay_entries(rules, g["first_dealer"], data)
-                if replace:
-                    conn.execute(t.entries.delete().where(t.entries.c.id == last["id"]))  # type: ignore[index]
-                if entry is not None:
-                    conn.execute(
-                        t.entries.insert().values(
-                            game_id=game_id,
-                            seq=seq,
-                            kind=entry["kind"],
-                            data=entry,
-                            outcome=replayed.outcomes[-1] if replayed.outcomes else None,
-                            created=_now(),
-                        )
-                    )
+                self._check_source(g, entry)
+                data = [e["data"] for e in entries]
+                old = entries[index] if index < len(entries) else None
+                data[index : index + (old is not None)] = [entry] if entry is not None else []
+                replayed = replay_entries(self._rules(ev), g["first_dealer"], data)
+                self._write_entries(conn, game_id, entries, index, entry, replayed)
                 self._store_state(conn, g, replayed)
-                detail: dict[str, Any] = {"game": game_id, "seq": seq, "entry": entry}
-                if replace:
-                    detail["replaced"] = last["data"]  # type: ignore[index]
+                detail: dict[str, Any] = {"game": game_id, "seq": seq, "entry": entry, "version": g["version"] + 1}
+                if old is not None:
+                    detail["replaced"] = old["data"]
                 self._audit(conn, ev["id"], actor, action, detail)
         except IntegrityError:
             raise ConflictError(f"entry {seq} of game {game_id} was written by someone else just now") from None
+        shown = replayed.outcomes[index] if entry is not None and index < len(replayed.outcomes) else None
         return {
             "seq": seq,
-            "outcome": replayed.outcomes[-1] if replayed.outcomes and entry else None,
+            "outcome": shown,
             "state": replayed.state(),
             "result": result_data(replayed.result) if replayed.result and replayed.over else None,
+            "version": g["version"] + 1,
         }
+
+    def _write_entries(
+        self,
+        conn: sa.Connection,
+        game_id: int,
+        entries: list[dict[str, Any]],
+        index: int,
+        entry: dict[str, Any] | None,
+        replayed: ReplayedGame,
+    ) -> None:
+        """Write the entry at ``index`` (a new one, a replacement, or ``None``: a deletion, the later entries
+        moving up one number) and the replayed outcome of every entry from there on."""
+        outcomes = replayed.outcomes
+        if index < len(entries):
+            conn.execute(t.entries.delete().where(t.entries.c.id == entries[index]["id"]))
+        later = entries[index + 1 :]
+        if entry is None:  # the later entries move up one number, in order (each number is free when it moves)
+            for n, e in enumerate(later):
+                conn.execute(
+                    t.entries.update()
+                    .where(t.entries.c.id == e["id"])
+                    .values(seq=e["seq"] - 1, outcome=outcomes[index + n] if index + n < len(outcomes) else None)
+                )
+            return
+        seq = entries[index]["seq"] if index < len(entries) else (entries[-1]["seq"] + 1 if entries else 1)
+        conn.execute(
+            t.entries.insert().values(
+                game_id=game_id,
+                seq=seq,
+                kind=entry["kind"],
+                data=entry,
+                outcome=outcomes[index] if index < len(outcomes) else None,
+                created=entries[index]["created"] if index < len(entries) else _now(),
+            )
+        )
+        for n, e in enumerate(later, start=index + 1):
+            new = outcomes[n] if n < len(outcomes) else None
+            if new != e["outcome"]:
+                conn.execute(t.entries.update().where(t.entries.c.id == e["id"]).values(outcome=new))
 
     def _store_state(self, conn: sa.Connection, g: dict[str, Any], replayed: ReplayedGame) -> None:
         over = replayed.over and replayed.result is not None

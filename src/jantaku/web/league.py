@@ -24,15 +24,19 @@
                                                the event; ``rename-player`` (``{"name", "to"}``),
                                                ``delete-player`` (``{"name"}``: one without games);
                                                ``GET .../audit`` the audit log
-``POST /league/api/games/{id}/entries``        organiser: ``{"entry", "expected_seq"?, "correct"?}``
-``POST /league/api/games/{id}/undo``           organiser: delete the last entry
+``POST /league/api/games/{id}/entries``        organiser: ``{"entry", "expected_seq"?, "version"?, "correct"?,
+                                               "seq"?, "preview"?}``: add an entry, correct the last one, or
+                                               correct (``null``: delete) entry ``seq`` of a game finished or
+                                               not (the later ones replayed); ``preview`` shows what a
+                                               correction would change without writing it
+``POST /league/api/games/{id}/undo``           organiser: delete the last entry (``{"version"?}``)
 ``POST /league/api/games/{id}/delete``         organiser: delete the game (it leaves the standings)
 =============================================  ==============================================================
 
 Organiser requests carry the event's password in the ``X-League-Password`` header; an event made without a
 password (from the command line) is read-only here. A bad entry is 400 with the rule set's reason, a wrong
-password 403, an unknown event or game 404, a conflicting entry (someone entered another one meanwhile) or a
-name taken 409,
+password 403, an unknown event or game 404, a conflicting change (the game changed since the ``version`` or
+``expected_seq`` the request names: the message says what changed) or a name taken 409,
 an upload over :data:`~jantaku.web.limits.MAX_UPLOAD` bytes (or inflating past
 :data:`~jantaku.web.limits.MAX_INFLATED`) 413.
 
@@ -491,12 +495,19 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
         gid, s, actor = await game_organiser(request)
         body = await _body(request)
         entry = body.get("entry")
-        expected = body.get("expected_seq")
-        expected = _int(expected) if expected is not None else None
-        if body.get("correct"):
-            out = await call(s.correct_last, gid, entry, expected_seq=expected, actor=actor)
+        expected = _optional_int(body, "expected_seq")
+        version = _optional_int(body, "version")
+        seq = _optional_int(body, "seq")
+        if body.get("preview"):  # what a correction of entry ``seq`` would change; nothing is written
+            if seq is None:
+                raise JantakuError("a preview names the entry it corrects (seq)")
+            return JSONResponse(await call(s.preview_correction, gid, seq, entry))
+        if seq is not None:
+            out = await call(s.correct_entry, gid, seq, entry, expected_version=version, actor=actor)
+        elif body.get("correct"):
+            out = await call(s.correct_last, gid, entry, expected_seq=expected, expected_version=version, actor=actor)
         else:
-            out = await call(s.add_entry, gid, entry, expected_seq=expected, actor=actor)
+            out = await call(s.add_entry, gid, entry, expected_seq=expected, expected_version=version, actor=actor)
         return JSONResponse(out, status_code=201)
 
     @_guarded
@@ -508,7 +519,9 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
     @_guarded
     async def undo(request: Request) -> Response:
         gid, s, actor = await game_organiser(request)
-        return JSONResponse(await call(s.correct_last, gid, None, actor=actor))
+        body = await _body(request) if request.headers.get("content-type") else {}  # an undo may name no version
+        version = _optional_int(body, "version")
+        return JSONResponse(await call(s.correct_last, gid, None, expected_version=version, actor=actor))
 
     routes = [
         Route("/", page("league.html")),
@@ -555,6 +568,12 @@ def _event_head(s: Any, name: str) -> dict[str, Any]:
             rules = s.rules(name)
             return {**e, "title": rules.title, "starting_points": rules.starting_points}
     raise NotFoundError(f"no event {name!r}")
+
+
+def _optional_int(body: dict[str, Any], key: str) -> int | None:
+    """``body[key]`` as a whole number (:func:`_int`), or ``None`` when absent or null."""
+    value = body.get(key)
+    return _int(value) if value is not None else None
 
 
 def _int(value: object) -> int:

@@ -175,8 +175,12 @@ async function adminPage() {
   $("second").addEventListener("change", () => $("second-fields").classList.toggle("hidden", !$("second").checked));
   $("submit-entry").addEventListener("click", () => act(submitEntry));
   $("undo").addEventListener("click", () => act(async () => {
-    await api(`/games/${state.game}/undo`, { body: {} });
-    say("Last entry deleted.", true);
+    const g = state.gameData;
+    const last = g && g.entries[g.entries.length - 1];
+    if (!last) return say("The game has no entry to delete.");
+    if (!confirm(`Delete entry ${last.seq}: ${last.kind} ${describe(last.data, g.players)}?`)) return;
+    await api(`/games/${state.game}/undo`, { body: { version: g.version } });
+    say(`Entry ${last.seq} deleted.`, true);
     await openGame(state.game);
   }));
   $("quick-add").addEventListener("click", () => act(quickEntry));
@@ -372,7 +376,8 @@ async function submitEntry() {
   }
   const correct = $("correct").checked;
   const n = state.gameData.entries.length;
-  const out = await api(`/games/${state.game}/entries`, { body: { entry, correct, expected_seq: correct ? n : n + 1 } });
+  const body = { entry, correct, expected_seq: correct ? n : n + 1, version: state.gameData.version };
+  const out = await api(`/games/${state.game}/entries`, { body });
   await openGame(state.game);
   say(`Entry ${out.seq} ${correct ? "corrected" : "entered"}.`, true);
 }
