@@ -64,6 +64,17 @@ def test_import_pao_and_yame_on_a_phone(phone):
     _wait_message(page, "Imported game")
     games = page.request.get(url + "league/api/events/T").json()["games"]
     assert [(g["source"], g["players"]) for g in games] == [("import", ["Ann", "Bo", "Cy", "Di"])]
+    # the same record again (issue 34): the page says it is there already and asks; no keeps it out
+    page.click("#import-read")
+    page.wait_for_selector("#import-map select.import-player >> nth=3", timeout=HEAVY_TIMEOUT_MS)
+    for name, player in MAPPING.items():
+        page.select_option(f"select.import-player[data-name='{name}']", player)
+    asked: list[str] = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.click("#import-go")
+    _wait_message(page, "already in the event")
+    assert asked and f"as game {games[0]['id']}" in asked[0]
+    assert len(page.request.get(url + "league/api/events/T").json()["games"]) == 1
     # a file that is no record is refused with the reason
     page.set_input_files("#import-file", {"name": "x.json", "mimeType": "application/json", "buffer": b"[1, 2]"})
     page.click("#import-read")

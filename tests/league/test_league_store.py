@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from jantaku.league.errors import ConflictError, EntryError, LeagueError, NotFoundError
+from jantaku.league.errors import ConflictError, DuplicateImportError, EntryError, LeagueError, NotFoundError
 from jantaku.league.export import games_csv, standings_csv
 from jantaku.league.store import LeagueStore
 
@@ -487,3 +487,26 @@ def test_a_finished_game_is_corrected_and_a_correction_cannot_leave_hands_after_
     with pytest.raises(EntryError):  # hand 1 a yakuman again would end the game before hand 2
         store.correct_entry(g, 1, _ron(1, 0, 13))
     assert [e["data"]["wins"][0]["han"] for e in store.game(g)["entries"]] == [3, 2]
+
+
+def test_a_record_imported_twice_is_refused_unless_forced(db_url, tmp_path):
+    """Issue 34: the same record imported again (the same file, or a copy under another name with another
+    mapping) is refused, naming the game it duplicates; forced, it is stored; a deleted game frees its record."""
+    s = LeagueStore(db_url)
+    s.create_event("Online", "tenhou")
+    for p in ("Ann", "Bo", "Cy", "Di", "Ed"):
+        s.add_player("Online", p)
+    mapping = {"反陽子さん": "Ann", "ASAPIN": "Bo", "でこじ": "Cy", "デジタル仙人": "Di"}
+    [g] = s.import_record("Online", RECORD, mapping)
+    copy = tmp_path / "renamed.mjlog"
+    copy.write_bytes(RECORD.read_bytes())
+    for path, names in ((RECORD, mapping), (copy, {**mapping, "でこじ": "Ed"})):
+        with pytest.raises(DuplicateImportError, match=rf"already in the event as game {g}"):
+            s.import_record("Online", path, names)
+    assert [x["id"] for x in s.games("Online")] == [g]
+    [again] = s.import_record("Online", copy, mapping, force=True)
+    assert again != g and len(s.games("Online")) == 2
+    s.delete_game(g)
+    s.delete_game(again)
+    assert len(s.import_record("Online", RECORD, mapping)) == 1
+    s.close()

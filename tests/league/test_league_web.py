@@ -123,6 +123,12 @@ def test_organiser_imports_an_online_record(client):
     assert game["source"] == "import" and game["result"]["final"] == [-20.0, 16.0, -45.0, 49.0]  # the record's
     audit = client.get("/league/api/events/Online/audit", headers=PW).json()["audit"]
     assert audit[-1]["action"] == "import_record" and audit[-1]["detail"]["file"] == "game.mjlog"
+    # the same record again is refused, naming the game it would duplicate; forced, it is stored (issue 34)
+    r = client.post(_import_url("Online", MAPPING), content=raw, headers=UPLOAD)
+    assert r.status_code == 409 and f"as game {g['game']}" in r.json()["error"]
+    assert len(client.get("/league/api/events/Online").json()["games"]) == 1
+    r = client.post(_import_url("Online", MAPPING) + "&force=1", content=raw, headers=UPLOAD)
+    assert r.status_code == 201 and len(client.get("/league/api/events/Online").json()["games"]) == 2
     # the Mahjong Soul record (tenhou.net/6 JSON as Mahjong Soul's viewer writes it) reads the same way
     ms = Path(__file__).parent.parent / "data/records/tenhou6-json/mahjongsoul/jade_room_south_2024.json"
     r = client.post(_import_url("Online", {}, names="1"), content=ms.read_bytes(), headers=UPLOAD)

@@ -232,6 +232,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     c.add_argument("event")
     c.add_argument("file")
     c.add_argument("--map", action="append", default=[], metavar="NAME=PLAYER", help="record name to player")
+    c.add_argument("--force", action="store_true", help="import a game the event holds already (refused otherwise)")
     c.set_defaults(action=_import)
 
     c = cmds.add_parser("standings", help="the standings")
@@ -586,7 +587,7 @@ def _import(store: Any, a: argparse.Namespace) -> Any:
             raise JantakuError(f"--map takes NAME=PLAYER, got {m!r}")
         k, v = m.split("=", 1)
         mapping[k] = v
-    ids = store.import_record(a.event, Path(a.file), mapping, actor=a.by)
+    ids = store.import_record(a.event, Path(a.file), mapping, force=a.force, actor=a.by)
     if a.json:
         return {"games": ids}
     return "\n".join(f"game {gid} imported ({store.game(gid)['entries'].__len__()} entries): "

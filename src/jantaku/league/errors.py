@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from jantaku.errors import JantakuError
 
-__all__ = ["ConflictError", "EntryError", "LeagueError", "NotFoundError", "StoreUnavailable"]
+__all__ = ["ConflictError", "DuplicateImportError", "EntryError", "LeagueError", "NotFoundError", "StoreUnavailable"]
 
 
 class LeagueError(JantakuError):
@@ -21,6 +21,10 @@ class NotFoundError(LeagueError):
 
 class ConflictError(LeagueError):
     """Someone else changed the game since this entry was prepared (two organisers entering at once)."""
+
+
+class DuplicateImportError(ConflictError):
+    """A record's game is in the event already (imported before); importing it again needs ``force``."""
 
 
 class StoreUnavailable(LeagueError):

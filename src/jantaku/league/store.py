@@ -42,7 +42,14 @@ from jantaku.rules.loader import preset_names, rules_from_mapping
 from jantaku.text import TextError, check_name
 
 from . import schema as t
-from .errors import ConflictError, EntryError, LeagueError, NotFoundError, StoreUnavailable
+from .errors import (
+    ConflictError,
+    DuplicateImportError,
+    EntryError,
+    LeagueError,
+    NotFoundError,
+    StoreUnavailable,
+)
 from .migrations import upgrade
 from .recording import HAND_KINDS, ReplayedGame, replay_entries, result_data
 from .seating import group_players, seat_table
@@ -974,18 +981,38 @@ class LeagueStore:
             "teams": self.team_standings(event),
         }
 
+    def _imported_digests(self, conn: sa.Connection, event_id: int) -> dict[str, int]:
+        """The fingerprints of the event's imported games (not deleted): digest -> game."""
+        rows = conn.execute(
+            sa.select(t.games.c.id, t.games.c.draw).where(
+                t.games.c.event_id == event_id, t.games.c.source == "import", t.games.c.deleted.is_(None)
+            )
+        )
+        return {r.draw["digest"]: r.id for r in rows if isinstance(r.draw, dict) and r.draw.get("digest")}
+
     def import_record(
-        self, event: str | int, path: str | Path, mapping: dict[str, str] | None = None, *, actor: str = "organiser"
+        self,
+        event: str | int,
+        path: str | Path,
+        mapping: dict[str, str] | None = None,
+        *,
+        force: bool = False,
+        actor: str = "organiser",
     ) -> list[int]:
         """Import an online game record (Tenhou, Mahjong Soul, mjai, ...: what ``jantaku replay`` reads) into
         the event, its players mapped to the event's by ``mapping`` (record name -> player; unmapped names are
-        used as they are). Returns the new games."""
+        used as they are). Returns the new games. A game the event holds already (the same hands from the same
+        first dealer, whatever the file's name or the mapping) is refused with :class:`DuplicateImportError`
+        naming the game, unless ``force``."""
         from .importing import record_games
 
         rules = self.rules(event)
         games = record_games(Path(path), rules, mapping or {})
+        digests = [_game_digest(first_dealer, entries) for _, first_dealer, entries in games]
         with self.engine.connect() as conn:  # every player known before any game is stored
-            known = {p["name"] for p in self._players(conn, self._event(conn, event)["id"])}
+            ev_id = self._event(conn, event)["id"]
+            known = {p["name"] for p in self._players(conn, ev_id)}
+            held = self._imported_digests(conn, ev_id)
         for players, _, _ in games:
             unknown = [p for p in players if p not in known]
             if unknown:
@@ -993,14 +1020,20 @@ class LeagueStore:
                     f"the record's player(s) {', '.join(map(repr, unknown))} are not players of the event: "
                     "map each name in the record to an event player (or add the player first)"
                 )
+        if not force:
+            for n, digest in enumerate(digests):
+                if digest in held:
+                    raise DuplicateImportError(
+                        f"game {n + 1} of {Path(path).name} is already in the event as game {held[digest]} "
+                        "(imported before): import it again only on purpose (force)"
+                    )
         out = []
-        for players, first_dealer, entries in games:
+        for (players, first_dealer, entries), digest in zip(games, digests, strict=True):
             with self._tx() as conn:
                 ev = self._event(conn, event)
                 replayed = replay_entries(rules, first_dealer, entries)
-                gid = self._insert_game(
-                    conn, ev, players, first_dealer, None, 1, "import", {"procedure": "record", "file": Path(path).name}
-                )
+                draw = {"procedure": "record", "file": Path(path).name, "digest": digest}
+                gid = self._insert_game(conn, ev, players, first_dealer, None, 1, "import", draw)
                 for seq, (e, o) in enumerate(zip(entries, replayed.outcomes, strict=True), 1):
                     conn.execute(
                         t.entries.insert().values(
@@ -1013,6 +1046,13 @@ class LeagueStore:
                 )
             out.append(gid)
         return out
+
+
+def _game_digest(first_dealer: int, entries: list[dict[str, Any]]) -> str:
+    """A fingerprint of an imported game's content: its first dealer and hands (not the file's name, not the
+    players' names, which a mapping changes)."""
+    text = json.dumps([first_dealer, entries], sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _freed(name: str, row_id: int) -> str:

@@ -18,7 +18,8 @@
                                                tenhou.net/6 JSON or a Mahjong Soul record, gzip allowed);
                                                ``?file=`` its name, ``map=NAME=PLAYER`` (repeated) maps a name
                                                in the record to an event player; ``?names=1`` only lists the
-                                               record's names (nothing stored)
+                                               record's names (nothing stored); a game the event holds
+                                               already is refused (409) unless ``?force=1``
 ``POST /league/api/events/{name}/{what}``      organiser: ``teams``, ``players``, ``rounds``, ``games``,
                                                ``quick``, ``penalties``; ``rename`` (``{"name"}``), ``delete``
                                                the event; ``rename-player`` (``{"name", "to"}``),
@@ -476,7 +477,8 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
         if request.query_params.get("names") in ("1", "true"):
             return JSONResponse({"games": [{"names": n} for n in names]})
         s = await call(store)
-        ids = await call(in_temp, raw, file, lambda p: s.import_record(name, p, mapping, actor=actor))
+        force = request.query_params.get("force") in ("1", "true")
+        ids = await call(in_temp, raw, file, lambda p: s.import_record(name, p, mapping, force=force, actor=actor))
         games = [await call(s.game, gid) for gid in ids]
         return JSONResponse(
             {"games": [{"game": g["id"], "players": g["players"], "entries": len(g["entries"])} for g in games]},

@@ -402,7 +402,11 @@ async function upload(query) {
     body: file,
   });
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+  if (!res.ok) {
+    const err = new Error(data.error || `HTTP ${res.status}`);
+    err.status = res.status;
+    throw err;
+  }
   return data;
 }
 
@@ -419,7 +423,14 @@ async function readImportNames() {
 
 async function importRecord() {
   const mapping = [...document.querySelectorAll("select.import-player")].map((s) => ["map", `${s.dataset.name}=${s.value}`]);
-  const data = await upload(mapping);
+  let data;
+  try {
+    data = await upload(mapping);
+  } catch (e) {
+    // a game the event holds already: imported again only if the organiser says so
+    if (e.status !== 409 || !confirm(`${e.message}\n\nImport it again anyway?`)) throw e;
+    data = await upload([...mapping, ["force", "1"]]);
+  }
   $("import-map").replaceChildren();
   $("import-go").classList.add("hidden");
   say(`Imported ${data.games.map((g) => `game ${g.game} (${g.entries} entries)`).join(", ")}.`, true);
