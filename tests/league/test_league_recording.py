@@ -244,3 +244,39 @@ def test_all_last_dealer_may_stop_where_the_rule_set_asks():
     g = replay_entries(tenhou, 0, [*to_s4, {"kind": "yame", "stop": False}, {"kind": "draw"}])
     assert g.over  # the repeat ended in a draw with the dealer noten: the game is over
     assert "nobody may stop the game now" in error_of(tenhou, [{"kind": "yame", "stop": True}])
+
+
+# -- values reachable only by ron, riichi minimums (issue 34) ---------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", [ML, MU, STD, MEIBI])
+@pytest.mark.parametrize(
+    ("w", "riichi", "words", "article"),
+    [
+        (win(1, None, 1, 110), (), "1 han 110 fu by tsumo cannot exist", "眉笔 6章4条2"),  # its table: "-"
+        (win(1, None, 1, 40), (1,), "a riichi winner's 1 han 40 fu by tsumo cannot exist", "9章1条1-2"),
+        (win(1, None, 2, 20), (1,), "riichi and menzen tsumo and pinfu make 3 han", "9章1条1-2"),
+        (win(1, 0, 2, 25), (1,), "riichi and seven pairs (2) make 3 han", "9章2条12"),
+        (win(1, None, 3, 25), (1,), "make 4 han at least", "9章1条1-2"),
+    ],
+)
+def test_values_only_a_ron_or_a_hand_without_riichi_can_have(rules, w, riichi, words, article):
+    msg = error_of(rules, [entry(w, riichi=riichi)])
+    assert words in msg and article in msg
+
+
+@pytest.mark.parametrize(
+    ("w", "riichi"),
+    [
+        (win(1, None, 1, 100), ()),  # two concealed terminal kans, a double-wind pair, a closed wait
+        (win(1, 0, 1, 110), ()),  # by ron
+        (win(1, None, 2, 110), ()),
+        (win(1, None, 2, 40), (1,)),  # riichi and menzen tsumo
+        (win(1, None, 3, 20), (1,)),  # and pinfu
+        (win(1, 0, 3, 25), (1,)),  # riichi and seven pairs
+        (win(1, 0, 1, 30), (1,)),  # riichi alone, by ron
+    ],
+)
+def test_the_least_values_such_hands_can_have_are_accepted(w, riichi):
+    g = replay_entries(ML, 0, [entry(w, riichi=riichi)])
+    assert g.scores[1] > 25000

@@ -510,3 +510,18 @@ def test_a_record_imported_twice_is_refused_unless_forced(db_url, tmp_path):
     s.delete_game(again)
     assert len(s.import_record("Online", RECORD, mapping)) == 1
     s.close()
+
+
+def test_a_double_ron_is_one_deal_in_of_its_discarder(store):
+    """Issue 34: seat 0 deals into a double ron, then into one win, in seven hands: 2 deal-ins of 7 hands (the
+    double ron used to count twice: 3/7)."""
+    setup_event(store, "tenhou", players="ABCD", teams=False)  # double ron (M-League's head bump has none)
+    g = store.new_game("Season", list("ABCD"))
+    double = {"kind": "win", "wins": [{"winner": 1, "from": 0, "han": 1, "fu": 30},
+                                       {"winner": 2, "from": 0, "han": 1, "fu": 30}]}  # fmt: skip
+    hands = [double, _ron(3, 0, 1), *([{"kind": "draw", "tenpai": [0, 1, 2, 3]}] * 5)]
+    for h in hands:
+        store.add_entry(g, h)
+    rows = {r["player"]: r for r in store.standings("Season")}
+    assert rows["A"]["hands"] == 7 and rows["A"]["deal_ins"] == 2 and rows["A"]["deal_in_rate"] == round(2 / 7, 4)
+    assert rows["B"]["wins"] == rows["C"]["wins"] == rows["D"]["wins"] == 1

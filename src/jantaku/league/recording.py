@@ -288,7 +288,7 @@ def _win_score(
             return score_hand(hand, cond, rules)
         except (JantakuError, ValueError) as e:
             raise EntryError(f"seat {winner}'s hand {w['hand']!r}: {e}") from None
-    han, fu, yakuman = check_win_value(rules, w)
+    han, fu, yakuman = check_win_value(rules, w, riichi=bool(w.get("riichi")) or winner in riichi)
     cond = WinConditions(win=Tile("1m"), **common)
     basic, limit = basic_points(han, fu, yakuman, rules)
     pao_basic = 0

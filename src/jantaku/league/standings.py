@@ -21,7 +21,9 @@ __all__ = ["player_history", "player_standings", "team_standings"]
 def player_standings(
     players: list[dict[str, Any]], games: list[dict[str, Any]], penalties: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
-    """One row per player, best total first (ties: better average rank, then name)."""
+    """One row per player, best total first (ties: better average rank, then name). ``win_rate`` is wins per
+    recorded hand the player sat in (``hands``), ``deal_in_rate`` the hands in which the player's discard was won
+    on, per recorded hand (a double ron off one discard is one deal-in)."""
     rows: dict[str, dict[str, Any]] = {
         p["name"]: {
             "player": p["name"],
@@ -58,10 +60,13 @@ def player_standings(
             for name in names:
                 rows[name]["hands"] += 1
             if e["kind"] == "win":
+                discarders = set()
                 for w in e.get("wins", []):
                     rows[names[w["winner"]]]["wins"] += 1
                     if w.get("from") is not None:
-                        rows[names[w["from"]]]["deal_ins"] += 1
+                        discarders.add(w["from"])
+                for seat in discarders:  # a double or triple ron is one deal-in of its discarder
+                    rows[names[seat]]["deal_ins"] += 1
     for p in penalties:
         rows[p["player"]]["total"] -= p["pt"]
         rows[p["player"]]["penalties"] += p["pt"]

@@ -53,9 +53,22 @@ def _count(value: object, what: str, lo: int = 0, hi: int = 10**6) -> int:
     return value
 
 
-def check_win_value(rules: Ruleset, w: dict[str, Any]) -> tuple[int, int, int]:
-    """The han, fu and yakuman count of a win entered by value; raises :class:`EntryError` for a value no
-    hand can have under ``rules``."""
+def check_win_value(rules: Ruleset, w: dict[str, Any], *, riichi: bool = False) -> tuple[int, int, int]:
+    """The han, fu and yakuman count of a win entered by value (``riichi``: the winner had declared riichi);
+    raises :class:`EntryError` for a value no hand can have under ``rules``.
+
+    >>> from jantaku.rules import load_rules
+    >>> check_win_value(load_rules("meibi"), {"han": 1, "fu": 110, "from": None})
+    Traceback (most recent call last):
+    ...
+    jantaku.league.errors.EntryError: 1 han 110 fu by tsumo cannot exist: a 1-han hand won by tsumo has at most \
+100 fu (the payment tables leave 1 han 110 fu tsumo empty) (眉笔 6章4条2)
+    >>> check_win_value(load_rules("mleague"), {"han": 1, "fu": 40, "from": None}, riichi=True)
+    Traceback (most recent call last):
+    ...
+    jantaku.league.errors.EntryError: a riichi winner's 1 han 40 fu by tsumo cannot exist: riichi and menzen \
+tsumo make 2 han at least (M-League 2023 9章1条1-2)
+    """
     tsumo = w.get("from") is None
     yakuman = _count(w.get("yakuman", 0) or 0, "yakuman", 0, 6)
     if yakuman:
@@ -97,6 +110,22 @@ def check_win_value(rules: Ruleset, w: dict[str, Any]) -> tuple[int, int, int]:
             f"{han} han 25 fu by {how} cannot exist: 25 fu is seven pairs, itself 2 han"
             f"{' and 3 with menzen tsumo' if tsumo else ''} {_cite(_SEVEN_PAIRS)}"
         )
+    if tsumo and han == 1 and fu > 100:
+        # 1 han by tsumo (menzen tsumo alone, or one yaku of an open hand): at most two concealed pungs or kans
+        # (a third is sanankou), three kans are sankantsu: 20 + 2 + 2x32 + 2x4 + 4 + 2 = 100 fu at most
+        raise EntryError(
+            f"1 han {fu} fu by tsumo cannot exist: a 1-han hand won by tsumo has at most 100 fu (the payment "
+            f"tables leave 1 han 110 fu tsumo empty) {_cite('003 6章4条2')}"
+        )
+    if riichi:
+        # a riichi hand is closed: riichi, menzen tsumo on a tsumo, pinfu at 20 fu, seven pairs (2) at 25 fu
+        least = 1 + tsumo + (fu == 20) + 2 * (fu == 25)
+        if han < least:
+            parts = ["riichi"] + ["menzen tsumo"] * tsumo + ["pinfu"] * (fu == 20) + ["seven pairs (2)"] * (fu == 25)
+            raise EntryError(
+                f"a riichi winner's {han} han {fu} fu by {how} cannot exist: {' and '.join(parts)} make {least} han "
+                f"at least {_cite('001 9章1条1-2' + ('; ' + _SEVEN_PAIRS if fu == 25 else ''))}"
+            )
     return han, fu, 0
 
 
