@@ -525,3 +525,21 @@ def test_a_double_ron_is_one_deal_in_of_its_discarder(store):
     rows = {r["player"]: r for r in store.standings("Season")}
     assert rows["A"]["hands"] == 7 and rows["A"]["deal_ins"] == 2 and rows["A"]["deal_in_rate"] == round(2 / 7, 4)
     assert rows["B"]["wins"] == rows["C"]["wins"] == rows["D"]["wins"] == 1
+
+
+@pytest.mark.parametrize("method", ["random", "swiss"])
+def test_teammates_never_share_a_table(store, method):
+    """Issue 34: four teams of two at two tables, round after round: every table seats one player of each team
+    (random seating used to put both players of a team at one table)."""
+    store.create_event("Teams", "mleague")
+    team_of = {}
+    for i, p in enumerate("ABCDEFGH"):
+        team = "RBGY"[i // 2]
+        if i % 2 == 0:
+            store.add_team("Teams", team)
+        store.add_player("Teams", p, team=team)
+        team_of[p] = team
+    for seed in range(8):
+        r = store.seat_round("Teams", method, seed=seed)
+        for g in r["games"]:
+            assert sorted(team_of[p] for p in g["players"]) == ["B", "G", "R", "Y"], (seed, g["players"])

@@ -3,7 +3,8 @@ first at each table (the rule set's draw, :func:`jantaku.table.seating.draw_seat
 
 Swiss pairs players of similar standing while avoiding repeated pairings: tables are filled in standing
 order, then pairs of players at different tables are swapped while a swap lowers the cost (each pair who
-met before costs more than any standing difference can).
+met before costs more than any standing difference can, two teammates at one table more than any repeat).
+Random seating deals the teams round the tables, so that teammates sit apart.
 
 >>> tables = group_players(["a", "b", "c", "d", "e", "f", "g", "h"], "random", seed=1)
 >>> sorted(p for t in tables for p in t) == list("abcdefgh"), [len(t) for t in tables]
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from jantaku.table.seating import draw_seating
@@ -29,6 +30,8 @@ __all__ = ["METHODS", "TableSeats", "group_players", "seat_table"]
 METHODS = ("random", "swiss", "given")
 
 _REPEAT_COST = 10**6
+_TEAM_COST = 10**9
+"""Two teammates at one table cost more than any number of repeated pairings."""
 
 
 @dataclass(frozen=True)
@@ -53,9 +56,17 @@ def group_players(
     seed: int | str = 0,
     standing: dict[str, float] | None = None,
     met: Collection[frozenset[str]] = (),
+    teams: Mapping[str, str] | None = None,
 ) -> list[list[str]]:
     """Split ``players`` into tables of four: ``random``; ``swiss`` (similar ``standing``, fewest pairs in
-    ``met``); ``given`` (in the order given)."""
+    ``met``); ``given`` (in the order given). With ``teams`` (player -> team) no two teammates share a table
+    when the teams allow it (no team has more players than there are tables), random and swiss alike; a
+    given seating is the organiser's.
+
+    >>> teams = {p: "RBGY"[i // 2] for i, p in enumerate("abcdefgh")}  # four teams of two, two tables
+    >>> [sorted(teams[p] for p in t) for t in group_players(list("abcdefgh"), "random", seed=3, teams=teams)]
+    [['B', 'G', 'R', 'Y'], ['B', 'G', 'R', 'Y']]
+    """
     if method not in METHODS:
         raise LeagueError(f"seating method must be one of {', '.join(METHODS)}, got {method!r}")
     if len(players) % 4 or not players:
@@ -63,22 +74,49 @@ def group_players(
     if len(set(players)) != len(players):
         raise LeagueError("a player is listed twice")
     order = list(players)
+    teams = {p: t for p, t in (teams or {}).items() if t}
     if method == "random":
-        random.Random(f"league-seating:{seed}").shuffle(order)
+        rng = random.Random(f"league-seating:{seed}")
+        rng.shuffle(order)
+        if teams:
+            order = _spread_teams(order, teams, rng)
     elif method == "swiss":
         standing = standing or {}
         order.sort(key=lambda p: -standing.get(p, 0.0))
-        order = _swiss(order, standing, set(met))
+        order = _swiss(order, standing, set(met), teams)
     return [order[i : i + 4] for i in range(0, len(order), 4)]
 
 
-def _table_cost(table: list[str], standing: dict[str, float], met: set[frozenset[str]]) -> float:
+def _spread_teams(order: list[str], teams: Mapping[str, str], rng: random.Random) -> list[str]:
+    """``order`` regrouped so that teammates sit at different tables: the teams (largest first, ties in random
+    order; a player without a team alone) are dealt round the tables one player at a time, so a team of at most
+    as many players as tables never has two at one table."""
+    groups: dict[str, list[str]] = {}
+    for p in order:
+        groups.setdefault(teams.get(p) or f"\0{p}", []).append(p)
+    dealt = list(groups.values())
+    rng.shuffle(dealt)
+    dealt.sort(key=len, reverse=True)
+    count = len(order) // 4
+    tables: list[list[str]] = [[] for _ in range(count)]
+    for k, p in enumerate(p for g in dealt for p in g):
+        tables[k % count].append(p)
+    return [p for t in tables for p in t]
+
+
+def _table_cost(
+    table: list[str], standing: dict[str, float], met: set[frozenset[str]], teams: Mapping[str, str]
+) -> float:
     repeats = sum(1 for a, b in itertools.combinations(table, 2) if frozenset((a, b)) in met)
+    mates = sum(1 for a, b in itertools.combinations(table, 2) if a in teams and teams.get(a) == teams.get(b))
     values = [standing.get(p, 0.0) for p in table]
-    return repeats * _REPEAT_COST + (max(values) - min(values))
+    return mates * _TEAM_COST + repeats * _REPEAT_COST + (max(values) - min(values))
 
 
-def _swiss(order: list[str], standing: dict[str, float], met: set[frozenset[str]]) -> list[str]:
+def _swiss(
+    order: list[str], standing: dict[str, float], met: set[frozenset[str]], teams: Mapping[str, str] | None = None
+) -> list[str]:
+    teams = teams or {}
     tables = [order[i : i + 4] for i in range(0, len(order), 4)]
     improved = True
     rounds = 0
@@ -89,10 +127,10 @@ def _swiss(order: list[str], standing: dict[str, float], met: set[frozenset[str]
             for i in range(4):
                 for j in range(4):
                     ta, tb = tables[a], tables[b]
-                    before = _table_cost(ta, standing, met) + _table_cost(tb, standing, met)
+                    before = _table_cost(ta, standing, met, teams) + _table_cost(tb, standing, met, teams)
                     na, nb = list(ta), list(tb)
                     na[i], nb[j] = tb[j], ta[i]
-                    after = _table_cost(na, standing, met) + _table_cost(nb, standing, met)
+                    after = _table_cost(na, standing, met, teams) + _table_cost(nb, standing, met, teams)
                     if after < before - 1e-9 and (before - after) >= 1:
                         tables[a], tables[b] = na, nb
                         improved = True

@@ -390,20 +390,23 @@ class LeagueStore:
         actor: str = "organiser",
     ) -> dict[str, Any]:
         """Seat a new round: group the players into tables (``random``, ``swiss`` or ``given``: ``players`` in
-        table order) and seat each table by the rule set's draw (``draw``) or as given, East first with the
+        table order; random and swiss never seat two teammates at one table where the teams allow it) and seat
+        each table by the rule set's draw (``draw``) or as given, East first with the
         first dealer at seat 0. Returns the round number and its games."""
         seed = secrets.randbelow(10**9) if seed is None else seed
         with self._tx() as conn:
             ev = self._event(conn, event)
             rules = self._rules(ev)
-            names = players if players is not None else [p["name"] for p in self._players(conn, ev["id"])]
+            roster = self._players(conn, ev["id"])
+            names = players if players is not None else [p["name"] for p in roster]
+            teams = {p["name"]: p["team"] for p in roster if p.get("team")}
             standing: dict[str, float] = {}
             met: set[frozenset[str]] = set()
             if method == "swiss":
                 for row in self._standings(conn, ev):
                     standing[row["player"]] = row["total"]
                 met = self._met(conn, ev["id"])
-            tables = group_players(names, method, seed=seed, standing=standing, met=met)
+            tables = group_players(names, method, seed=seed, standing=standing, met=met, teams=teams)
             number = (
                 conn.execute(sa.select(sa.func.max(t.rounds.c.number)).where(t.rounds.c.event_id == ev["id"])).scalar()
                 or 0
