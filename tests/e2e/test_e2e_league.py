@@ -179,3 +179,112 @@ def test_organiser_records_a_hanchan(league, rules, seed):
     page.wait_for_selector("#chart svg circle")
     if size == "phone":
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # wide tables scroll in their box
+
+
+# -- issue 34: two organisers correct the same game's hands; every correction previewed and confirmed; a page
+# that is out of date is refused saying what changed; a finished game reopened by a correction
+
+PW_JSON = {"X-League-Password": "s3cret-pw", "Content-Type": "application/json"}
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def two_organisers(request, tmp_path, browser, pg):
+    """Two organisers' pages on one server, a phone at 390x844 and a laptop at 1366x768 (issue 34)."""
+    league_db = str(tmp_path / "league.sqlite3") if request.param == "sqlite" else pg.fresh_url()
+    store = SqliteStore(tmp_path / "games.sqlite3")
+    with BackgroundServer(create_app(store, league_db=league_db)) as srv:
+        pages, contexts, errors = [], [], []
+        for size, mobile in (((390, 844), True), ((1366, 768), False)):
+            ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="en-US", is_mobile=mobile)
+            ctx.set_default_timeout(TIMEOUT_MS)
+            page = ctx.new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            contexts.append(ctx)
+            pages.append(page)
+        yield pages, srv.url
+        for ctx in contexts:
+            ctx.close()
+        assert not errors, f"JavaScript errors on the page: {errors}"
+    store.close()
+
+
+def _ron(winner: int, loser: int, han: int, fu: int = 30) -> dict:
+    return {"kind": "win", "wins": [{"winner": winner, "from": loser, "han": han, "fu": fu}], "riichi": []}
+
+
+def _open(page, gid: int) -> None:
+    page.evaluate(f"() => openGame({gid})")
+    page.wait_for_function(f"() => document.querySelector('#game-title').textContent === 'Game {gid}'")
+
+
+def _fill_ron(page, winner: int, loser: int, han: int, fu: int = 30) -> None:
+    page.select_option("#kind", "win")
+    page.select_option("#winner", str(winner))
+    page.select_option("#from", str(loser))
+    page.fill("#yakuman", "0")
+    page.fill("#han", str(han))
+    page.select_option("#fu", str(fu))
+
+
+def _entries(page, url: str, gid: int) -> list[dict]:
+    return page.request.get(url + f"league/api/games/{gid}").json()["entries"]
+
+
+def test_two_organisers_correct_hands_and_a_stale_page_is_refused(two_organisers):
+    (phone, laptop), url = two_organisers
+    _create_event(phone, url, "T", "tenhou")  # a score below zero ends the game
+    api = url + "league/api/"
+    gid = phone.request.post(
+        api + "events/T/games", data={"players": ["Ann", "Bo", "Cy", "Di"]}, headers=PW_JSON
+    ).json()["game"]
+    for e in (_ron(1, 0, 2), {"kind": "draw", "tenpai": [1], "riichi": []}, _ron(2, 3, 1, 40)):
+        assert phone.request.post(api + f"games/{gid}/entries", data={"entry": e}, headers=PW_JSON).status == 201
+    laptop.goto(url + "league/admin")
+    laptop.evaluate("() => login('T', 's3cret-pw')")
+    laptop.wait_for_selector("#organiser:not(.hidden)")
+    _open(phone, gid)
+    _open(laptop, gid)
+
+    # the phone corrects hand 2 (it was Bo's ron off Di, not a draw): previewed, then confirmed
+    asked: list[str] = []
+    phone.on("dialog", lambda d: (asked.append(d.message), d.accept()))
+    phone.click("#entries li[data-seq='2'] button.edit-entry")
+    assert phone.inner_text("#editing-note").startswith("Correcting entry 2: draw")
+    _fill_ron(phone, 1, 3, 2)
+    phone.click("#submit-entry")
+    phone.wait_for_function("() => document.querySelector('#message').textContent === 'Entry 2 corrected.'")
+    assert asked[0].startswith("Correct entry 2?") and "Scores now:" in asked[0] and "Scores after:" in asked[0]
+    assert "Entries whose points change: 3" in asked[0]  # the honba of hand 3 is gone
+    assert _entries(phone, url, gid)[1]["data"]["wins"][0]["from"] == 3
+    assert "Bo +" in phone.inner_text("#entries li[data-seq='2']")  # each entry shows its point changes
+
+    # the laptop still shows the old game: its correction of the same hand is refused, saying what changed
+    laptop.on("dialog", lambda d: d.accept())
+    laptop.click("#entries li[data-seq='2'] button.edit-entry")
+    _fill_ron(laptop, 1, 3, 4)
+    laptop.click("#submit-entry")
+    laptop.wait_for_function("() => document.querySelector('#message').textContent.includes('changed since')")
+    assert "correct entry 2" in _message(laptop)
+    assert _entries(laptop, url, gid)[1]["data"]["wins"][0]["han"] == 2  # the phone's correction stands
+    # reloaded, it deletes hand 3
+    _open(laptop, gid)
+    laptop.click("#entries li[data-seq='3'] button.delete-entry")
+    laptop.wait_for_function("() => document.querySelector('#message').textContent === 'Entry 3 deleted.'")
+    assert len(_entries(laptop, url, gid)) == 2
+
+    # a finished game (a yakuman off Ann ends it) is opened from the list and reopened by a correction
+    phone.request.post(api + f"games/{gid}/entries", data={"entry": _ron(2, 0, 13)}, headers=PW_JSON)
+    phone.reload()
+    phone.evaluate("() => login('T', 's3cret-pw')")
+    phone.wait_for_selector(f"#edit-game option[value='{gid}']", state="attached")
+    assert "finished" in phone.inner_text(f"#edit-game option[value='{gid}']")
+    phone.select_option("#edit-game", str(gid))
+    phone.click("#game-open")
+    phone.wait_for_function("() => document.querySelector('#game-hand').textContent === 'Game over'")
+    asked.clear()
+    phone.click("#entries li[data-seq='3'] button.edit-entry")
+    _fill_ron(phone, 2, 0, 3)
+    phone.click("#submit-entry")
+    phone.wait_for_function("() => document.querySelector('#message').textContent === 'Entry 3 corrected.'")
+    assert "The game is no longer over." in asked[0]
+    assert phone.get_attribute("#game-hand", "data-status") == "playing"

@@ -211,6 +211,11 @@ async function adminPage() {
     await refreshEvent();
     say(`${name} deleted.`, true);
   }));
+  $("game-open").addEventListener("click", () => act(async () => {
+    const game = Number($("edit-game").value);
+    if (game) await openGame(game);
+  }));
+  $("edit-cancel").addEventListener("click", () => act(async () => openGame(state.game)));
   $("game-delete").addEventListener("click", () => act(async () => {
     const game = Number($("edit-game").value);
     if (!game || !confirm(`Delete game ${game}? It leaves the standings.`)) return;
@@ -300,7 +305,20 @@ async function openGame(id) {
   boxes("riichi-boxes", "riichi", g.players);
   boxes("tenpai-boxes", "tenpai", g.players);
   boxes("nagashi-boxes", "nagashi", g.players);
-  $("entries").replaceChildren(...g.entries.map((e) => el("li", {}, `${(e.outcome && e.outcome.hand) || ""} ${e.kind} ${describe(e.data, g.players)}`)));
+  $("entries").replaceChildren(...g.entries.map((e) => el("li", { "data-seq": e.seq },
+    `${(e.outcome && e.outcome.hand) || ""} ${e.kind} ${describe(e.data, g.players)}${changes(e.outcome, g.players)} `,
+    el("button", { class: "edit-entry secondary", "data-seq": e.seq }, "Correct"),
+    el("button", { class: "delete-entry secondary", "data-seq": e.seq }, "Delete"))));
+  for (const b of $("entries").querySelectorAll("button.edit-entry")) {
+    b.addEventListener("click", () => act(async () => startEditing(Number(b.dataset.seq))));
+  }
+  for (const b of $("entries").querySelectorAll("button.delete-entry")) {
+    b.addEventListener("click", () => act(async () => changeEntry(Number(b.dataset.seq), null)));
+  }
+  state.editing = null;
+  $("editing-note").classList.add("hidden");
+  $("edit-cancel").classList.add("hidden");
+  $("submit-entry").textContent = "Enter";
   $("entry-form").classList.toggle("hidden", g.status === "finished");
   $("correct").checked = false;
   $("han").value = "";
@@ -314,6 +332,45 @@ async function openGame(id) {
   $("yame-note").textContent = yame ? `${g.players[st.yame_choice]} (the all-last dealer) may stop the game now: enter "All-last dealer: stop or go on".` : "";
   if (yame) { $("kind").value = "yame"; showFields(); }
   else if ($("kind").value === "yame") { $("kind").value = "win"; showFields(); }
+}
+
+function changes(outcome, players) {
+  // the points each player gained or lost in the entry
+  const d = outcome && outcome.deltas;
+  if (!d || !d.some((x) => x)) return "";
+  return ` (${d.map((x, i) => (x ? `${players[i]} ${x > 0 ? "+" : ""}${x}` : "")).filter(Boolean).join(", ")})`;
+}
+
+function startEditing(seq) {
+  // the form corrects entry ``seq`` (of a finished game too): its submit previews the correction first
+  const g = state.gameData;
+  const e = g.entries.find((x) => x.seq === seq);
+  if (!e) return;
+  state.editing = seq;
+  $("entry-form").classList.remove("hidden");
+  $("editing-note").textContent = `Correcting entry ${seq}: ${e.kind} ${describe(e.data, g.players)}. Enter it as it should be.`;
+  $("editing-note").classList.remove("hidden");
+  $("edit-cancel").classList.remove("hidden");
+  $("submit-entry").textContent = `Correct entry ${seq}`;
+  if (["win", "draw", "abortive", "chombo", "card", "penalty"].includes(e.kind)) { $("kind").value = e.kind; showFields(); }
+}
+
+async function changeEntry(seq, entry) {
+  // preview what correcting (entry) or deleting (null) entry ``seq`` changes, ask, then write it at the
+  // version shown: a change someone made meanwhile is refused, never overwritten
+  const g = state.gameData;
+  const preview = await api(`/games/${state.game}/entries`, { body: { entry, seq, preview: true } });
+  const scores = (s) => s.state.scores.map((x, i) => `${g.players[i]} ${x}`).join(", ");
+  const later = preview.entries.filter((c) => c.seq !== seq).map((c) => c.seq);
+  const what = entry === null ? `Delete entry ${seq}` : `Correct entry ${seq}`;
+  const text = `${what}?\n\nScores now: ${scores(preview.before)}\nScores after: ${scores(preview.after)}` +
+    (later.length ? `\nEntries whose points change: ${later.join(", ")}` : "") +
+    (preview.before.result && !preview.after.result ? "\nThe game is no longer over." : "") +
+    (!preview.before.result && preview.after.result ? "\nThe game ends." : "");
+  if (!confirm(text)) return;
+  const out = await api(`/games/${state.game}/entries`, { body: { entry, seq, version: g.version } });
+  await openGame(state.game);
+  say(`Entry ${out.seq} ${entry === null ? "deleted" : "corrected"}.`, true);
 }
 
 function describe(d, players) {
@@ -374,6 +431,7 @@ async function submitEntry() {
     if (k === "card") entry.color = $("card-color").value;
     if (k === "penalty") entry.pt = Number($("penalty-pt").value);
   }
+  if (state.editing !== null && state.editing !== undefined) return changeEntry(state.editing, entry);
   const correct = $("correct").checked;
   const n = state.gameData.entries.length;
   const body = { entry, correct, expected_seq: correct ? n : n + 1, version: state.gameData.version };
