@@ -147,3 +147,45 @@ def test_rename_and_delete_on_a_phone(phone):
     _wait_message(page, "Event Spring deleted")
     assert page.request.get(api + "events").json()["events"] == []
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+
+
+def test_a_deliberate_chombo_a_quick_entry_dealer_and_a_name_typed_while_adding(phone):
+    """Issue 34: the form enters a deliberate chombo (the rule set's multiple), quick entry takes the first
+    dealer, and a player name typed while the previous one is being added is not wiped."""
+    page, url = phone
+    _create_event(page, url, "T", "mleague")
+    # the next add is held at the server's door while the organiser types the name after it
+    held: list = []
+    page.route("**/league/api/events/T/players", lambda route: held.append(route))
+    page.fill("#player-name", "Ed")
+    page.click("#player-add")
+    for _ in range(250):
+        if held:
+            break
+        page.wait_for_timeout(20)
+    page.fill("#player-name", "Flo")
+    held[0].continue_()
+    page.unroute("**/league/api/events/T/players")
+    page.wait_for_function("() => document.querySelector('#player-list').textContent.includes('Ed')")
+    assert page.input_value("#player-name") == "Flo"
+
+    gid = _open_game(page, url, [])
+    page.select_option("#kind", "chombo")
+    page.select_option("#who", "1")
+    page.check("#deliberate")
+    page.click("#submit-entry")
+    _wait_message(page, "Entry 1 entered")
+    [entry] = page.request.get(url + f"league/api/games/{gid}").json()["entries"]
+    assert entry["data"]["kind"] == "chombo" and entry["data"]["deliberate"] is True
+
+    for i, (player, score) in enumerate(zip(["Ann", "Bo", "Cy", "Di"], [30000, 30000, 20000, 20000], strict=True)):
+        page.select_option(f"#quick-p{i}", player)
+        page.fill(f"#quick-s{i}", str(score))
+    page.select_option("#quick-dealer", "1")
+    page.click("#quick-add")
+    _wait_message(page, "Game ")
+    games = page.request.get(url + "league/api/events/T").json()["games"]
+    quick = [g for g in games if g["source"] == "quick"]
+    assert quick and quick[0]["first_dealer"] == 1
+    # ties break by seat order from the first dealer: Bo (the dealer) before Ann
+    assert quick[0]["result"]["ranks"][:2] == [2, 1]

@@ -543,3 +543,15 @@ def test_teammates_never_share_a_table(store, method):
         r = store.seat_round("Teams", method, seed=seed)
         for g in r["games"]:
             assert sorted(team_of[p] for p in g["players"]) == ["B", "G", "R", "Y"], (seed, g["players"])
+
+
+def test_a_team_game_counts_once_and_the_csv_names_its_settled_score(store):
+    """Issue 34: two teammates seated together (a given seating) make one game of their team, not two; the
+    games CSV's score column is the settled score, the sticks left on the table included, and says so."""
+    setup_event(store, players="ABCD")  # A and C are Red, B and D Blue
+    store.quick_entry("Season", list("ABCD"), [40000, 30000, 20000, 9000], deposits=1)
+    teams = {t["team"]: t for t in store.team_standings("Season")}
+    assert teams["Red"]["games"] == teams["Blue"]["games"] == 1
+    rows = list(csv.DictReader(io.StringIO(games_csv(store.export("Season")["games"]))))
+    assert "settled_score" in rows[0] and "score" not in rows[0]
+    assert [int(r["settled_score"]) for r in rows] == [41000, 30000, 20000, 9000]  # the top took the stick

@@ -41,11 +41,13 @@ def standings_csv(rows: list[dict[str, Any]]) -> str:
 
 
 def games_csv(games: list[dict[str, Any]]) -> str:
-    """Games as CSV, one row per player per game: game, table, source, status, seat, player, raw score,
-    rank and final score (finished games)."""
+    """Games as CSV, one row per player per game: game, table, source, status, seat, player,
+    ``settled_score`` (a finished game's raw points with the riichi sticks left on the table settled as the rule
+    set settles them - to the top under most, shared on a tie - so they differ from the last hand's scores by
+    that share; a game in play's running points), rank and final score (finished games)."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(("game", "table", "source", "status", "seat", "player", "score", "rank", "final"))
+    w.writerow(("game", "table", "source", "status", "seat", "player", "settled_score", "rank", "final"))
     w = _Safe(w)
     for g in games:
         res = g.get("result") or {}

@@ -84,9 +84,12 @@ def player_standings(
     return out
 
 
-def team_standings(standings: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One row per team: the sum of its players' totals and games, best first."""
+def team_standings(standings: list[dict[str, Any]], games: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """One row per team, best first: the sum of its players' totals, and its ``games``: the finished games any
+    of its players played, each counted once (two teammates at one table make one game of the team, not two);
+    without ``games``, the sum of the players' games."""
     teams: dict[str, dict[str, Any]] = {}
+    team_of: dict[str, str] = {}
     for row in standings:
         if not row.get("team"):
             continue
@@ -94,6 +97,14 @@ def team_standings(standings: list[dict[str, Any]]) -> list[dict[str, Any]]:
         t["total"] += row["total"]
         t["games"] += row["games"]
         t["players"].append(row["player"])
+        team_of[row["player"]] = row["team"]
+    if games is not None:
+        for t in teams.values():
+            t["games"] = 0
+        for g in games:
+            if g["status"] == "finished" and g.get("result"):
+                for team in {team_of[p] for p in g["players"] if p in team_of}:
+                    teams[team]["games"] += 1
     out = sorted(teams.values(), key=lambda t: (-t["total"], t["team"]))
     for place, t in enumerate(out, 1):
         t["total"] = round(t["total"], 1)

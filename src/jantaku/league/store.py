@@ -918,10 +918,14 @@ class LeagueStore:
         )
 
     def team_standings(self, event: str | int) -> list[dict[str, Any]]:
-        """Teams by the sum of their players' totals."""
-        from .standings import team_standings
+        """Teams by the sum of their players' totals, and the games each team played (each counted once)."""
+        from .standings import player_standings, team_standings
 
-        return team_standings(self.standings(event))
+        with self.engine.connect() as conn:
+            ev = self._event(conn, event)
+            games = self._finished(conn, ev["id"])
+            rows = player_standings(self._players(conn, ev["id"]), games, self._penalties(conn, ev["id"]))
+        return team_standings(rows, games)
 
     def history(self, event: str | int, player: str) -> list[dict[str, Any]]:
         """A player's games in order with the running total (for a chart)."""

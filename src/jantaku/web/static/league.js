@@ -156,13 +156,15 @@ async function adminPage() {
   }));
   $("login-btn").addEventListener("click", () => act(() => login($("login-event").value.trim(), $("login-password").value)));
   $("team-add").addEventListener("click", () => act(async () => {
-    await api(`/events/${enc(state.event)}/teams`, { body: { name: $("team-name").value } });
-    $("team-name").value = "";
+    const name = $("team-name").value;
+    await api(`/events/${enc(state.event)}/teams`, { body: { name } });
+    if ($("team-name").value === name) $("team-name").value = "";  // a name typed meanwhile stays
     await refreshEvent();
   }));
   $("player-add").addEventListener("click", () => act(async () => {
-    await api(`/events/${enc(state.event)}/players`, { body: { name: $("player-name").value, team: $("player-team").value } });
-    $("player-name").value = "";
+    const name = $("player-name").value;
+    await api(`/events/${enc(state.event)}/players`, { body: { name, team: $("player-team").value } });
+    if ($("player-name").value === name) $("player-name").value = "";  // a name typed while it was added stays
     await refreshEvent();
     $("player-name").focus();
   }));
@@ -321,6 +323,7 @@ async function openGame(id) {
   $("submit-entry").textContent = "Enter";
   $("entry-form").classList.toggle("hidden", g.status === "finished");
   $("correct").checked = false;
+  $("deliberate").checked = false;
   $("han").value = "";
   $("yakuman").value = "0";
   for (const id of ["hand-tiles", "win-tile", "dora", "ura"]) $(id).value = "";
@@ -393,6 +396,7 @@ function showFields() {
   $("f-yame").classList.toggle("hidden", k !== "yame");
   $("f-player").classList.toggle("hidden", !["chombo", "card", "penalty"].includes(k));
   $("f-card").classList.toggle("hidden", k !== "card");
+  $("f-deliberate").classList.toggle("hidden", k !== "chombo");
   $("f-penalty").classList.toggle("hidden", k !== "penalty");
   $("riichi-row").classList.toggle("hidden", !["win", "draw", "abortive"].includes(k));
 }
@@ -429,6 +433,7 @@ async function submitEntry() {
   } else {
     entry = { kind: k, seat: Number($("who").value), reason: $("reason").value };
     if (k === "card") entry.color = $("card-color").value;
+    if (k === "chombo" && $("deliberate").checked) entry.deliberate = true;
     if (k === "penalty") entry.pt = Number($("penalty-pt").value);
   }
   if (state.editing !== null && state.editing !== undefined) return changeEntry(state.editing, entry);
@@ -443,7 +448,9 @@ async function submitEntry() {
 async function quickEntry() {
   const players = [0, 1, 2, 3].map((i) => $(`quick-p${i}`).value);
   const scores = [0, 1, 2, 3].map((i) => Number($(`quick-s${i}`).value));
-  const r = await api(`/events/${enc(state.event)}/quick`, { body: { players, scores, deposits: Number($("quick-deposits").value || 0) } });
+  // the first dealer's seat breaks ties by seat order (the rule set's tie rule)
+  const body = { players, scores, deposits: Number($("quick-deposits").value || 0), first_dealer: Number($("quick-dealer").value) };
+  const r = await api(`/events/${enc(state.event)}/quick`, { body });
   say(`Game ${r.game} entered.`, true);
   await refreshEvent();
 }
