@@ -280,3 +280,19 @@ def test_values_only_a_ron_or_a_hand_without_riichi_can_have(rules, w, riichi, w
 def test_the_least_values_such_hands_can_have_are_accepted(w, riichi):
     g = replay_entries(ML, 0, [entry(w, riichi=riichi)])
     assert g.scores[1] > 25000
+
+
+# -- time (issue 34) ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", [MU, ML])
+def test_when_time_is_up_the_hand_in_play_is_the_last(rules):
+    """μ 2021 Art 24(2): with a time limit the game ends when the hand in which time ran out ends - here a
+    dealer's tenpai draw in East 1, which would otherwise repeat the dealer."""
+    draw = {"kind": "draw", "tenpai": [0], "riichi": []}
+    g = replay_entries(rules, 0, [draw, {"kind": "time_up"}, draw])
+    assert g.over and g.result is not None and g.hand_name == "E1"
+    assert g.outcomes[1] == {"hand": "E1", "time_up": True}
+    assert g.result.ranks[0] == 1
+    assert "the game is over" in error_of(rules, [{"kind": "time_up"}, draw, draw])
+    assert not replay_entries(rules, 0, [draw, draw]).over  # without it the dealer plays on

@@ -31,6 +31,7 @@ _EPILOG = """examples (mkdir -p out first: they keep their league in out/demo.sq
   jantaku league --db out/demo.sqlite3 draw 1 --tenpai Ann,Cy --riichi Ann
   jantaku league --db out/demo.sqlite3 win 1 Di --tsumo --hand 234m567p456s78999s --win 9s --dora 3m
   jantaku league --db out/demo.sqlite3 chombo 1 Ann --reason "wrong win"
+  jantaku league --db out/demo.sqlite3 time 1                                  # time is up: this hand is the last
   jantaku league --db out/demo.sqlite3 show 1
   jantaku league --db out/demo.sqlite3 quick "Spring cup" Ann Bo Cy Di --scores 28600,28600,28600,13200 --deposits 1
   jantaku league --db out/demo.sqlite3 penalty "Spring cup" Cy 5 "late arrival"
@@ -186,6 +187,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     c.add_argument("choice", choices=("stop", "continue"))
     _entry_options(c, riichi=False)
     c.set_defaults(action=_yame)
+
+    c = cmds.add_parser(
+        "time", help="the game's time ran out: the hand in play is the last (μ Art 24(2)), under any rule set"
+    )
+    c.add_argument("game", type=int)
+    _entry_options(c, riichi=False)
+    c.set_defaults(action=_time_up)
 
     c = cmds.add_parser("undo", help="delete a game's last entry (it prints what it deleted)")
     c.add_argument("game", type=int)
@@ -513,6 +521,11 @@ def _card(store: Any, a: argparse.Namespace) -> Any:
 def _yame(store: Any, a: argparse.Namespace) -> Any:
     g = store.game(a.game)
     return _submit(store, a, g, {"kind": "yame", "stop": a.choice == "stop"})
+
+
+def _time_up(store: Any, a: argparse.Namespace) -> Any:
+    g = store.game(a.game)
+    return _submit(store, a, g, {"kind": "time_up"})
 
 
 def _undo(store: Any, a: argparse.Namespace) -> Any:

@@ -22,6 +22,8 @@ table; the first dealer is any of them):
 - ``{"kind": "card", "seat": 2, "color": "yellow", "reason": "...", "earlier_yellows": 0}``
 - ``{"kind": "penalty", "seat": 2, "pt": 10, "reason": "..."}``
 - ``{"kind": "yame", "stop": true}`` - the all-last dealer's choice where the rule set lets them stop.
+- ``{"kind": "time_up"}`` - the game's time ran out: the hand in play (the next hand entered) is the last, and
+  the game ends when it ends (000 Art 24(2)), under any rule set (the organiser keeps the clock).
 - ``{"kind": "final", "scores": [...], "deposits": 0}`` - quick entry: only the final raw scores.
 
 >>> from jantaku.rules import load_rules
@@ -61,7 +63,7 @@ __all__ = ["HAND_KINDS", "KINDS", "ReplayedGame", "replay_entries"]
 
 HAND_KINDS = ("win", "draw", "abortive", "chombo")
 """Entries that end a hand (a chombo replays it)."""
-KINDS = (*HAND_KINDS, "card", "penalty", "yame", "final")
+KINDS = (*HAND_KINDS, "card", "penalty", "yame", "time_up", "final")
 
 _WIN_FLAGS = ("ippatsu", "double_riichi", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou", "renhou")
 
@@ -153,6 +155,11 @@ def replay_entries(rules: Ruleset, first_dealer: int, entries: list[dict[str, An
                 seat = check_seat(entry.get("seat"), "penalty seat")
                 game.penalty(seat, entry.get("pt"), str(entry.get("reason", "")))  # type: ignore[arg-type]
                 outcomes.append({"hand": hand, "pt": entry.get("pt")})
+            elif kind == "time_up":
+                if game.over:
+                    raise EntryError("the game is over")
+                game.time_up()
+                outcomes.append({"hand": hand, "time_up": True})
             elif kind == "yame":
                 if game.yame_choice is None:
                     raise EntryError("nobody may stop the game now (the rule set's tenpai_yame)")

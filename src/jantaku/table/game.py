@@ -206,6 +206,8 @@ class Game:
         """The cards the referee showed each seat in this game (``yellow``, ``red``), in order."""
         self.yame_choice: int | None = None
         """The all-last dealer who may stop the game now (tenpai_yame = "choice"), else ``None``."""
+        self.time_is_up = False
+        """The time of a time-limited game ran out (:meth:`time_up`): the hand in play is the last."""
         self.results: list[HandResult] = []
         self.result: GameResult | None = None
         self._log: list[dict[str, Any]] = [
@@ -315,6 +317,14 @@ class Game:
         self.kyoku.apply(action)
         if self.kyoku.phase == ENDED:
             self._hand_over(self.kyoku.result)
+
+    def time_up(self) -> None:
+        """The time limit ran out (a clock kept outside the game, as at a physical table): the game ends when
+        the hand in play ends, the dealer's repeat notwithstanding (000 Art 24(2): 有时间限制的规则下，达到时限的那一局
+        结束时); between hands, the next hand is the last one."""
+        if self.over:
+            raise IllegalActionError("the game is over")
+        self.time_is_up = True
 
     def dead_hand(self, seat: int, reason: str = "") -> None:
         """Rule a seat's hand dead for the rest of the current hand (see :meth:`Kyoku.declare_dead_hand`)."""
@@ -499,6 +509,8 @@ class Game:
             return True  # 002 1.2 擊飛: 0點以下 (bust_at_zero); 003 3章2条4 and Tenhou: below 0
         if rules.time_limit_hands and self.hands_played >= rules.time_limit_hands:
             return True
+        if self.time_is_up:
+            return True  # 000 Art 24(2): the game ends with the hand in which the time ran out
         if rules.time_limit_minutes and self._clock() - self._started >= 60 * rules.time_limit_minutes:
             return True  # 000 Art 24(2): the game ends with the hand in which the time ran out
         extension = self.round_wind >= rules.rounds

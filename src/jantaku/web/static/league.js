@@ -383,6 +383,7 @@ function describe(d, players) {
   if (d.kind === "draw") return `tenpai: ${(d.tenpai || []).map((s) => players[s]).join(", ") || "none"}`;
   if (d.kind === "abortive") return d.reason;
   if (d.kind === "yame") return d.stop ? "the dealer stops" : "the dealer plays on";
+  if (d.kind === "time_up") return "time is up: the hand in play is the last";
   if (d.seat !== undefined) return `${players[d.seat]} ${d.color || ""}${d.pt ? ` -${d.pt}pt` : ""} ${d.reason || ""}`;
   return "";
 }
@@ -430,6 +431,8 @@ async function submitEntry() {
     entry = { kind: "draw", tenpai: checked("tenpai"), nagashi: checked("nagashi"), riichi };
   } else if (k === "abortive") {
     entry = { kind: "abortive", reason: $("abortive-reason").value, tenpai: checked("tenpai"), riichi };
+  } else if (k === "time_up") {
+    entry = { kind: "time_up" };
   } else {
     entry = { kind: k, seat: Number($("who").value), reason: $("reason").value };
     if (k === "card") entry.color = $("card-color").value;
