@@ -244,6 +244,7 @@ def test_two_organisers_correct_hands_and_a_stale_page_is_refused(two_organisers
     laptop.wait_for_selector("#organiser:not(.hidden)")
     _open(phone, gid)
     _open(laptop, gid)
+    assert not phone.is_visible("#third-row")  # Tenhou: at most two winners on one discard
 
     # the phone corrects hand 2 (it was Bo's ron off Di, not a draw): previewed, then confirmed
     asked: list[str] = []

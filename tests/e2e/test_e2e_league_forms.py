@@ -189,3 +189,28 @@ def test_a_deliberate_chombo_a_quick_entry_dealer_and_a_name_typed_while_adding(
     assert quick and quick[0]["first_dealer"] == 1
     # ties break by seat order from the first dealer: Bo (the dealer) before Ann
     assert quick[0]["result"]["ranks"][:2] == [2, 1]
+
+
+def test_a_triple_ron_where_the_rule_set_lets_all_win(phone):
+    """Issue 34: 眉笔 lets every player who may win on a discard win (no head bump): the form takes a third
+    winner there, and shows no third winner under a rule set with head bump."""
+    page, url = phone
+    _create_event(page, url, "T", "meibi")
+    gid = _open_game(page, url, [])
+    assert page.is_visible("#third-row")
+    page.select_option("#kind", "win")
+    for n, (winner, han) in enumerate(((1, 1), (2, 2), (3, 1)), 1):
+        suffix = "" if n == 1 else str(n)
+        if n > 1:
+            page.check("#second" if n == 2 else "#third")
+        page.select_option(f"#winner{suffix}", str(winner))
+        if n == 1:
+            page.select_option("#from", "0")
+        page.fill(f"#yakuman{suffix}", "0")
+        page.fill(f"#han{suffix}", str(han))
+        page.select_option(f"#fu{suffix}", "30")
+    page.click("#submit-entry")
+    _wait_message(page, "Entry 1 entered")
+    [entry] = page.request.get(url + f"league/api/games/{gid}").json()["entries"]
+    assert [w["winner"] for w in entry["data"]["wins"]] == [1, 2, 3]
+    assert entry["outcome"]["deltas"][0] < 0 and all(d > 0 for d in entry["outcome"]["deltas"][1:])

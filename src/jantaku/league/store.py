@@ -550,11 +550,13 @@ class LeagueStore:
         return [r.name for r in conn.execute(q)]
 
     def game(self, game_id: int) -> dict[str, Any]:
-        """A game: its players by seat, first dealer, entries (with what each did), running state and result."""
+        """A game: its players by seat, first dealer, entries (with what each did), running state and result,
+        its version (each change adds one) and who may win on one discard under its rule set (``multiple_ron``)."""
         with self.engine.connect() as conn:
             g = self._game_row(conn, game_id)
             entries = self._entries(conn, game_id)
             names = self._seat_names(conn, game_id)
+            rules = self._rules(self._event(conn, g["event_id"]))
         return {
             "id": g["id"],
             "event_id": g["event_id"],
@@ -567,6 +569,7 @@ class LeagueStore:
             "state": g["state"],
             "result": g["result"],
             "version": g["version"],
+            "multiple_ron": rules.multiple_ron,
             "entries": [
                 {"seq": e["seq"], "kind": e["kind"], "data": e["data"], "outcome": e["outcome"]} for e in entries
             ],

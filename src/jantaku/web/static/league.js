@@ -175,6 +175,7 @@ async function adminPage() {
   }));
   $("kind").addEventListener("change", showFields);
   $("second").addEventListener("change", () => $("second-fields").classList.toggle("hidden", !$("second").checked));
+  $("third").addEventListener("change", () => $("third-fields").classList.toggle("hidden", !$("third").checked));
   $("submit-entry").addEventListener("click", () => act(submitEntry));
   $("undo").addEventListener("click", () => act(async () => {
     const g = state.gameData;
@@ -228,7 +229,7 @@ async function adminPage() {
   }));
   $("import-read").addEventListener("click", () => act(readImportNames));
   $("import-go").addEventListener("click", () => act(importRecord));
-  for (const id of ["fu", "fu2"]) $(id).replaceChildren(...FU.map((f) => el("option", { value: f, selected: f === 30 }, f)));
+  for (const id of ["fu", "fu2", "fu3"]) $(id).replaceChildren(...FU.map((f) => el("option", { value: f, selected: f === 30 }, f)));
   showFields();
 }
 
@@ -330,6 +331,11 @@ async function openGame(id) {
   $("second").checked = false;
   $("second-fields").classList.add("hidden");
   $("yakuman2").value = "0";
+  $("third").checked = false;
+  $("third-fields").classList.add("hidden");
+  $("yakuman3").value = "0";
+  // a third winner on one discard only where the rule set lets all of them win (multiple_ron "all")
+  $("third-row").classList.toggle("hidden", !(g.multiple_ron === "all"));
   const yame = st.yame_choice !== null && st.yame_choice !== undefined && g.status !== "finished";
   $("yame-note").classList.toggle("hidden", !yame);
   $("yame-note").textContent = yame ? `${g.players[st.yame_choice]} (the all-last dealer) may stop the game now: enter "All-last dealer: stop or go on".` : "";
@@ -416,13 +422,14 @@ async function submitEntry() {
     else { w.han = Number($("han").value); w.fu = Number($("fu").value); }
     if ($("pao").value !== "") w.pao = Number($("pao").value);
     const wins = [w];
-    if ($("second").checked) {
-      const w2 = { winner: Number($("winner2").value), from };
-      const yakuman2 = Number($("yakuman2").value || 0);
-      if (yakuman2) w2.yakuman = yakuman2;
-      else { w2.han = Number($("han2").value); w2.fu = Number($("fu2").value); }
-      if ($("pao2").value !== "") w2.pao = Number($("pao2").value);
-      wins.push(w2);
+    for (const n of [2, 3]) {
+      if (!$(n === 2 ? "second" : "third").checked) continue;
+      const wn = { winner: Number($(`winner${n}`).value), from };
+      const yakumanN = Number($(`yakuman${n}`).value || 0);
+      if (yakumanN) wn.yakuman = yakumanN;
+      else { wn.han = Number($(`han${n}`).value); wn.fu = Number($(`fu${n}`).value); }
+      if ($(`pao${n}`).value !== "") wn.pao = Number($(`pao${n}`).value);
+      wins.push(wn);
     }
     entry = { kind: "win", wins, riichi };
   } else if (k === "yame") {
