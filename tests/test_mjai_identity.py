@@ -25,7 +25,7 @@ from jantaku.rules import load_rules
 from jantaku.table import Game
 from jantaku.table.actions import STOP, TENPAI, Action
 
-PRESETS = ["tenhou", "mleague", "mu", "standard", "meibi", "jielu", "jielu_original"]
+PRESETS = ["tenhou", "mleague", "mu", "standard", "meibi", "mahjongsoul", "jielu", "jielu_original"]
 OTHERS = ["efficiency", "random", "efficiency"]
 """The in-process bots beside the one over mjai (the strong bot): efficiency bots win, call and deal in, a random
 bot calls at random and feeds the others."""
