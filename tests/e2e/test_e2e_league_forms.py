@@ -214,3 +214,25 @@ def test_a_triple_ron_where_the_rule_set_lets_all_win(phone):
     [entry] = page.request.get(url + f"league/api/games/{gid}").json()["entries"]
     assert [w["winner"] for w in entry["data"]["wins"]] == [1, 2, 3]
     assert entry["outcome"]["deltas"][0] < 0 and all(d > 0 for d in entry["outcome"]["deltas"][1:])
+
+
+def test_a_given_seating_and_a_single_game_of_chosen_players_on_a_phone(phone):
+    """Issue 34: the page seats a round as the organiser lists the players (without the draw: as listed, East
+    dealing first) and makes one game of four chosen players with a chosen first dealer."""
+    page, url = phone
+    _create_event(page, url, "T", "mleague")
+    page.select_option("#round-method", "given")
+    page.fill("#given-players", "Di, Cy, Bo, Ann")
+    page.uncheck("#given-draw")
+    page.click("#round-seat")
+    _wait_message(page, "Round 1 seated")
+    assert "Table 1: E Di, S Cy, W Bo, N Ann; first dealer Di" in page.inner_text("#tables")
+    for i, player in enumerate(("Bo", "Ann", "Di", "Cy")):
+        page.select_option(f"#single-p{i}", player)
+    page.select_option("#single-dealer", "1")
+    page.click("#single-add")
+    _wait_message(page, "created")
+    gid = int(_message(page).split()[1])
+    page.wait_for_function(f"() => document.querySelector('#game-title').textContent === 'Game {gid}'")
+    game = page.request.get(url + f"league/api/games/{gid}").json()
+    assert game["players"] == ["Bo", "Ann", "Di", "Cy"] and game["first_dealer"] == 1

@@ -168,10 +168,26 @@ async function adminPage() {
     await refreshEvent();
     $("player-name").focus();
   }));
+  $("round-method").addEventListener("change", () => $("given-fields").classList.toggle("hidden", $("round-method").value !== "given"));
   $("round-seat").addEventListener("click", () => act(async () => {
-    const r = await api(`/events/${enc(state.event)}/rounds`, { body: { method: $("round-method").value } });
+    const method = $("round-method").value;
+    const body = { method };
+    if (method === "given") {
+      // the players as the organiser seats them, four a table; the draw (or East first) within each table
+      body.players = $("given-players").value.split(",").map((x) => x.trim()).filter(Boolean);
+      body.draw = $("given-draw").checked;
+    }
+    const r = await api(`/events/${enc(state.event)}/rounds`, { body });
     showTables(r);
     say(`Round ${r.round} seated.`, true);
+  }));
+  $("single-add").addEventListener("click", () => act(async () => {
+    // one game of four chosen players, seated as chosen (East first), outside any round
+    const players = [0, 1, 2, 3].map((i) => $(`single-p${i}`).value);
+    const r = await api(`/events/${enc(state.event)}/games`, { body: { players, first_dealer: Number($("single-dealer").value) } });
+    await refreshEvent();
+    say(`Game ${r.game} created.`, true);
+    await openGame(r.game);
   }));
   $("kind").addEventListener("change", showFields);
   $("second").addEventListener("change", () => $("second-fields").classList.toggle("hidden", !$("second").checked));
@@ -266,6 +282,8 @@ async function refreshEvent() {
     el("label", {}, `${w} `, el("select", { id: `quick-p${i}` }, opts())),
     el("label", {}, "score ", el("input", { id: `quick-s${i}`, type: "number", step: 100, class: "short", inputmode: "numeric" })))));
   data.players.slice(0, 4).forEach((p, i) => { $(`quick-p${i}`).value = p.name; });
+  $("single-fields").replaceChildren(...WINDS.map((w, i) => el("label", {}, `${w} `, el("select", { id: `single-p${i}` }, opts()))));
+  data.players.slice(0, 4).forEach((p, i) => { $(`single-p${i}`).value = p.name; });
   const open = data.games.filter((g) => g.status === "playing" && g.source === "hands");
   if (open.length && !$("tables").children.length) {
     showTables({ round: null, games: open.map((g) => ({ game: g.id, table: g.table, players: g.players, first_dealer: g.first_dealer })) });
