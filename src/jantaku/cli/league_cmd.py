@@ -529,12 +529,10 @@ def _time_up(store: Any, a: argparse.Namespace) -> Any:
 
 
 def _undo(store: Any, a: argparse.Namespace) -> Any:
-    entries = store.game(a.game)["entries"]
-    gone = entries[-1] if entries else None
     out = store.correct_last(a.game, None, expected_version=a.if_version, actor=a.by)
     if a.json:
         return out
-    what = f" ({json.dumps(gone['data'], ensure_ascii=False)})" if gone else ""
+    what = f" ({json.dumps(out['replaced'], ensure_ascii=False)})"  # what was deleted, as the store deleted it
     return f"entry {out['seq']} deleted{what}; {_describe_state(store.game(a.game))}; version {out['version']}"
 
 

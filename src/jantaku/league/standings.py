@@ -95,12 +95,11 @@ def team_standings(standings: list[dict[str, Any]], games: list[dict[str, Any]] 
             continue
         t = teams.setdefault(row["team"], {"team": row["team"], "total": 0.0, "games": 0, "players": []})
         t["total"] += row["total"]
-        t["games"] += row["games"]
+        if games is None:
+            t["games"] += row["games"]
         t["players"].append(row["player"])
         team_of[row["player"]] = row["team"]
     if games is not None:
-        for t in teams.values():
-            t["games"] = 0
         for g in games:
             if g["status"] == "finished" and g.get("result"):
                 for team in {team_of[p] for p in g["players"] if p in team_of}:

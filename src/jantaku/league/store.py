@@ -608,8 +608,8 @@ class LeagueStore:
         """Add an entry (a hand, a chombo, a card, a penalty; see :mod:`jantaku.league.recording`) to a game.
         ``expected_seq`` is the number the entry should get and ``expected_version`` the game's version as the
         organiser last saw it (:meth:`game`): if someone changed the game meanwhile, a :class:`ConflictError`
-        saying what changed, and nothing is written. Returns the entry's number, what it did, the game's state
-        and its new version."""
+        saying what changed, and nothing is written. Returns the entry's number, what it did, the game's state,
+        its new version and the entry it replaced (``None`` here)."""
         return self._change(
             game_id, actor, "add_entry", entry=entry, expected_seq=expected_seq, expected_version=expected_version
         )
@@ -624,7 +624,7 @@ class LeagueStore:
         actor: str = "organiser",
     ) -> dict[str, Any]:
         """Replace the game's last entry with ``entry`` (``None``: delete it). The old entry is kept in the
-        audit log."""
+        audit log and returned as ``replaced``."""
         return self._change(
             game_id,
             actor,
@@ -665,9 +665,7 @@ class LeagueStore:
             data = [e["data"] for e in entries]
             data[index : index + 1] = [entry] if entry is not None else []
             self._check_source(g, entry)
-            rules = self._rules(ev)
-            before = replay_entries(rules, g["first_dealer"], [e["data"] for e in entries])
-            after = replay_entries(rules, g["first_dealer"], data)
+            after = replay_entries(self._rules(ev), g["first_dealer"], data)
         changed = []
         for i in range(index, len(entries)):
             # deleted: the later entries move up one place
@@ -677,7 +675,7 @@ class LeagueStore:
         return {
             "game": game_id,
             "version": g["version"],
-            "before": {"state": before.state(), "result": result_data(before.result) if before.over else None},
+            "before": {"state": g["state"], "result": g["result"]},  # as stored: the game before the correction
             "after": {"state": after.state(), "result": result_data(after.result) if after.over else None},
             "entries": changed,
         }
@@ -786,6 +784,7 @@ class LeagueStore:
             "state": replayed.state(),
             "result": result_data(replayed.result) if replayed.result and replayed.over else None,
             "version": g["version"] + 1,
+            "replaced": old["data"] if old is not None else None,
         }
 
     def _write_entries(
@@ -913,21 +912,23 @@ class LeagueStore:
         with self.engine.connect() as conn:
             return self._standings(conn, self._event(conn, event))
 
-    def _standings(self, conn: sa.Connection, ev: dict[str, Any]) -> list[dict[str, Any]]:
+    def _standings(
+        self, conn: sa.Connection, ev: dict[str, Any], games: list[dict[str, Any]] | None = None
+    ) -> list[dict[str, Any]]:
         from .standings import player_standings
 
-        return player_standings(
-            self._players(conn, ev["id"]), self._finished(conn, ev["id"]), self._penalties(conn, ev["id"])
-        )
+        if games is None:
+            games = self._finished(conn, ev["id"])
+        return player_standings(self._players(conn, ev["id"]), games, self._penalties(conn, ev["id"]))
 
     def team_standings(self, event: str | int) -> list[dict[str, Any]]:
         """Teams by the sum of their players' totals, and the games each team played (each counted once)."""
-        from .standings import player_standings, team_standings
+        from .standings import team_standings
 
         with self.engine.connect() as conn:
             ev = self._event(conn, event)
             games = self._finished(conn, ev["id"])
-            rows = player_standings(self._players(conn, ev["id"]), games, self._penalties(conn, ev["id"]))
+            rows = self._standings(conn, ev, games)
         return team_standings(rows, games)
 
     def history(self, event: str | int, player: str) -> list[dict[str, Any]]:

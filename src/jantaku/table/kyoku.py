@@ -163,8 +163,9 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
         self.events: list[dict[str, Any]] = []
         self._feed: TableFeed | None = None
         """The seats' views' side of the hand (:meth:`view`), made when a view is first asked for."""
-        self._answer_log: list[tuple[int, Action]] = []
-        """Each answer to a discard, a kan or the draw's declarations, after how many events (for the views)."""
+        self._answers: list[list[tuple[int, Action]]] = [[], [], [], []]
+        """Per seat, its answers to discards, kans and the draw's declarations, each after how many of the hand's
+        events it was given (what the seat's view learns of its own passes)."""
         self._called_kuikae: frozenset[int] = frozenset()
         self._legal_cache: tuple[int, int, list[Action]] | None = None
         self._draw_tenpai: list[bool] = []
@@ -227,7 +228,7 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
         new.answers = dict(self.answers)
         new.events = list(self.events)
         new._feed = None
-        new._answer_log = list(self._answer_log)
+        new._answers = [list(a) for a in self._answers]
         new._legal_cache = None
         return new
 
@@ -249,11 +250,8 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
         if type(seat) is not int or not 0 <= seat <= 3:
             raise IllegalActionError(f"seat must be 0-3, got {seat!r}")
         if feed is None:
-            feed = self._feed = TableFeed()
-            for action_seat, answers in enumerate(feed.answers):
-                answers.extend(a for a in self._answer_log if a[1].seat == action_seat)
-        if len(feed.public) < len(self.events):
-            feed.publish(self.events)
+            feed = self._feed = TableFeed(self._answers)
+        feed.publish(self.events)
         view = feed.views[seat]
         if view is None:
             view = feed.views[seat] = PlayerView(seat, self.rules, feed.public, feed.own[seat], feed.answers[seat])
@@ -262,9 +260,8 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
     def publish_events(self) -> None:
         """Publish the hand's new events to its seats' views (:meth:`view`); nothing to do before one is asked
         for. The table publishes lazily, so a game whose agents never read a view pays nothing for them."""
-        feed = self._feed
-        if feed is not None and len(feed.public) < len(self.events):
-            feed.publish(self.events)
+        if self._feed is not None:
+            self._feed.publish(self.events)
 
     # -- what a seat may do: the rules code (legal.PlayRules) reads these names, which a seat's view has too ----
 
@@ -382,10 +379,7 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
         kind = action.kind
         if self.phase in (RESPONSES, CHANKAN, DECLARE):
             self.answers[action.seat] = action
-            answer = (len(self.events), action)
-            self._answer_log.append(answer)
-            if self._feed is not None:
-                self._feed.answers[action.seat].append(answer)
+            self._answers[action.seat].append((len(self.events), action))
             if len(self.answers) == len(self.options):
                 if self.phase == DECLARE:
                     silent = [s for s, a in self.answers.items() if a.kind == NOTEN]

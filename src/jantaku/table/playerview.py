@@ -57,10 +57,11 @@ class TableFeed:
 
     __slots__ = ("answers", "own", "public", "views")
 
-    def __init__(self) -> None:
+    def __init__(self, answers: list[list[tuple[int, Action]]]) -> None:
         self.public: list[dict[str, Any]] = []
         self.own: list[dict[int, dict[str, Any]]] = [{}, {}, {}, {}]
-        self.answers: list[list[tuple[int, Action]]] = [[], [], [], []]
+        self.answers = answers
+        """Per seat, the table's own list of the seat's answers (the table appends to it)."""
         self.views: list[PlayerView | None] = [None, None, None, None]
 
     def publish(self, events: list[dict[str, Any]]) -> None:
