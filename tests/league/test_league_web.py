@@ -28,7 +28,7 @@ def client(tmp_path, db_url):
 
 
 def test_pages_are_served(client):
-    for path in ("/league/", "/league/event?name=x", "/league/admin"):
+    for path in ("/league/", "/league/event?name=x", "/league/admin", "/league/table"):
         r = client.get(path)
         assert r.status_code == 200 and "/static/league.js" in r.text
     assert client.get("/static/league.js").status_code == 200

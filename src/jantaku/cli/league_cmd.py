@@ -16,7 +16,7 @@ from jantaku.errors import JantakuError
 DEFAULT_DB = "jantaku.league.sqlite3"
 """The league database of the command line: the one ``jantaku serve`` (with its default ``--db``) shows at /league."""
 
-READ_ONLY = frozenset({"events", "show", "standings", "export", "log"})
+READ_ONLY = frozenset({"events", "show", "standings", "export", "log", "unconfirmed"})
 """Actions that only read: they never create a database (a missing SQLite file is an error naming it)."""
 
 _EPILOG = """examples (mkdir -p out first: they keep their league in out/demo.sqlite3):
@@ -39,6 +39,9 @@ _EPILOG = """examples (mkdir -p out first: they keep their league in out/demo.sq
   jantaku league --db out/demo.sqlite3 standings "Spring cup" --teams
   jantaku league --db out/demo.sqlite3 export "Spring cup" --format csv --what games
   jantaku league --db out/demo.sqlite3 log "Spring cup"
+  jantaku league --db out/demo.sqlite3 pins "Spring cup"                       # codes for players' own entry
+  jantaku league --db out/demo.sqlite3 clock "Spring cup" 1 90                 # round 1 has 90 minutes
+  jantaku league --db out/demo.sqlite3 unconfirmed "Spring cup"
   jantaku league --db out/demo.sqlite3 events
 
 --db is a SQLite file or a PostgreSQL URL (postgresql://user@host/dbname); by default jantaku.league.sqlite3 in
@@ -261,6 +264,30 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     c.add_argument("event")
     c.set_defaults(action=_log)
 
+    c = cmds.add_parser(
+        "pins", help="personal codes for players to enter their own tables at /league/table (shown once)"
+    )
+    c.add_argument("event")
+    c.add_argument("players", nargs="*")
+    c.set_defaults(action=_pins)
+
+    c = cmds.add_parser("unconfirmed", help="the entries players wrote that the rest of their table has not confirmed")
+    c.add_argument("event")
+    c.set_defaults(action=_unconfirmed)
+
+    c = cmds.add_parser("accept", help="accept a player's entry for the whole table (no confirmations needed)")
+    c.add_argument("game", type=int)
+    c.add_argument("seq", type=int)
+    c.set_defaults(action=_accept)
+
+    c = cmds.add_parser(
+        "clock", help="start a round's clock: when it runs out, each table's hand in play is its last (μ Art 24(2))"
+    )
+    c.add_argument("event")
+    c.add_argument("round", type=int, nargs="?")
+    c.add_argument("minutes", type=int, nargs="?")
+    c.set_defaults(action=_clock)
+
     for choice in cmds._choices_actions:  # each action's --help starts with what it does
         action = cmds.choices[choice.dest]
         action.description = choice.help[0].upper() + choice.help[1:] + "."
@@ -295,6 +322,10 @@ _ARGUMENT_HELP = {
     ("penalty", "pt"): "rank points deducted (e.g. 5 or 2.5)",
     ("import", "file"): "a Tenhou mjlog, tenhou.net/6 JSON or mjai record",
     ("export", "format"): "json (default) or csv",
+    ("pins", "players"): "the players to give a new code (default: every player without one)",
+    ("accept", "seq"): "the entry's number (`show` lists them)",
+    ("clock", "round"): "the round's number (none: show the rounds' clocks)",
+    ("clock", "minutes"): "the round's time in minutes, counted from now (none: show the round's clock)",
 }
 """Help of the actions' arguments that do not give their own: by (action, argument), else by argument."""
 
@@ -653,3 +684,52 @@ def _log(store: Any, a: argparse.Namespace) -> Any:
     return "\n".join(
         f"{e['at'][:19]} {e['actor']}: {e['action']} {json.dumps(e['detail'], ensure_ascii=False)[:200]}" for e in log
     )
+
+
+def _pins(store: Any, a: argparse.Namespace) -> Any:
+    pins = store.issue_pins(a.event, a.players or None, actor=a.by)
+    if a.json:
+        return pins
+    if not pins:
+        return "every player has a code already (name players to give them a new one)"
+    width = max(len(n) for n in pins)
+    rows = [f"{name:<{width}}  {pin}" for name, pin in pins.items()]
+    return "\n".join([*rows, "give each player theirs now: the codes are stored hashed and not shown again"])
+
+
+def _unconfirmed(store: Any, a: argparse.Namespace) -> Any:
+    rows = store.unconfirmed(a.event)
+    if a.json:
+        return rows
+    if not rows:
+        return "every entry is confirmed"
+    return "\n".join(
+        f"game {u['game']} (table {u['table']}) entry {u['seq']} {u['kind']} by {u['entered_by']}: waiting for "
+        f"{', '.join(u['waiting'])}"
+        for u in rows
+    )
+
+
+def _accept(store: Any, a: argparse.Namespace) -> Any:
+    out = store.confirm_entry(a.game, a.seq, actor=a.by)
+    return out if a.json else f"entry {a.seq} of game {a.game} accepted for the table"
+
+
+def _clock(store: Any, a: argparse.Namespace) -> Any:
+    if a.minutes is None:  # shown, not started
+        clocks = [c for c in store.clocks(a.event) if a.round is None or c["round"] == a.round]
+        if a.round is not None and not clocks:
+            raise JantakuError(f"no round {a.round} in {a.event}")
+    else:
+        clocks = [store.start_clock(a.event, a.round, a.minutes, actor=a.by)]
+    if a.json:
+        return clocks
+    return "\n".join(f"round {c['round']}: {_clock_text(c)}" for c in clocks) or "no round yet"
+
+
+def _clock_text(c: dict[str, Any]) -> str:
+    if "end" not in c:
+        return "no clock"
+    left = c["seconds_left"]
+    shown = f"{int(left // 60)} min {int(left % 60)} s left" if left else "time is up"
+    return f"{c['minutes']} min from {c['start'][:19]}, {shown}"

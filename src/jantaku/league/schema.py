@@ -44,6 +44,7 @@ players = sa.Table(
     sa.Column("name", sa.String(200), nullable=False),
     sa.Column("team_id", sa.Integer, sa.ForeignKey("league_teams.id"), nullable=True),
     sa.Column("deleted", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("pin_hash", sa.String(128), nullable=True),  # the player's code for the event (migration 0003)
     sa.UniqueConstraint("event_id", "name", name="uq_player_name"),
 )
 
@@ -54,6 +55,8 @@ rounds = sa.Table(
     sa.Column("event_id", sa.Integer, sa.ForeignKey("league_events.id", ondelete="CASCADE"), nullable=False),
     sa.Column("number", sa.Integer, nullable=False),
     sa.Column("method", sa.String(20), nullable=False),
+    sa.Column("clock_start", sa.DateTime(timezone=True), nullable=True),  # the round's clock (migration 0003)
+    sa.Column("clock_minutes", sa.Integer, nullable=True),
     sa.UniqueConstraint("event_id", "number", name="uq_round_number"),
 )
 
@@ -93,7 +96,13 @@ entries = sa.Table(
     sa.Column("data", sa.JSON, nullable=False),
     sa.Column("outcome", sa.JSON, nullable=True),  # what the entry did: deltas, scores after, hand name
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    # who wrote it, the seats that confirmed a player's entry (None: the organiser's), the writer's request id
+    # (migration 0003)
+    sa.Column("entered_by", sa.String(200), nullable=True),
+    sa.Column("confirmed", sa.JSON, nullable=True),
+    sa.Column("request_id", sa.String(64), nullable=True),
     sa.UniqueConstraint("game_id", "seq", name="uq_entry_seq"),
+    sa.UniqueConstraint("game_id", "request_id", name="uq_entry_request"),
 )
 
 penalties = sa.Table(

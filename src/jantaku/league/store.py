@@ -53,6 +53,7 @@ from .errors import (
 from .migrations import upgrade
 from .recording import HAND_KINDS, ReplayedGame, replay_entries, result_data
 from .seating import group_players, seat_table
+from .table_entry import TableEntry, may_change, request_id_of
 
 __all__ = ["LeagueStore", "database_url"]
 
@@ -92,7 +93,7 @@ def _hash_password(password: str, salt: bytes | None = None) -> str:
     return f"{salt.hex()}${digest.hex()}"
 
 
-class LeagueStore:
+class LeagueStore(TableEntry):
     """The recorder's database and every operation on it. ``db`` is a file path or a PostgreSQL URL."""
 
     def __init__(self, db: str | Path, *, create: bool = True) -> None:
@@ -557,9 +558,15 @@ class LeagueStore:
             entries = self._entries(conn, game_id)
             names = self._seat_names(conn, game_id)
             rules = self._rules(self._event(conn, g["event_id"]))
+            round_number = (
+                conn.execute(sa.select(t.rounds.c.number).where(t.rounds.c.id == g["round_id"])).scalar()
+                if g["round_id"] is not None
+                else None
+            )
         return {
             "id": g["id"],
             "event_id": g["event_id"],
+            "round": round_number,
             "table": g["table_no"],
             "source": g["source"],
             "players": names,
@@ -571,7 +578,18 @@ class LeagueStore:
             "version": g["version"],
             "multiple_ron": rules.multiple_ron,
             "entries": [
-                {"seq": e["seq"], "kind": e["kind"], "data": e["data"], "outcome": e["outcome"]} for e in entries
+                {
+                    "seq": e["seq"],
+                    "kind": e["kind"],
+                    "data": e["data"],
+                    "outcome": e["outcome"],
+                    "entered_by": e["entered_by"],
+                    "confirmed": e["confirmed"],  # None: the organiser's (nothing to confirm)
+                    "waiting": [n for i, n in enumerate(names) if i not in e["confirmed"]]
+                    if e["confirmed"] is not None
+                    else [],
+                }
+                for e in entries
             ],
         }
 
@@ -603,15 +621,26 @@ class LeagueStore:
         *,
         expected_seq: int | None = None,
         expected_version: int | None = None,
-        actor: str = "organiser",
+        actor: str | None = None,
+        player: str | None = None,
+        request_id: str | None = None,
     ) -> dict[str, Any]:
         """Add an entry (a hand, a chombo, a card, a penalty; see :mod:`jantaku.league.recording`) to a game.
         ``expected_seq`` is the number the entry should get and ``expected_version`` the game's version as the
         organiser last saw it (:meth:`game`): if someone changed the game meanwhile, a :class:`ConflictError`
-        saying what changed, and nothing is written. Returns the entry's number, what it did, the game's state,
-        its new version and the entry it replaced (``None`` here)."""
+        saying what changed, and nothing is written. ``player``: a player of the table writes it (it waits for
+        the others' confirmations, :mod:`jantaku.league.table_entry`); ``request_id``: the writer's id for this
+        write (sent again, it is answered with the entry stored the first time). Returns the entry's number,
+        what it did, the game's state, its new version and the entry it replaced (``None`` here)."""
         return self._change(
-            game_id, actor, "add_entry", entry=entry, expected_seq=expected_seq, expected_version=expected_version
+            game_id,
+            actor or (f"player {player}" if player else "organiser"),
+            "add_entry",
+            entry=entry,
+            expected_seq=expected_seq,
+            expected_version=expected_version,
+            request_id=request_id,
+            seat=self.seat_of(game_id, player) if player is not None else None,
         )
 
     def correct_last(
@@ -621,18 +650,23 @@ class LeagueStore:
         *,
         expected_seq: int | None = None,
         expected_version: int | None = None,
-        actor: str = "organiser",
+        actor: str | None = None,
+        player: str | None = None,
+        request_id: str | None = None,
     ) -> dict[str, Any]:
         """Replace the game's last entry with ``entry`` (``None``: delete it). The old entry is kept in the
-        audit log and returned as ``replaced``."""
+        audit log and returned as ``replaced``. A ``player`` changes only an entry of a player that not the
+        whole table confirmed."""
         return self._change(
             game_id,
-            actor,
+            actor or (f"player {player}" if player else "organiser"),
             "correct_last",
             entry=entry,
             expected_seq=expected_seq,
             expected_version=expected_version,
             replace=True,
+            request_id=request_id,
+            seat=self.seat_of(game_id, player) if player is not None else None,
         )
 
     def correct_entry(
@@ -734,15 +768,26 @@ class LeagueStore:
         expected_version: int | None = None,
         replace: bool = False,
         at: int | None = None,
+        request_id: str | None = None,
+        seat: int | None = None,
     ) -> dict[str, Any]:
+        """Every write of an entry: ``seat`` is the writer's seat when a player of the table writes (the entry
+        then waits for the other players' confirmations, and a player changes only what is not confirmed by
+        all), ``request_id`` the writer's own id for the write (sent again after a lost answer, the entry it
+        stored is answered, ``"repeat": True``, and nothing is written twice)."""
         entry = self._clean_entry(entry)
+        request_id = request_id_of(request_id)
         seq = 0
         try:
             with self._tx() as conn:
                 g = self._game_row(conn, game_id, lock=True)
                 ev = self._event(conn, g["event_id"])
-                self._check_version(conn, g, expected_version)
                 entries = self._entries(conn, game_id)
+                if request_id is not None:
+                    for e in entries:
+                        if e["request_id"] == request_id:  # written already: its answer again, nothing more
+                            return self._repeat(g, e)
+                self._check_version(conn, g, expected_version)
                 last = entries[-1] if entries else None
                 index = len(entries)  # where the entry goes (or which one it replaces)
                 if at is not None:
@@ -765,17 +810,37 @@ class LeagueStore:
                             f"{expected_seq}: someone else entered one meanwhile; reload and check"
                         )
                 self._check_source(g, entry)
-                data = [e["data"] for e in entries]
                 old = entries[index] if index < len(entries) else None
+                if seat is not None and old is not None:
+                    may_change(old, seat)
+                if old is None and entry is not None and self._clock_ran_out(conn, g, entries, entry):
+                    # the round's time ran out before this hand was entered: it is the hand in play, the last
+                    # (000 Art 24(2)); the clock's entry goes first
+                    self._add_time_up(conn, g, ev, entries)
+                    g = self._game_row(conn, game_id, lock=True)
+                    entries = self._entries(conn, game_id)
+                    index = len(entries)
+                    seq = entries[-1]["seq"] + 1
+                data = [e["data"] for e in entries]
                 data[index : index + (old is not None)] = [entry] if entry is not None else []
                 replayed = replay_entries(self._rules(ev), g["first_dealer"], data)
-                self._write_entries(conn, game_id, entries, index, entry, replayed)
+                meta = {
+                    "entered_by": actor,
+                    "confirmed": [seat] if seat is not None else None,
+                    "request_id": request_id,
+                }
+                self._write_entries(conn, game_id, entries, index, entry, replayed, meta)
                 self._store_state(conn, g, replayed)
                 detail: dict[str, Any] = {"game": game_id, "seq": seq, "entry": entry, "version": g["version"] + 1}
                 if old is not None:
                     detail["replaced"] = old["data"]
                 self._audit(conn, ev["id"], actor, action, detail)
         except IntegrityError:
+            if request_id is not None:  # the same write, sent twice at once: the other one stored it
+                with self.engine.connect() as conn:
+                    for e in self._entries(conn, game_id):
+                        if e["request_id"] == request_id:
+                            return self._repeat(self._game_row(conn, game_id), e)
             raise ConflictError(f"entry {seq} of game {game_id} was written by someone else just now") from None
         shown = replayed.outcomes[index] if entry is not None and index < len(replayed.outcomes) else None
         return {
@@ -795,9 +860,11 @@ class LeagueStore:
         index: int,
         entry: dict[str, Any] | None,
         replayed: ReplayedGame,
+        meta: dict[str, Any] | None = None,
     ) -> None:
         """Write the entry at ``index`` (a new one, a replacement, or ``None``: a deletion, the later entries
-        moving up one number) and the replayed outcome of every entry from there on."""
+        moving up one number) and the replayed outcome of every entry from there on. ``meta``: who wrote it,
+        the seats that confirmed it and the writer's request id."""
         outcomes = replayed.outcomes
         if index < len(entries):
             conn.execute(t.entries.delete().where(t.entries.c.id == entries[index]["id"]))
@@ -819,6 +886,7 @@ class LeagueStore:
                 data=entry,
                 outcome=outcomes[index] if index < len(outcomes) else None,
                 created=entries[index]["created"] if index < len(entries) else _now(),
+                **(meta or {}),
             )
         )
         for n, e in enumerate(later, start=index + 1):

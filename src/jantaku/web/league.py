@@ -1,49 +1,67 @@
 """The league recorder's web pages and JSON API, mounted at ``/league`` of the web table (see
 :mod:`jantaku.league`).
 
-=============================================  ==============================================================
-``GET  /league/``                              the events and their public standings pages
-``GET  /league/event?name=``                   an event's standings, teams, games and players' charts (public)
-``GET  /league/admin``                         the organiser's page: create an event, players, teams, seat a
-                                               round, enter hands (a form usable on a phone at the table)
-``GET  /league/api/presets``                   the riichi rule sets an event can use
-``GET  /league/api/events``                    every event
-``POST /league/api/events``                    ``{"name", "rules", "password"}``: a new event
-``GET  /league/api/events/{name}``             players, teams, games, standings, team standings
-``GET  /league/api/events/{name}/history``     ``?player=``: that player's games and running total
-``GET  /league/api/events/{name}/export``      ``?format=csv|json&what=standings|games``
-``GET  /league/api/games/{id}``                a game: players, entries, running state, result
-``POST /league/api/events/{name}/login``       checks the organiser password (200 or 403)
-``POST /league/api/events/{name}/import``      organiser: the body is an online game record (a Tenhou mjlog,
-                                               tenhou.net/6 JSON or a Mahjong Soul record, gzip allowed);
-                                               ``?file=`` its name, ``map=NAME=PLAYER`` (repeated) maps a name
-                                               in the record to an event player; ``?names=1`` only lists the
-                                               record's names (nothing stored); a game the event holds
-                                               already is refused (409) unless ``?force=1``
-``POST /league/api/events/{name}/{what}``      organiser: ``teams``, ``players``, ``rounds``, ``games``,
-                                               ``quick``, ``penalties``; ``rename`` (``{"name"}``), ``delete``
-                                               the event; ``rename-player`` (``{"name", "to"}``),
-                                               ``delete-player`` (``{"name"}``: one without games);
-                                               ``GET .../audit`` the audit log
-``POST /league/api/games/{id}/entries``        organiser: ``{"entry", "expected_seq"?, "version"?, "correct"?,
-                                               "seq"?, "preview"?}``: add an entry, correct the last one, or
-                                               correct (``null``: delete) entry ``seq`` of a game finished or
-                                               not (the later ones replayed); ``preview`` shows what a
-                                               correction would change without writing it
-``POST /league/api/games/{id}/undo``           organiser: delete the last entry (``{"version"?}``)
-``POST /league/api/games/{id}/delete``         organiser: delete the game (it leaves the standings)
-=============================================  ==============================================================
+===================================================  ==============================================================
+``GET  /league/``                                    the events and their public standings pages
+``GET  /league/event?name=``                         an event's standings, teams, games and players' charts (public)
+``GET  /league/admin``                               the organiser's page: create an event, players, teams, seat a
+                                                     round, enter hands (a form usable on a phone at the table)
+``GET  /league/api/presets``                         the riichi rule sets an event can use
+``GET  /league/api/events``                          every event
+``POST /league/api/events``                          ``{"name", "rules", "password"}``: a new event
+``GET  /league/api/events/{name}``                   players, teams, games, standings, team standings
+``GET  /league/api/events/{name}/history``           ``?player=``: that player's games and running total
+``GET  /league/api/events/{name}/export``            ``?format=csv|json&what=standings|games``
+``GET  /league/api/games/{id}``                      a game: players, entries, running state, result
+``POST /league/api/events/{name}/login``             checks the organiser password (200 or 403)
+``POST /league/api/events/{name}/import``            organiser: the body is an online game record (a Tenhou mjlog,
+                                                     tenhou.net/6 JSON or a Mahjong Soul record, gzip allowed);
+                                                     ``?file=`` its name, ``map=NAME=PLAYER`` (repeated) maps a name
+                                                     in the record to an event player; ``?names=1`` only lists the
+                                                     record's names (nothing stored); a game the event holds
+                                                     already is refused (409) unless ``?force=1``
+``POST /league/api/events/{name}/{what}``            organiser: ``teams``, ``players``, ``rounds``, ``games``,
+                                                     ``quick``, ``penalties``, ``pins`` (``{"players"?}``: new
+                                                     personal codes, shown once), ``clock`` (``{"round",
+                                                     "minutes"}``: start a round's clock); ``rename`` (``{"name"}``),
+                                                     ``delete``
+                                                     the event; ``rename-player`` (``{"name", "to"}``),
+                                                     ``delete-player`` (``{"name"}``: one without games);
+                                                     ``GET .../audit`` the audit log
+``POST /league/api/games/{id}/entries``              organiser (or a player of the table, with ``X-League-Player``
+                                                     and ``X-League-Pin``: adding, or changing the last entry while
+                                                     not all four confirmed it): ``{"entry", "expected_seq"?,
+                                                     "version"?, "correct"?, "seq"?, "preview"?, "request_id"?}``
+                                                     (a write sent again with its ``request_id`` is answered 200
+                                                     with the entry stored the first time): add an entry, correct
+                                                     the last one, or
+                                                     correct (``null``: delete) entry ``seq`` of a game finished or
+                                                     not (the later ones replayed); ``preview`` shows what a
+                                                     correction would change without writing it
+``POST /league/api/games/{id}/undo``                 organiser or a player of the table: delete the last entry
+                                                     (``{"version"?}``)
+``POST /league/api/games/{id}/confirm``              a player of the table confirms entry ``{"seq", "version"?}``;
+                                                     the organiser accepts it for the whole table
+``GET  /league/table``                               a player's page: sign in with the personal code, enter and
+                                                     confirm the hands of one's table (works offline for a while)
+``POST /league/api/events/{name}/player-login``       ``X-League-Player`` and ``X-League-Pin``: 200 with the player's
+                                                     games, or 403
+``GET  /league/api/events/{name}/my-games``          a player's games (the same headers)
+``GET  /league/api/events/{name}/unconfirmed``       organiser: the entries players wrote that wait for confirmations
+``GET  /league/api/events/{name}/clocks``            the rounds and their clocks (seconds left)
+``POST /league/api/games/{id}/delete``               organiser: delete the game (it leaves the standings)
+===================================================  ==============================================================
 
 Organiser requests carry the event's password in the ``X-League-Password`` header; an event made without a
 password (from the command line) is read-only here. A bad entry is 400 with the rule set's reason, a wrong
 password 403, an unknown event or game 404, a conflicting change (the game changed since the ``version`` or
-``expected_seq`` the request names: the message says what changed) or a name taken 409,
+``expected_seq`` the request names: the message       says what changed) or a name taken 409,
 an upload over :data:`~jantaku.web.limits.MAX_UPLOAD` bytes (or inflating past
 :data:`~jantaku.web.limits.MAX_INFLATED`) 413.
 
 Password guessing is slowed down, never the organiser: after :data:`FAILED_PER_CLIENT` wrong organiser
 passwords from one client address within :data:`FAILED_WINDOW` seconds, that address gets 429 with a
-``Retry-After`` header, the password unchecked, until the oldest failure is a window old; after
+``Retry-After`` header, the password unchecked,       until the oldest failure is a window old; after
 :data:`FAILED_PER_EVENT` wrong passwords for one event from anywhere, so do the addresses that guessed wrong for
 it, while an address that did not (the organiser's) goes on (:class:`LoginLimiter`). Behind a reverse proxy
 name it with ``jantaku serve --proxy``, or every client has the proxy's address.
@@ -96,6 +114,8 @@ FAILED_WINDOW = 60.0
 
 STATIC = Path(__file__).parent / "static"
 _PASSWORD = "x-league-password"
+_PLAYER = "x-league-player"
+_PIN = "x-league-pin"
 
 
 class _Lazy:
@@ -286,6 +306,32 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
             raise _Denied("wrong organiser password")
         return "web organiser"
 
+    async def seated_player(request: Request, event: str | int) -> str:
+        """The player a request comes from (``X-League-Player`` and ``X-League-Pin``: their name and personal
+        code for the event), or 403; wrong codes are limited as wrong organiser passwords are."""
+        name = request.headers.get(_PLAYER, "")
+        pin = request.headers.get(_PIN, "")
+        client = request.client.host if request.client else ""
+        s = await call(store)
+
+        def check() -> bool:
+            with s.engine.connect() as conn:
+                ev = s._event(conn, event)
+            key = ("pin", ev["id"])
+            wait = limiter.retry_after(client, key)
+            if wait is not None:
+                raise _TooMany(wait)
+            ok = bool(name) and bool(s.check_pin(ev["id"], name, pin))
+            if ok:
+                limiter.succeeded(client, key)
+            else:
+                limiter.failed(client, key)
+            return ok
+
+        if not await call(check):
+            raise _Denied("wrong player name or personal code (the organiser gives each player one)")
+        return name
+
     def page(file: str) -> Callable[[Request], Awaitable[Response]]:
         async def serve(request: Request) -> Response:
             return FileResponse(STATIC / file, media_type="text/html")
@@ -385,6 +431,32 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
         return JSONResponse({"ok": True})
 
     @_guarded
+    async def player_login(request: Request) -> Response:
+        name = request.path_params["name"]
+        player = await seated_player(request, name)
+        s = await call(store)
+        return JSONResponse({"player": player, "games": await call(s.player_games, name, player)})
+
+    @_guarded
+    async def my_games(request: Request) -> Response:
+        name = request.path_params["name"]
+        player = await seated_player(request, name)
+        s = await call(store)
+        return JSONResponse({"player": player, "games": await call(s.player_games, name, player)})
+
+    @_guarded
+    async def unconfirmed(request: Request) -> Response:
+        name = request.path_params["name"]
+        await admin(request, name)
+        s = await call(store)
+        return JSONResponse({"unconfirmed": await call(s.unconfirmed, name)})
+
+    @_guarded
+    async def clocks(request: Request) -> Response:
+        s = await call(store)
+        return JSONResponse({"rounds": await call(s.clocks, request.path_params["name"])})
+
+    @_guarded
     async def audit(request: Request) -> Response:
         name = request.path_params["name"]
         await admin(request, name)
@@ -441,6 +513,16 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
                 actor=actor,
             )
             return JSONResponse({"game": gid}, status_code=201)
+        if what == "pins":
+            chosen = body.get("players")
+            if chosen is not None and (not isinstance(chosen, list) or not all(isinstance(n, str) for n in chosen)):
+                raise JantakuError("players: a list of player names (or none: every player without a code)")
+            return JSONResponse({"pins": await call(s.issue_pins, name, chosen, actor=actor)}, status_code=201)
+        if what == "clock":
+            return JSONResponse(
+                await call(s.start_clock, name, _int(body.get("round")), _int(body.get("minutes")), actor=actor),
+                status_code=201,
+            )
         if what == "penalties":
             game_id = body.get("game")
             await call(
@@ -492,25 +574,55 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
         g = await call(s.game, gid)
         return gid, s, await admin(request, g["event_id"])
 
+    async def game_writer(request: Request) -> tuple[int, Any, str, str | None]:
+        """The game of the path, the store, who acts and the player (``None``: the organiser): a request with
+        ``X-League-Pin`` comes from a player of the table, any other from the organiser."""
+        if _PIN not in request.headers:
+            gid, s, actor = await game_organiser(request)
+            return gid, s, actor, None
+        gid = _int(request.path_params["id"])
+        s = await call(store)
+        g = await call(s.game, gid)
+        player = await seated_player(request, g["event_id"])
+        if player not in g["players"]:
+            raise _Denied(f"{player} does not sit at game {gid}: only its four players enter its hands")
+        return gid, s, f"player {player}", player
+
     @_guarded
     async def entries(request: Request) -> Response:
-        gid, s, actor = await game_organiser(request)
+        gid, s, actor, player = await game_writer(request)
         body = await _body(request)
         entry = body.get("entry")
         expected = _optional_int(body, "expected_seq")
         version = _optional_int(body, "version")
         seq = _optional_int(body, "seq")
+        request_id = body.get("request_id")
+        if player is not None and (seq is not None or body.get("preview")):
+            raise _Denied("a player changes only their table's last entry; earlier ones are the organiser's")
         if body.get("preview"):  # what a correction of entry ``seq`` would change; nothing is written
             if seq is None:
                 raise JantakuError("a preview names the entry it corrects (seq)")
             return JSONResponse(await call(s.preview_correction, gid, seq, entry))
+        who = {"actor": actor, "player": player, "request_id": request_id}
         if seq is not None:
             out = await call(s.correct_entry, gid, seq, entry, expected_version=version, actor=actor)
         elif body.get("correct"):
-            out = await call(s.correct_last, gid, entry, expected_seq=expected, expected_version=version, actor=actor)
+            out = await call(s.correct_last, gid, entry, expected_seq=expected, expected_version=version, **who)
         else:
-            out = await call(s.add_entry, gid, entry, expected_seq=expected, expected_version=version, actor=actor)
-        return JSONResponse(out, status_code=201)
+            out = await call(s.add_entry, gid, entry, expected_seq=expected, expected_version=version, **who)
+        return JSONResponse(out, status_code=200 if out.get("repeat") else 201)
+
+    @_guarded
+    async def confirm(request: Request) -> Response:
+        gid, s, actor, player = await game_writer(request)
+        body = await _body(request)
+        seq = _optional_int(body, "seq")
+        if seq is None:
+            raise JantakuError("a confirmation names the entry it confirms (seq)")
+        out = await call(
+            s.confirm_entry, gid, seq, player=player, expected_version=_optional_int(body, "version"), actor=actor
+        )
+        return JSONResponse(out)
 
     @_guarded
     async def delete_game(request: Request) -> Response:
@@ -520,27 +632,33 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
 
     @_guarded
     async def undo(request: Request) -> Response:
-        gid, s, actor = await game_organiser(request)
+        gid, s, actor, player = await game_writer(request)
         body = await _body(request) if request.headers.get("content-type") else {}  # an undo may name no version
         version = _optional_int(body, "version")
-        return JSONResponse(await call(s.correct_last, gid, None, expected_version=version, actor=actor))
+        return JSONResponse(await call(s.correct_last, gid, None, expected_version=version, actor=actor, player=player))
 
     routes = [
         Route("/", page("league.html")),
         Route("/event", page("league-event.html")),
         Route("/admin", page("league-admin.html")),
+        Route("/table", page("league-table.html")),
         Route("/api/presets", presets),
         Route("/api/events", events, methods=["GET", "POST"]),
         Route("/api/events/{name}", event),
         Route("/api/events/{name}/history", history),
         Route("/api/events/{name}/export", export),
         Route("/api/events/{name}/login", login, methods=["POST"]),
+        Route("/api/events/{name}/player-login", player_login, methods=["POST"]),
+        Route("/api/events/{name}/my-games", my_games),
+        Route("/api/events/{name}/unconfirmed", unconfirmed),
+        Route("/api/events/{name}/clocks", clocks),
         Route("/api/events/{name}/audit", audit),
         Route("/api/events/{name}/import", import_record, methods=["POST"]),
         Route("/api/events/{name}/{what}", organise, methods=["POST"]),
         Route("/api/games/{id}", game),
         Route("/api/games/{id}/entries", entries, methods=["POST"]),
         Route("/api/games/{id}/undo", undo, methods=["POST"]),
+        Route("/api/games/{id}/confirm", confirm, methods=["POST"]),
         Route("/api/games/{id}/delete", delete_game, methods=["POST"]),
     ]
     app = Starlette(routes=routes)

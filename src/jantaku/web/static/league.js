@@ -18,6 +18,9 @@ function el(tag, attrs, ...children) {
 
 const $ = (id) => document.getElementById(id);
 
+// what the page works on; the table page (league-table.js) adds how it signs its requests and sends entries
+const state = { event: null, game: null, data: null };
+
 function say(text, ok) {
   const m = $("message");
   if (!m) return;
@@ -29,15 +32,29 @@ async function api(path, options) {
   const opts = options || {};
   const headers = { ...(opts.headers || {}) };
   if (opts.body !== undefined) headers["Content-Type"] = "application/json";
-  const pw = sessionStorage.getItem("leaguePassword");
-  if (pw) headers["X-League-Password"] = pw;
-  const res = await fetch(API + path, {
-    method: opts.method || (opts.body !== undefined ? "POST" : "GET"),
-    headers,
-    body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
-  });
+  if (state.authHeaders) Object.assign(headers, state.authHeaders());  // a player at their table
+  else {
+    const pw = sessionStorage.getItem("leaguePassword");
+    if (pw) headers["X-League-Password"] = pw;
+  }
+  let res;
+  try {
+    res = await fetch(API + path, {
+      method: opts.method || (opts.body !== undefined ? "POST" : "GET"),
+      headers,
+      body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+    });
+  } catch (e) {
+    const err = new Error("The network is unreachable.");
+    err.offline = true;  // nothing reached the server (or its answer was lost): the write may be sent again
+    throw err;
+  }
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+  if (!res.ok) {
+    const err = new Error(data.error || `HTTP ${res.status}`);
+    err.status = res.status;
+    throw err;
+  }
   return data;
 }
 
@@ -134,8 +151,6 @@ async function eventPage() {
 
 // -- the organiser -------------------------------------------------------------------------------------------
 
-const state = { event: null, game: null, data: null };
-
 async function adminPage() {
   const presets = await api("/presets");
   $("ev-rules").replaceChildren(...presets.presets.map((p) => el("option", { value: p }, p)));
@@ -189,19 +204,6 @@ async function adminPage() {
     say(`Game ${r.game} created.`, true);
     await openGame(r.game);
   }));
-  $("kind").addEventListener("change", showFields);
-  $("second").addEventListener("change", () => $("second-fields").classList.toggle("hidden", !$("second").checked));
-  $("third").addEventListener("change", () => $("third-fields").classList.toggle("hidden", !$("third").checked));
-  $("submit-entry").addEventListener("click", () => act(submitEntry));
-  $("undo").addEventListener("click", () => act(async () => {
-    const g = state.gameData;
-    const last = g && g.entries[g.entries.length - 1];
-    if (!last) return say("The game has no entry to delete.");
-    if (!confirm(`Delete entry ${last.seq}: ${last.kind} ${describe(last.data, g.players)}?`)) return;
-    await api(`/games/${state.game}/undo`, { body: { version: g.version } });
-    say(`Entry ${last.seq} deleted.`, true);
-    await openGame(state.game);
-  }));
   $("quick-add").addEventListener("click", () => act(quickEntry));
   $("event-rename").addEventListener("click", () => act(async () => {
     const r = await api(`/events/${enc(state.event)}/rename`, { body: { name: $("event-new-name").value.trim() } });
@@ -234,7 +236,6 @@ async function adminPage() {
     const game = Number($("edit-game").value);
     if (game) await openGame(game);
   }));
-  $("edit-cancel").addEventListener("click", () => act(async () => openGame(state.game)));
   $("game-delete").addEventListener("click", () => act(async () => {
     const game = Number($("edit-game").value);
     if (!game || !confirm(`Delete game ${game}? It leaves the standings.`)) return;
@@ -245,6 +246,118 @@ async function adminPage() {
   }));
   $("import-read").addEventListener("click", () => act(readImportNames));
   $("import-go").addEventListener("click", () => act(importRecord));
+  $("pins-issue").addEventListener("click", () => act(() => issuePins(null)));
+  $("pins-one").addEventListener("click", () => act(() => issuePins([$("pins-player").value])));
+  $("clock-start").addEventListener("click", () => act(async () => {
+    const round = Number($("clock-round").value), minutes = Number($("clock-minutes").value);
+    if (!confirm(`Start round ${round}'s clock for ${minutes} minutes? When the time is up, the hand each table is playing is its last.`)) return;
+    await api(`/events/${enc(state.event)}/clock`, { body: { round, minutes } });
+    await refreshEvent();
+    say(`Round ${round}'s clock started.`, true);
+  }));
+  setInterval(tickClocks, 1000);
+  mountEntryForm();
+}
+
+async function issuePins(players) {
+  if (players && !confirm(`A new code for ${players[0]}? The old one stops working.`)) return;
+  const r = await api(`/events/${enc(state.event)}/pins`, { body: players ? { players } : {} });
+  const rows = Object.entries(r.pins);
+  $("pins").classList.toggle("hidden", !rows.length);
+  $("pins").tBodies[0].replaceChildren(...rows.map(([name, pin]) => el("tr", {}, el("td", {}, name), el("td", { class: "pin" }, pin))));
+  say(rows.length ? `${rows.length} code(s): give each player theirs now (they are not shown again).` : "Every player has a code already.", true);
+}
+
+// -- the round clock ------------------------------------------------------------------------------------------
+
+state.clocks = [];
+
+function tickClocks() {
+  // each started round's time left, counted down here from its end (the server's clock decides)
+  const target = $("clocks");
+  if (!target) return;
+  const shown = state.clocks.filter((c) => c.end && (!state.clockRound || c.round === state.clockRound));
+  target.replaceChildren(...shown.map((c) => {
+    const left = Math.max(0, (Date.parse(c.end) - Date.now()) / 1000);
+    const text = left > 0 ? `${Math.floor(left / 60)}:${String(Math.floor(left % 60)).padStart(2, "0")} left` : "time is up: the hand in play is the last";
+    return el("span", { class: `clock-round${left > 0 ? "" : " up"}`, "data-round": c.round }, `Round ${c.round}: ${text} `);
+  }));
+}
+
+async function loadClocks() {
+  state.clocks = (await api(`/events/${enc(state.event)}/clocks`)).rounds;
+  tickClocks();
+}
+
+// -- the entry form (the organiser's page and a table's page share it) -------------------------------------
+
+const ENTRY_FORM = `
+<div class="row"><label>Entry <select id="kind">
+  <option value="win">Win</option><option value="draw">Exhaustive draw</option>
+  <option value="abortive">Abortive draw</option><option value="chombo">Chombo</option>
+  <option value="card">Card</option><option value="penalty">Penalty</option>
+  <option value="time_up">Time is up (the hand in play is the last)</option>
+  <option value="yame">All-last dealer: stop or go on</option></select></label></div>
+<p id="yame-note" class="hidden"></p>
+<div class="row checks" id="riichi-row">Riichi: <span id="riichi-boxes"></span></div>
+<div id="f-win">
+  <div class="row"><label>Winner <select id="winner" class="seat-select"></select></label>
+    <label>From <select id="from" class="seat-select tsumo"></select></label>
+    <label>Han <input id="han" type="number" inputmode="numeric" min="1" max="13" class="short"></label>
+    <label>Fu <select id="fu"></select></label>
+    <label>Yakuman <input id="yakuman" type="number" inputmode="numeric" min="0" max="6" value="0" class="short"></label>
+    <label>Pao <select id="pao" class="seat-select none"></select></label></div>
+  <div class="row"><label>or the hand <input id="hand-tiles" placeholder="234m567p456s78999s" autocomplete="off"></label>
+    <label>winning tile <input id="win-tile" class="short" placeholder="9s" autocomplete="off"></label>
+    <label>dora <input id="dora" class="short" placeholder="3m" autocomplete="off"></label>
+    <label>ura <input id="ura" class="short" autocomplete="off"></label></div>
+  <div class="row"><label><input type="checkbox" id="second"> Second winner</label>
+    <span id="second-fields" class="hidden"><label>Winner <select id="winner2" class="seat-select"></select></label>
+    <label>Han <input id="han2" type="number" inputmode="numeric" min="1" max="13" class="short"></label>
+    <label>Fu <select id="fu2"></select></label>
+    <label>Yakuman <input id="yakuman2" type="number" inputmode="numeric" min="0" max="6" value="0" class="short"></label>
+    <label>Pao <select id="pao2" class="seat-select none"></select></label></span></div>
+  <div class="row hidden" id="third-row"><label><input type="checkbox" id="third"> Third winner</label>
+    <span id="third-fields" class="hidden"><label>Winner <select id="winner3" class="seat-select"></select></label>
+    <label>Han <input id="han3" type="number" inputmode="numeric" min="1" max="13" class="short"></label>
+    <label>Fu <select id="fu3"></select></label>
+    <label>Yakuman <input id="yakuman3" type="number" inputmode="numeric" min="0" max="6" value="0" class="short"></label>
+    <label>Pao <select id="pao3" class="seat-select none"></select></label></span></div>
+</div>
+<div id="tenpai-row" class="row checks hidden">Tenpai: <span id="tenpai-boxes"></span></div>
+<div id="f-draw" class="hidden"><div class="row checks">Nagashi: <span id="nagashi-boxes"></span></div></div>
+<div id="f-abortive" class="hidden"><label>Reason <select id="abortive-reason">
+  <option>nine_terminals</option><option>four_winds</option><option>four_riichi</option>
+  <option>four_kans</option><option>triple_ron</option></select></label></div>
+<div id="f-yame" class="hidden"><label>The dealer <select id="yame-choice">
+  <option value="stop">stops the game</option><option value="continue">plays on</option></select></label></div>
+<div id="f-player" class="hidden"><label>Player <select id="who" class="seat-select"></select></label>
+  <span id="f-card" class="hidden"><label>Card <select id="card-color"><option>yellow</option><option>red</option></select></label></span>
+  <span id="f-deliberate" class="hidden"><label><input type="checkbox" id="deliberate"> deliberate (the referee's ruling: it costs the rule set's multiple)</label></span>
+  <span id="f-penalty" class="hidden"><label>Points <input id="penalty-pt" type="number" min="0" step="0.1" class="short"></label></span>
+  <label>Reason <input id="reason" autocomplete="off"></label></div>
+<p id="editing-note" class="hidden"></p>
+<div class="row"><label><input type="checkbox" id="correct"> Correct the last entry</label>
+  <button id="submit-entry">Enter</button><button id="undo" class="secondary">Undo last</button>
+  <button id="edit-cancel" class="secondary hidden">Cancel the correction</button></div>
+`;
+
+function mountEntryForm() {
+  $("entry-form").innerHTML = ENTRY_FORM;
+  $("kind").addEventListener("change", showFields);
+  $("second").addEventListener("change", () => $("second-fields").classList.toggle("hidden", !$("second").checked));
+  $("third").addEventListener("change", () => $("third-fields").classList.toggle("hidden", !$("third").checked));
+  $("submit-entry").addEventListener("click", () => act(submitEntry));
+  $("undo").addEventListener("click", () => act(async () => {
+    const g = state.gameData;
+    const last = g && g.entries[g.entries.length - 1];
+    if (!last) return say("The game has no entry to delete.");
+    if (!confirm(`Delete entry ${last.seq}: ${last.kind} ${describe(last.data, g.players)}?`)) return;
+    await api(`/games/${state.game}/undo`, { body: { version: g.version } });
+    say(`Entry ${last.seq} deleted.`, true);
+    await openGame(state.game);
+  }));
+  $("edit-cancel").addEventListener("click", () => act(async () => openGame(state.game)));
   for (const id of ["fu", "fu2", "fu3"]) $(id).replaceChildren(...FU.map((f) => el("option", { value: f, selected: f === 30 }, f)));
   showFields();
 }
@@ -284,6 +397,16 @@ async function refreshEvent() {
   data.players.slice(0, 4).forEach((p, i) => { $(`quick-p${i}`).value = p.name; });
   $("single-fields").replaceChildren(...WINDS.map((w, i) => el("label", {}, `${w} `, el("select", { id: `single-p${i}` }, opts()))));
   data.players.slice(0, 4).forEach((p, i) => { $(`single-p${i}`).value = p.name; });
+  $("pins-player").replaceChildren(...opts());
+  $("table-link").href = `/league/table?event=${enc(state.event)}`;
+  const waiting = (await api(`/events/${enc(state.event)}/unconfirmed`)).unconfirmed;
+  $("unconfirmed").replaceChildren(...(waiting.length ? waiting.map((u) => el("li", { "data-game": u.game, "data-seq": u.seq },
+    `Game ${u.game} (table ${u.table}) entry ${u.seq}, ${u.kind} by ${u.entered_by}: waiting for ${u.waiting.join(", ")} `,
+    el("button", { class: "secondary open-unconfirmed" }, "Open"))) : [el("li", {}, "nothing")]));
+  for (const b of $("unconfirmed").querySelectorAll("button.open-unconfirmed")) {
+    b.addEventListener("click", () => act(() => openGame(Number(b.parentNode.dataset.game))));
+  }
+  await loadClocks();
   const open = data.games.filter((g) => g.status === "playing" && g.source === "hands");
   if (open.length && !$("tables").children.length) {
     showTables({ round: null, games: open.map((g) => ({ game: g.id, table: g.table, players: g.players, first_dealer: g.first_dealer })) });
@@ -310,15 +433,55 @@ function checked(name) {
 async function openGame(id) {
   const g = await api(`/games/${id}`);
   state.game = id;
+  showGame(g);
+  resetForm(g);
+}
+
+function showGame(g) {
+  // the game as stored: seats, scores, the hand in play and the entries (the form is left as it is)
   state.gameData = g;
   $("game-panel").classList.remove("hidden");
-  $("game-title").textContent = `Game ${id}`;
+  $("game-title").textContent = `Game ${g.id}`;
+  $("game-title").title = g.round ? `round ${g.round}, table ${g.table}` : "";
   const st = g.state;
   $("game-seats").replaceChildren(...g.players.map((p, i) => el("div", { class: `seat${st.dealer === i && g.status !== "finished" ? " dealer" : ""}`, "data-seat": i },
     el("div", {}, `${WINDS[(i - st.dealer + 4) % 4]} ${p}`), el("div", { class: "score" }, st.scores[i]),
     g.result ? el("div", { class: "final" }, `${g.result.ranks[i]}. ${fmt(g.result.final[i])}`) : "")));
   $("game-hand").textContent = g.status === "finished" ? "Game over" : `${st.hand} - ${st.honba} honba, ${st.deposits} riichi sticks`;
   $("game-hand").dataset.status = g.status;
+  const actions = state.entryActions || organiserActions;
+  $("entries").replaceChildren(...g.entries.map((e) => el("li", { "data-seq": e.seq },
+    `${(e.outcome && e.outcome.hand) || ""} ${e.kind} ${describe(e.data, g.players)}${changes(e.outcome, g.players)} `,
+    ...actions(e, g))));
+}
+
+function waitingNote(e) {
+  // a player's entry waits for the rest of the table; the organiser's needs nobody
+  if (e.confirmed === null || e.confirmed === undefined) return [];
+  return [el("span", { class: `confirm-state${e.waiting.length ? " waiting" : ""}` },
+    e.waiting.length ? `(by ${e.entered_by}; waiting for ${e.waiting.join(", ")}) ` : `(by ${e.entered_by}; confirmed) `)];
+}
+
+function organiserActions(e, g) {
+  const out = [...waitingNote(e)];
+  if (e.confirmed && e.waiting.length) {
+    const accept = el("button", { class: "accept-entry secondary" }, "Accept");
+    accept.addEventListener("click", () => act(async () => {
+      await api(`/games/${g.id}/confirm`, { body: { seq: e.seq, version: g.version } });
+      await openGame(g.id);
+      say(`Entry ${e.seq} accepted for the table.`, true);
+    }));
+    out.push(accept);
+  }
+  const edit = el("button", { class: "edit-entry secondary", "data-seq": e.seq }, "Correct");
+  edit.addEventListener("click", () => act(async () => startEditing(e.seq)));
+  const del = el("button", { class: "delete-entry secondary", "data-seq": e.seq }, "Delete");
+  del.addEventListener("click", () => act(async () => changeEntry(e.seq, null)));
+  return [...out, edit, del];
+}
+
+function resetForm(g) {
+  const st = g.state;
   for (const sel of document.querySelectorAll("select.seat-select")) {
     const extra = sel.classList.contains("tsumo") ? [el("option", { value: "" }, "tsumo")] : sel.classList.contains("none") ? [el("option", { value: "" }, "-")] : [];
     sel.replaceChildren(...extra, ...g.players.map((p, i) => el("option", { value: i }, p)));
@@ -326,16 +489,6 @@ async function openGame(id) {
   boxes("riichi-boxes", "riichi", g.players);
   boxes("tenpai-boxes", "tenpai", g.players);
   boxes("nagashi-boxes", "nagashi", g.players);
-  $("entries").replaceChildren(...g.entries.map((e) => el("li", { "data-seq": e.seq },
-    `${(e.outcome && e.outcome.hand) || ""} ${e.kind} ${describe(e.data, g.players)}${changes(e.outcome, g.players)} `,
-    el("button", { class: "edit-entry secondary", "data-seq": e.seq }, "Correct"),
-    el("button", { class: "delete-entry secondary", "data-seq": e.seq }, "Delete"))));
-  for (const b of $("entries").querySelectorAll("button.edit-entry")) {
-    b.addEventListener("click", () => act(async () => startEditing(Number(b.dataset.seq))));
-  }
-  for (const b of $("entries").querySelectorAll("button.delete-entry")) {
-    b.addEventListener("click", () => act(async () => changeEntry(Number(b.dataset.seq), null)));
-  }
   state.editing = null;
   $("editing-note").classList.add("hidden");
   $("edit-cancel").classList.add("hidden");
@@ -427,6 +580,19 @@ function showFields() {
 }
 
 async function submitEntry() {
+  const entry = readEntry();
+  if (state.editing !== null && state.editing !== undefined) return changeEntry(state.editing, entry);
+  const correct = $("correct").checked;
+  if (state.sendEntry) return state.sendEntry(entry, correct);  // a table's page: through its queue
+  const n = state.gameData.entries.length;
+  const body = { entry, correct, expected_seq: correct ? n : n + 1, version: state.gameData.version };
+  const out = await api(`/games/${state.game}/entries`, { body });
+  await openGame(state.game);
+  say(`Entry ${out.seq} ${correct ? "corrected" : "entered"}.`, true);
+}
+
+function readEntry() {
+  // the entry as the form describes it
   const k = $("kind").value;
   const riichi = checked("riichi");
   let entry;
@@ -464,13 +630,7 @@ async function submitEntry() {
     if (k === "chombo" && $("deliberate").checked) entry.deliberate = true;
     if (k === "penalty") entry.pt = Number($("penalty-pt").value);
   }
-  if (state.editing !== null && state.editing !== undefined) return changeEntry(state.editing, entry);
-  const correct = $("correct").checked;
-  const n = state.gameData.entries.length;
-  const body = { entry, correct, expected_seq: correct ? n : n + 1, version: state.gameData.version };
-  const out = await api(`/games/${state.game}/entries`, { body });
-  await openGame(state.game);
-  say(`Entry ${out.seq} ${correct ? "corrected" : "entered"}.`, true);
+  return entry;
 }
 
 async function quickEntry() {
@@ -531,4 +691,5 @@ async function importRecord() {
 }
 
 const PAGES = { events: eventsPage, event: eventPage, admin: adminPage };
-PAGES[document.body.dataset.page]().catch((e) => say(e.message));
+// run once every deferred script is in (league-table.js adds the table page)
+document.addEventListener("DOMContentLoaded", () => PAGES[document.body.dataset.page]().catch((e) => say(e.message)));
