@@ -274,7 +274,7 @@ def test_migrations_build_the_schema_exactly(store):
     from jantaku.league.migrations import current_revision, head_revision, upgrade
     from jantaku.league.schema import metadata
 
-    assert current_revision(store.engine) == head_revision() == "0003"
+    assert current_revision(store.engine) == head_revision() == "0004"
     with store.engine.connect() as conn:
         ctx = MigrationContext.configure(conn, opts={"version_table": "league_alembic_version"})
         diffs = [
@@ -282,7 +282,7 @@ def test_migrations_build_the_schema_exactly(store):
         ]
     assert diffs == []
     upgrade(store.engine)  # nothing to do
-    assert current_revision(store.engine) == "0003"
+    assert current_revision(store.engine) == "0004"
 
 
 def _organiser_process(db_url: str, game: int, n: int, count: int) -> None:
@@ -378,9 +378,69 @@ def test_a_database_of_the_first_schema_is_upgraded_with_its_events(db_url):
     assert current_revision(engine) == "0001"
     engine.dispose()
     s = LeagueStore(db_url)
-    assert current_revision(s.engine) == "0003" and [e["name"] for e in s.events()] == ["Old"]
+    assert current_revision(s.engine) == "0004" and [e["name"] for e in s.events()] == ["Old"]
     s.delete_event("Old")
     assert s.events() == []
+    s.close()
+
+
+def test_a_league_with_games_at_the_second_schema_is_upgraded_and_goes_on(db_url):
+    """A database of jantaku 0.9 (migration 0002) holding a league in play - players, a game, its seats and an
+    entry, a penalty - opens under the newest schema with all of it, and the game goes on: the migrations alter
+    tables that others refer to (on SQLite a table Alembic copied would be refused by the foreign keys)."""
+    import datetime as dt
+
+    import sqlalchemy as sa
+    from alembic import command
+
+    from jantaku.league.migrations import _config, current_revision, head_revision
+    from jantaku.league.store import database_url
+
+    engine = sa.create_engine(database_url(db_url))
+    now = dt.datetime.now(dt.UTC)
+    with engine.begin() as conn:
+        if conn.dialect.name == "sqlite":
+            conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+        command.upgrade(_config(conn), "0002")
+        conn.execute(
+            sa.text("INSERT INTO league_events (id, name, rules, created) VALUES (1, 'Old', 'mu', :t)"), {"t": now}
+        )
+        for pid, name in enumerate("ABCD", 1):
+            conn.execute(
+                sa.text("INSERT INTO league_players (id, event_id, name) VALUES (:id, 1, :n)"), {"id": pid, "n": name}
+            )
+        conn.execute(
+            sa.text(
+                "INSERT INTO league_games (id, event_id, table_no, source, first_dealer, status, version, created) "
+                "VALUES (1, 1, 1, 'hands', 0, 'playing', 1, :t)"
+            ),
+            {"t": now},
+        )
+        for seat in range(4):
+            conn.execute(
+                sa.text("INSERT INTO league_seats (game_id, seat, player_id) VALUES (1, :s, :p)"),
+                {"s": seat, "p": seat + 1},
+            )
+        draw = '{"kind": "draw", "tenpai": [0]}'
+        conn.execute(
+            sa.text("INSERT INTO league_entries (game_id, seq, kind, data, created) VALUES (1, 1, 'draw', :d, :t)"),
+            {"d": draw, "t": now},
+        )
+        conn.execute(
+            sa.text(
+                "INSERT INTO league_penalties (event_id, player_id, pt, reason, created) VALUES (1, 2, 5, 'late', :t)"
+            ),
+            {"t": now},
+        )
+    assert current_revision(engine) == "0002"
+    engine.dispose()
+    s = LeagueStore(db_url)
+    assert current_revision(s.engine) == head_revision()
+    assert [p["substitute"] for p in s.players("Old")] == [None] * 4  # nobody is a substitute
+    assert s.game(1)["entries"][0]["confirmed"] is None  # the organiser's, as every old entry
+    out = s.add_entry(1, {"kind": "draw", "tenpai": [0, 1]})
+    assert out["seq"] == 2 and out["version"] == 2 and out["state"]["hand"] == "E1"  # the dealer was tenpai
+    assert sorted(s.issue_pins("Old")) == list("ABCD")
     s.close()
 
 

@@ -17,6 +17,7 @@ DEFAULT_DB = "jantaku.league.sqlite3"
 """The league database of the command line: the one ``jantaku serve`` (with its default ``--db``) shows at /league."""
 
 READ_ONLY = frozenset({"events", "show", "standings", "export", "log", "unconfirmed"})
+# (`schedule` with no rounds only shows, but a missing database is then an error from the store: no event)
 """Actions that only read: they never create a database (a missing SQLite file is an error naming it)."""
 
 _EPILOG = """examples (mkdir -p out first: they keep their league in out/demo.sqlite3):
@@ -97,15 +98,33 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     c.add_argument("event")
     c.add_argument("names", nargs="+")
     c.add_argument("--team")
+    c.add_argument("--substitute", action="store_true", help="they play only in someone's place (never drawn)")
     c.set_defaults(action=_player)
 
     c = cmds.add_parser("seat", help="seat a new round")
     c.add_argument("event")
-    c.add_argument("--method", default="random", choices=("random", "swiss", "given"))
+    c.add_argument("--method", default="random", choices=("random", "balanced", "swiss", "given", "prescripted"))
     c.add_argument("--players", help="comma-separated, in table order (given), or who plays this round")
     c.add_argument("--seed", help="seed of the random choices (default: fresh)")
-    c.add_argument("--no-draw", action="store_true", help="seats as listed, the East seat deals first")
+    c.add_argument(
+        "--no-draw",
+        action="store_true",
+        help="no seat draw, the East seat deals first: seats as listed (given, prescripted), else each player at "
+        "the wind they have sat at least",
+    )
     c.set_defaults(action=_seat)
+
+    c = cmds.add_parser("schedule", help="decide every round's tables ahead (then seat rounds --method prescripted)")
+    c.add_argument("event")
+    c.add_argument("rounds", type=int, nargs="?")
+    c.add_argument("--seed", help="seed of the random choices (default: fresh)")
+    c.set_defaults(action=_schedule)
+
+    c = cmds.add_parser("substitute", help="a player takes a seat of a game in someone's place")
+    c.add_argument("game", type=int)
+    c.add_argument("seat", help="the seat: E, S, W or N (the game's seat order), or the replaced player's name")
+    c.add_argument("player")
+    c.set_defaults(action=_substitute)
 
     c = cmds.add_parser("game", help="start a game of four players (in seat order)")
     c.add_argument("event")
@@ -305,7 +324,10 @@ _ARGUMENT_HELP = {
     ("team", "names"): "the teams' names",
     ("player", "names"): "the players' names",
     ("player", "team"): "the team they play for",
-    ("seat", "method"): "random tables, swiss (by standing: 1-4, 5-8, ...) or given by --players (default random)",
+    ("seat", "method"): "random tables; balanced (random, the fewest repeated opponents); swiss (by standing: "
+    "1-4, 5-8, ..., the fewest repeats); given by --players; prescripted (the event's schedule) (default random)",
+    ("schedule", "rounds"): "how many rounds to decide (none: show the schedule)",
+    ("substitute", "player"): "who takes the seat (a player of the event)",
     ("game", "players"): "the four players, East seat first",
     ("game", "seed"): "seed of the seat draw with --draw (default 0)",
     ("win", "winner"): "who won",
@@ -397,8 +419,9 @@ def _team(store: Any, a: argparse.Namespace) -> Any:
 
 def _player(store: Any, a: argparse.Namespace) -> Any:
     for n in a.names:
-        store.add_player(a.event, n, team=a.team, actor=a.by)
-    return f"players added: {', '.join(a.names)}" + (f" (team {a.team})" if a.team else "")
+        store.add_player(a.event, n, team=a.team, substitute=a.substitute, actor=a.by)
+    kind = "substitutes" if a.substitute else "players"
+    return f"{kind} added: {', '.join(a.names)}" + (f" (team {a.team})" if a.team else "")
 
 
 def _seat(store: Any, a: argparse.Namespace) -> Any:
@@ -733,3 +756,26 @@ def _clock_text(c: dict[str, Any]) -> str:
     left = c["seconds_left"]
     shown = f"{int(left // 60)} min {int(left % 60)} s left" if left else "time is up"
     return f"{c['minutes']} min from {c['start'][:19]}, {shown}"
+
+
+def _schedule(store: Any, a: argparse.Namespace) -> Any:
+    rounds = store.make_schedule(a.event, a.rounds, seed=a.seed, actor=a.by) if a.rounds else store.schedule(a.event)
+    if a.json:
+        return rounds
+    if not rounds:
+        return f"{a.event} has no schedule: jantaku league schedule {a.event!r} ROUNDS"
+    lines = []
+    for n, tables in enumerate(rounds, 1):
+        lines.append(f"round {n}:")
+        for k, table in enumerate(tables, 1):
+            lines.append(f"  table {k}: " + ", ".join(f"{w} {p}" for w, p in zip("ESWN", table, strict=True)))
+    return "\n".join(lines)
+
+
+def _substitute(store: Any, a: argparse.Namespace) -> Any:
+    g = store.game(a.game)
+    seat = "ESWN".index(a.seat.upper()) if a.seat.upper() in ("E", "S", "W", "N") else _seat_of(g, a.seat)
+    out = store.substitute(a.game, seat, a.player, actor=a.by)
+    if a.json:
+        return out
+    return f"game {a.game}: {out['in']} takes {out['out']}'s seat ({'ESWN'[seat]}) after {out['entries']} entries"

@@ -25,6 +25,7 @@ events = sa.Table(
     sa.Column("admin_hash", sa.String(128), nullable=True),
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
     sa.Column("deleted", sa.DateTime(timezone=True), nullable=True),  # soft delete (migration 0002)
+    sa.Column("schedule", sa.JSON, nullable=True),  # a prescripted event's rounds, made ahead (migration 0004)
 )
 
 teams = sa.Table(
@@ -45,6 +46,8 @@ players = sa.Table(
     sa.Column("team_id", sa.Integer, sa.ForeignKey("league_teams.id"), nullable=True),
     sa.Column("deleted", sa.DateTime(timezone=True), nullable=True),
     sa.Column("pin_hash", sa.String(128), nullable=True),  # the player's code for the event (migration 0003)
+    # plays only in someone's place: never seated by a draw (migration 0004)
+    sa.Column("substitute", sa.Boolean, nullable=True),
     sa.UniqueConstraint("event_id", "name", name="uq_player_name"),
 )
 

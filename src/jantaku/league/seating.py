@@ -25,9 +25,12 @@ from jantaku.table.seating import draw_seating
 
 from .errors import LeagueError
 
-__all__ = ["METHODS", "TableSeats", "group_players", "seat_table"]
+__all__ = ["METHODS", "TableSeats", "balance_winds", "group_players", "make_schedule", "repeats", "seat_table"]
 
-METHODS = ("random", "swiss", "given")
+METHODS = ("random", "balanced", "swiss", "given", "prescripted")
+"""How a round's tables are made: random; balanced (random, then the fewest repeated pairings); swiss (by
+standing, the fewest repeated pairings); given (the organiser's list); prescripted (the event's schedule, made
+ahead for every round by :func:`make_schedule`)."""
 
 _REPEAT_COST = 10**6
 _TEAM_COST = 10**9
@@ -80,11 +83,85 @@ def group_players(
         rng.shuffle(order)
         if teams:
             order = _spread_teams(order, teams, rng)
+    elif method == "balanced":  # random, then swaps while they lower the repeated pairings (and teammates)
+        rng = random.Random(f"league-seating:{seed}")
+        rng.shuffle(order)
+        if teams:
+            order = _spread_teams(order, teams, rng)
+        order = _swiss(order, {}, set(met), teams)
     elif method == "swiss":
         standing = standing or {}
         order.sort(key=lambda p: -standing.get(p, 0.0))
         order = _swiss(order, standing, set(met), teams)
+    elif method == "prescripted":
+        raise LeagueError("a prescripted round is seated from the event's schedule (make one first)")
     return [order[i : i + 4] for i in range(0, len(order), 4)]
+
+
+def balance_winds(
+    table: list[str], sat: Mapping[str, Mapping[int, int]], *, seed: int | str = 0
+) -> tuple[str, str, str, str]:
+    """The order (East seat first, East deals first) that gives each player the wind they have sat at least:
+    ``sat[player][wind]`` counts their earlier games at that wind (0 East ... 3 North). Ties go by ``seed``.
+
+    >>> balance_winds(["a", "b", "c", "d"], {"a": {0: 2}, "b": {0: 1, 1: 1}})[:2]
+    ('c', 'a')
+    """
+    rng = random.Random(f"league-winds:{seed}")
+    orders = list(itertools.permutations(table))
+    rng.shuffle(orders)
+
+    def cost(order: tuple[str, ...]) -> int:
+        # the square of each repeat: two players one repeat each beat one player two repeats
+        return sum((sat.get(p, {}).get(w, 0) + 1) ** 2 for w, p in enumerate(order))
+
+    return min(orders, key=cost)  # type: ignore[return-value]
+
+
+def make_schedule(
+    players: list[str],
+    rounds: int,
+    *,
+    seed: int | str = 0,
+    teams: Mapping[str, str] | None = None,
+) -> list[list[list[str]]]:
+    """Every round's tables decided ahead (a prescripted event): each round balanced against the rounds before
+    it (the fewest repeated pairings, teammates apart) and each table's winds balanced over the rounds (East
+    seat first). Returns ``rounds`` lists of tables of four.
+
+    >>> s = make_schedule(list("abcdefghijklmnop"), 3, seed=1)
+    >>> [len(r) for r in s], sorted(p for t in s[0] for p in t) == list("abcdefghijklmnop")
+    ([4, 4, 4], True)
+    """
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 100:
+        raise LeagueError(f"a schedule has 1 to 100 rounds, got {rounds!r}")
+    met: set[frozenset[str]] = set()
+    sat: dict[str, dict[int, int]] = {}
+    out = []
+    for n in range(rounds):
+        tables = group_players(players, "balanced", seed=f"{seed}:{n}", met=met, teams=teams)
+        seated = []
+        for k, table in enumerate(tables):
+            order = balance_winds(table, sat, seed=f"{seed}:{n}:{k}")
+            for w, p in enumerate(order):
+                sat.setdefault(p, {})[w] = sat.get(p, {}).get(w, 0) + 1
+            met.update(frozenset(pair) for pair in itertools.combinations(order, 2))
+            seated.append(list(order))
+        out.append(seated)
+    return out
+
+
+def repeats(rounds: list[list[list[str]]]) -> int:
+    """How many times two players meet again after their first game together, over ``rounds``' tables."""
+    seen: set[frozenset[str]] = set()
+    again = 0
+    for tables in rounds:
+        for table in tables:
+            for pair in itertools.combinations(table, 2):
+                key = frozenset(pair)
+                again += key in seen
+                seen.add(key)
+    return again
 
 
 def _spread_teams(order: list[str], teams: Mapping[str, str], rng: random.Random) -> list[str]:

@@ -33,7 +33,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import event as sa_event
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from jantaku.errors import JantakuError
 from jantaku.extras import require
@@ -50,9 +50,9 @@ from .errors import (
     NotFoundError,
     StoreUnavailable,
 )
-from .migrations import upgrade
+from .migrations import head_revision, upgrade
 from .recording import HAND_KINDS, ReplayedGame, replay_entries, result_data
-from .seating import group_players, seat_table
+from .seating import balance_winds, group_players, make_schedule, seat_table
 from .table_entry import TableEntry, may_change, request_id_of
 
 __all__ = ["LeagueStore", "database_url"]
@@ -120,6 +120,12 @@ class LeagueStore(TableEntry):
         except OperationalError as e:
             shown = sa.make_url(url).render_as_string(hide_password=True)
             raise LeagueError(f"cannot open the database {shown}: {str(e.orig).strip().splitlines()[0]}") from None
+        except DBAPIError as e:  # a migration the database refused: it is left as it was (one transaction)
+            shown = sa.make_url(url).render_as_string(hide_password=True)
+            raise LeagueError(
+                f"cannot bring the database {shown} up to this jantaku's schema ({head_revision()}): "
+                f"{str(e.orig).strip().splitlines()[0]}; the database is unchanged"
+            ) from None
         self._rules_cache: dict[int, Ruleset] = {}
 
     def close(self) -> None:
@@ -240,8 +246,17 @@ class LeagueStore(TableEntry):
             self._audit(conn, ev["id"], actor, "add_team", {"name": name})
         return int(tid)
 
-    def add_player(self, event: str | int, name: str, *, team: str | None = None, actor: str = "organiser") -> int:
-        """A player of the event, optionally in a team."""
+    def add_player(
+        self,
+        event: str | int,
+        name: str,
+        *,
+        team: str | None = None,
+        substitute: bool = False,
+        actor: str = "organiser",
+    ) -> int:
+        """A player of the event, optionally in a team; a ``substitute`` plays only in someone's place
+        (:meth:`substitute`), never seated by a round's draw."""
         name = _name(name, "player name")
         with self._tx() as conn:
             ev = self._event(conn, event)
@@ -258,20 +273,21 @@ class LeagueStore(TableEntry):
             ).first():
                 raise LeagueError(f"player {name!r} exists already")
             pid = conn.execute(
-                t.players.insert().values(event_id=ev["id"], name=name, team_id=team_id)
+                t.players.insert().values(event_id=ev["id"], name=name, team_id=team_id, substitute=bool(substitute))
             ).inserted_primary_key[0]
-            self._audit(conn, ev["id"], actor, "add_player", {"name": name, "team": team})
+            detail = {"name": name, "team": team, **({"substitute": True} if substitute else {})}
+            self._audit(conn, ev["id"], actor, "add_player", detail)
         return int(pid)
 
     def players(self, event: str | int) -> list[dict[str, Any]]:
-        """The event's players: id, name, team."""
+        """The event's players: id, name, team, whether a substitute."""
         with self.engine.connect() as conn:
             ev = self._event(conn, event)
             return self._players(conn, ev["id"])
 
     def _players(self, conn: sa.Connection, event_id: int) -> list[dict[str, Any]]:
         q = (
-            sa.select(t.players.c.id, t.players.c.name, t.teams.c.name.label("team"))
+            sa.select(t.players.c.id, t.players.c.name, t.teams.c.name.label("team"), t.players.c.substitute)
             .select_from(t.players.outerjoin(t.teams, t.players.c.team_id == t.teams.c.id))
             .where(t.players.c.event_id == event_id, t.players.c.deleted.is_(None))
             .order_by(t.players.c.id)
@@ -390,28 +406,43 @@ class LeagueStore(TableEntry):
         draw: bool = True,
         actor: str = "organiser",
     ) -> dict[str, Any]:
-        """Seat a new round: group the players into tables (``random``, ``swiss`` or ``given``: ``players`` in
-        table order; random and swiss never seat two teammates at one table where the teams allow it) and seat
-        each table by the rule set's draw (``draw``) or as given, East first with the
-        first dealer at seat 0. Returns the round number and its games."""
+        """Seat a new round: group the players into tables (``random``, ``balanced``, ``swiss``, ``given``:
+        ``players`` in table order, or ``prescripted``: the event's schedule, :meth:`make_schedule`; random,
+        balanced and swiss never seat two teammates at one table where the teams allow it, nor a substitute)
+        and seat each table by the rule set's draw (``draw``), or without it East first with the first dealer
+        at seat 0: as given, as the schedule says, or else each player at the wind they have sat at least.
+        Returns the round number and its games."""
         seed = secrets.randbelow(10**9) if seed is None else seed
         with self._tx() as conn:
             ev = self._event(conn, event)
             rules = self._rules(ev)
             roster = self._players(conn, ev["id"])
-            names = players if players is not None else [p["name"] for p in roster]
+            names = players if players is not None else [p["name"] for p in roster if not p["substitute"]]
             teams = {p["name"]: p["team"] for p in roster if p.get("team")}
             standing: dict[str, float] = {}
             met: set[frozenset[str]] = set()
+            if method in ("swiss", "balanced"):
+                met = self._met(conn, ev["id"])
             if method == "swiss":
                 for row in self._standings(conn, ev):
                     standing[row["player"]] = row["total"]
-                met = self._met(conn, ev["id"])
-            tables = group_players(names, method, seed=seed, standing=standing, met=met, teams=teams)
             number = (
                 conn.execute(sa.select(sa.func.max(t.rounds.c.number)).where(t.rounds.c.event_id == ev["id"])).scalar()
                 or 0
             ) + 1
+            if method == "prescripted":
+                schedule = ev["schedule"] or []
+                if number > len(schedule):
+                    raise LeagueError(
+                        f"{ev['name']}'s schedule has {len(schedule)} round(s), so no round {number}: make a "
+                        "schedule first (jantaku league schedule), or seat this round another way"
+                    )
+                tables = [list(table) for table in schedule[number - 1]]
+            else:
+                tables = group_players(names, method, seed=seed, standing=standing, met=met, teams=teams)
+            if not draw and method not in ("given", "prescripted"):
+                sat = self._winds_sat(conn, ev["id"])
+                tables = [list(balance_winds(table, sat, seed=f"{seed}:{n}")) for n, table in enumerate(tables)]
             try:
                 rid = conn.execute(
                     t.rounds.insert().values(event_id=ev["id"], number=number, method=method)
@@ -441,6 +472,73 @@ class LeagueStore(TableEntry):
                 {"round": number, "method": method, "seed": str(seed), "games": games},
             )
         return {"round": number, "games": games}
+
+    def _winds_sat(self, conn: sa.Connection, event_id: int) -> dict[str, dict[int, int]]:
+        """How often each player sat at each wind (0 East ... 3 North, from each game's first dealer)."""
+        q = (
+            sa.select(t.seats.c.seat, t.games.c.first_dealer, t.players.c.name)
+            .select_from(
+                t.seats.join(t.players, t.seats.c.player_id == t.players.c.id).join(
+                    t.games, t.games.c.id == t.seats.c.game_id
+                )
+            )
+            .where(t.games.c.event_id == event_id, t.games.c.deleted.is_(None))
+        )
+        sat: dict[str, dict[int, int]] = {}
+        for r in conn.execute(q):
+            wind = (r.seat - r.first_dealer) % 4
+            sat.setdefault(r.name, {})[wind] = sat.get(r.name, {}).get(wind, 0) + 1
+        return sat
+
+    def make_schedule(
+        self, event: str | int, rounds: int, *, seed: int | str | None = None, actor: str = "organiser"
+    ) -> list[list[list[str]]]:
+        """Decide every round's tables ahead (a prescripted event, seated with ``method="prescripted"``): the
+        players but the substitutes, each round with the fewest repeated pairings, teammates apart, each
+        player's winds balanced (:func:`~jantaku.league.seating.make_schedule`). A schedule made again replaces
+        the rounds not yet seated and keeps the ones that were."""
+        seed = secrets.randbelow(10**9) if seed is None else seed
+        with self._tx() as conn:
+            ev = self._event(conn, event)
+            roster = [p for p in self._players(conn, ev["id"]) if not p["substitute"]]
+            teams = {p["name"]: p["team"] for p in roster if p.get("team")}
+            seated = (
+                conn.execute(sa.select(sa.func.max(t.rounds.c.number)).where(t.rounds.c.event_id == ev["id"])).scalar()
+                or 0
+            )
+            kept = list(ev["schedule"] or [])[:seated]
+            ahead = make_schedule([p["name"] for p in roster], rounds, seed=seed, teams=teams)
+            schedule = kept + ahead[: max(0, rounds - len(kept))] if kept else ahead
+            conn.execute(t.events.update().where(t.events.c.id == ev["id"]).values(schedule=schedule))
+            self._audit(conn, ev["id"], actor, "make_schedule", {"rounds": rounds, "seed": str(seed)})
+        return schedule
+
+    def schedule(self, event: str | int) -> list[list[list[str]]]:
+        """The event's prescripted schedule (``[]``: none made)."""
+        with self.engine.connect() as conn:
+            return list(self._event(conn, event)["schedule"] or [])
+
+    def substitute(self, game_id: int, seat: int, player: str, *, actor: str = "organiser") -> dict[str, Any]:
+        """``player`` (of the event; a substitute or not) takes seat ``seat`` of a game, from its start or part
+        way through: the game's result is theirs from then on (a team's, their team's). The audit log keeps who
+        was replaced."""
+        from .validation import check_seat
+
+        seat = check_seat(seat)
+        with self._tx() as conn:
+            g = self._game_row(conn, game_id, lock=True)
+            ev = self._event(conn, g["event_id"])
+            names = self._seat_names(conn, game_id)
+            if player in names:
+                raise LeagueError(f"{player} sits at game {game_id} already")
+            pid = self._player_id(conn, ev, player)
+            conn.execute(
+                t.seats.update().where(t.seats.c.game_id == game_id, t.seats.c.seat == seat).values(player_id=pid)
+            )
+            detail = {"game": game_id, "seat": seat, "out": names[seat], "in": player, "entries": None}
+            detail["entries"] = len(self._entries(conn, game_id))
+            self._audit(conn, ev["id"], actor, "substitute", detail)
+        return detail
 
     def _met(self, conn: sa.Connection, event_id: int) -> set[frozenset[str]]:
         q = (

@@ -21,7 +21,9 @@
                                                      record's names (nothing stored); a game the event holds
                                                      already is refused (409) unless ``?force=1``
 ``POST /league/api/events/{name}/{what}``            organiser: ``teams``, ``players``, ``rounds``, ``games``,
-                                                     ``quick``, ``penalties``, ``pins`` (``{"players"?}``: new
+                                                     ``quick``, ``penalties``, ``schedule`` (``{"rounds",
+                                                     "seed"?}``: every round's tables ahead, for rounds seated
+                                                     ``prescripted``), ``pins`` (``{"players"?}``: new
                                                      personal codes, shown once), ``clock`` (``{"round",
                                                      "minutes"}``: start a round's clock); ``rename`` (``{"name"}``),
                                                      ``delete``
@@ -42,6 +44,9 @@
                                                      (``{"version"?}``)
 ``POST /league/api/games/{id}/confirm``              a player of the table confirms entry ``{"seq", "version"?}``;
                                                      the organiser accepts it for the whole table
+``GET  /league/print?name=&round=``                  a round's seating sheet and one score sheet per table, to
+                                                     print (print CSS: A4 or letter)
+``POST /league/api/games/{id}/substitute``           organiser: ``{"seat", "player"}``: the player takes the seat
 ``GET  /league/table``                               a player's page: sign in with the personal code, enter and
                                                      confirm the hands of one's table (works offline for a while)
 ``POST /league/api/events/{name}/player-login``       ``X-League-Player`` and ``X-League-Pin``: 200 with the player's
@@ -394,6 +399,7 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
                 "games": s.games(name),
                 "standings": s.standings(name),
                 "team_standings": s.team_standings(name),
+                "schedule": s.schedule(name),
             }
 
         return JSONResponse(await call(view))
@@ -484,8 +490,18 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
             await call(s.delete_player, name, _text(body, "name"), actor=actor)
             return JSONResponse({"deleted": body["name"]})
         if what == "players":
-            pid = await call(s.add_player, name, body.get("name"), team=body.get("team") or None, actor=actor)
+            pid = await call(
+                s.add_player,
+                name,
+                body.get("name"),
+                team=body.get("team") or None,
+                substitute=bool(body.get("substitute")),
+                actor=actor,
+            )
             return JSONResponse({"player": pid}, status_code=201)
+        if what == "schedule":
+            rounds = await call(s.make_schedule, name, _int(body.get("rounds")), seed=body.get("seed"), actor=actor)
+            return JSONResponse({"schedule": rounds}, status_code=201)
         if what == "rounds":
             r = await call(
                 s.seat_round,
@@ -613,6 +629,13 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
         return JSONResponse(out, status_code=200 if out.get("repeat") else 201)
 
     @_guarded
+    async def substitute(request: Request) -> Response:
+        gid, s, actor = await game_organiser(request)
+        body = await _body(request)
+        out = await call(s.substitute, gid, _int(body.get("seat")), _text(body, "player"), actor=actor)
+        return JSONResponse(out)
+
+    @_guarded
     async def confirm(request: Request) -> Response:
         gid, s, actor, player = await game_writer(request)
         body = await _body(request)
@@ -642,6 +665,7 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
         Route("/event", page("league-event.html")),
         Route("/admin", page("league-admin.html")),
         Route("/table", page("league-table.html")),
+        Route("/print", page("league-print.html")),
         Route("/api/presets", presets),
         Route("/api/events", events, methods=["GET", "POST"]),
         Route("/api/events/{name}", event),
@@ -659,6 +683,7 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
         Route("/api/games/{id}/entries", entries, methods=["POST"]),
         Route("/api/games/{id}/undo", undo, methods=["POST"]),
         Route("/api/games/{id}/confirm", confirm, methods=["POST"]),
+        Route("/api/games/{id}/substitute", substitute, methods=["POST"]),
         Route("/api/games/{id}/delete", delete_game, methods=["POST"]),
     ]
     app = Starlette(routes=routes)

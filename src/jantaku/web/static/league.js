@@ -178,7 +178,7 @@ async function adminPage() {
   }));
   $("player-add").addEventListener("click", () => act(async () => {
     const name = $("player-name").value;
-    await api(`/events/${enc(state.event)}/players`, { body: { name, team: $("player-team").value } });
+    await api(`/events/${enc(state.event)}/players`, { body: { name, team: $("player-team").value, substitute: $("player-substitute").checked } });
     if ($("player-name").value === name) $("player-name").value = "";  // a name typed while it was added stays
     await refreshEvent();
     $("player-name").focus();
@@ -186,7 +186,8 @@ async function adminPage() {
   $("round-method").addEventListener("change", () => $("given-fields").classList.toggle("hidden", $("round-method").value !== "given"));
   $("round-seat").addEventListener("click", () => act(async () => {
     const method = $("round-method").value;
-    const body = { method };
+    // without the draw: East first, each player at the wind they have sat least (as given or scheduled)
+    const body = { method, draw: $("round-draw").checked };
     if (method === "given") {
       // the players as the organiser seats them, four a table; the draw (or East first) within each table
       body.players = $("given-players").value.split(",").map((x) => x.trim()).filter(Boolean);
@@ -246,6 +247,20 @@ async function adminPage() {
   }));
   $("import-read").addEventListener("click", () => act(readImportNames));
   $("import-go").addEventListener("click", () => act(importRecord));
+  $("schedule-make").addEventListener("click", () => act(async () => {
+    const rounds = Number($("schedule-rounds").value);
+    if (!confirm(`Decide the tables of ${rounds} rounds ahead? Rounds not seated yet follow the new schedule.`)) return;
+    await api(`/events/${enc(state.event)}/schedule`, { body: { rounds } });
+    await refreshEvent();
+    say(`The schedule has ${rounds} rounds: seat each with the method "prescripted".`, true);
+  }));
+  $("game-substitute").addEventListener("click", () => act(async () => {
+    const game = Number($("edit-game").value), seat = Number($("sub-seat").value), player = $("sub-player").value;
+    if (!game || !confirm(`${player} takes seat ${WINDS[seat]} of game ${game}?`)) return;
+    const r = await api(`/games/${game}/substitute`, { body: { seat, player } });
+    await refreshEvent();
+    say(`${r.in} plays in place of ${r.out} in game ${game}.`, true);
+  }));
   $("pins-issue").addEventListener("click", () => act(() => issuePins(null)));
   $("pins-one").addEventListener("click", () => act(() => issuePins([$("pins-player").value])));
   $("clock-start").addEventListener("click", () => act(async () => {
@@ -386,7 +401,6 @@ async function refreshEvent() {
   const data = await api(`/events/${enc(state.event)}`);
   state.data = data;
   $("player-team").replaceChildren(el("option", { value: "" }, "(none)"), ...data.teams.map((t) => el("option", { value: t }, t)));
-  $("player-list").textContent = data.players.map((p) => p.team ? `${p.name} (${p.team})` : p.name).join(", ");
   const opts = () => data.players.map((p) => el("option", { value: p.name }, p.name));
   $("edit-player").replaceChildren(...opts());
   $("edit-game").replaceChildren(...data.games.map((g) =>
@@ -398,6 +412,12 @@ async function refreshEvent() {
   $("single-fields").replaceChildren(...WINDS.map((w, i) => el("label", {}, `${w} `, el("select", { id: `single-p${i}` }, opts()))));
   data.players.slice(0, 4).forEach((p, i) => { $(`single-p${i}`).value = p.name; });
   $("pins-player").replaceChildren(...opts());
+  $("sub-player").replaceChildren(...opts());
+  $("player-list").textContent = data.players.map((p) => `${p.name}${p.team ? ` (${p.team})` : ""}${p.substitute ? " (substitute)" : ""}`).join(", ");
+  const rounds = data.schedule || [];
+  $("schedule").classList.toggle("hidden", !rounds.length);
+  $("schedule").textContent = rounds.map((r, n) => `Round ${n + 1}: ` + r.map((t, k) => `table ${k + 1}: ${t.join(", ")}`).join("; ")).join("\n");
+  $("print-link").href = `/league/print?name=${enc(state.event)}`;
   $("table-link").href = `/league/table?event=${enc(state.event)}`;
   const waiting = (await api(`/events/${enc(state.event)}/unconfirmed`)).unconfirmed;
   $("unconfirmed").replaceChildren(...(waiting.length ? waiting.map((u) => el("li", { "data-game": u.game, "data-seq": u.seq },
@@ -690,6 +710,41 @@ async function importRecord() {
   await refreshEvent();
 }
 
-const PAGES = { events: eventsPage, event: eventPage, admin: adminPage };
+// -- a round's sheets to print ---------------------------------------------------------------------------------
+
+async function printPage() {
+  // the seating sheet of a round (who sits where, who deals first) and a score sheet per table
+  const params = new URLSearchParams(location.search);
+  const name = params.get("name") || "";
+  const data = await api(`/events/${enc(name)}`);
+  const rounds = [...new Set(data.games.map((g) => g.round).filter((r) => r !== null))].sort((a, b) => a - b);
+  const round = Number(params.get("round")) || rounds[rounds.length - 1];
+  const games = data.games.filter((g) => g.round === round).sort((a, b) => a.table - b.table);
+  $("print-round").replaceChildren(...rounds.map((r) => el("option", { value: r, selected: r === round }, `Round ${r}`)));
+  $("print-round").addEventListener("change", () => { location.search = `?name=${enc(name)}&round=${$("print-round").value}`; });
+  $("print-go").addEventListener("click", () => window.print());
+  document.title = `${name} - round ${round}`;
+  if (!games.length) return say(`${name} has no seated round yet.`);
+  const seat = (g, i) => `${g.players[i]}${i === g.first_dealer ? " (deals first)" : ""}`;
+  $("sheets").replaceChildren(
+    el("section", { class: "sheet seating" },
+      el("h1", {}, `${name}: round ${round}, seating`),
+      el("table", { class: "sheet-table" },
+        el("thead", {}, el("tr", {}, el("th", {}, "Table"), ...WINDS.map((w) => el("th", {}, w)))),
+        el("tbody", {}, ...games.map((g) => el("tr", {}, el("td", {}, g.table), ...[0, 1, 2, 3].map((i) => el("td", {}, seat(g, i)))))))),
+    ...games.map((g) => el("section", { class: "sheet score-sheet", "data-table": g.table },
+      el("h1", {}, `${name}: round ${round}, table ${g.table} (game ${g.id})`),
+      el("p", {}, `Rules: ${data.event.title}. Start: ${data.event.starting_points} each. Seats: ` +
+        g.players.map((p, i) => `${WINDS[i]} ${seat(g, i)}`).join(", ") + "."),
+      el("table", { class: "sheet-table" },
+        el("thead", {}, el("tr", {}, el("th", {}, "Hand"), el("th", {}, "What happened (winner, han/fu, from)"),
+          ...g.players.map((p) => el("th", {}, p)), el("th", {}, "Sticks"))),
+        el("tbody", {}, ...Array.from({ length: 16 }, () => el("tr", {}, ...Array.from({ length: 7 }, () => el("td", {}, ""))))),
+        el("tfoot", {}, el("tr", {}, el("th", {}, "Final"), el("td", {}, ""), ...g.players.map(() => el("td", {}, "")), el("td", {}, "")),
+          el("tr", {}, el("th", {}, "Signed"), el("td", {}, ""), ...g.players.map(() => el("td", {}, "")), el("td", {}, "")))))),
+  );
+}
+
+const PAGES = { events: eventsPage, event: eventPage, admin: adminPage, print: printPage };
 // run once every deferred script is in (league-table.js adds the table page)
 document.addEventListener("DOMContentLoaded", () => PAGES[document.body.dataset.page]().catch((e) => say(e.message)));
