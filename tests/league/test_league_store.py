@@ -274,7 +274,7 @@ def test_migrations_build_the_schema_exactly(store):
     from jantaku.league.migrations import current_revision, head_revision, upgrade
     from jantaku.league.schema import metadata
 
-    assert current_revision(store.engine) == head_revision() == "0004"
+    assert current_revision(store.engine) == head_revision() == "0005"
     with store.engine.connect() as conn:
         ctx = MigrationContext.configure(conn, opts={"version_table": "league_alembic_version"})
         diffs = [
@@ -282,7 +282,7 @@ def test_migrations_build_the_schema_exactly(store):
         ]
     assert diffs == []
     upgrade(store.engine)  # nothing to do
-    assert current_revision(store.engine) == "0004"
+    assert current_revision(store.engine) == "0005"
 
 
 def _organiser_process(db_url: str, game: int, n: int, count: int) -> None:
@@ -378,7 +378,7 @@ def test_a_database_of_the_first_schema_is_upgraded_with_its_events(db_url):
     assert current_revision(engine) == "0001"
     engine.dispose()
     s = LeagueStore(db_url)
-    assert current_revision(s.engine) == "0004" and [e["name"] for e in s.events()] == ["Old"]
+    assert current_revision(s.engine) == "0005" and [e["name"] for e in s.events()] == ["Old"]
     s.delete_event("Old")
     assert s.events() == []
     s.close()

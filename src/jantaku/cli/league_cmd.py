@@ -16,7 +16,7 @@ from jantaku.errors import JantakuError
 DEFAULT_DB = "jantaku.league.sqlite3"
 """The league database of the command line: the one ``jantaku serve`` (with its default ``--db``) shows at /league."""
 
-READ_ONLY = frozenset({"events", "show", "standings", "export", "log", "unconfirmed"})
+READ_ONLY = frozenset({"events", "show", "standings", "export", "log", "unconfirmed", "ratings", "profile"})
 # (`schedule` with no rounds only shows, but a missing database is then an error from the store: no event)
 """Actions that only read: they never create a database (a missing SQLite file is an error naming it)."""
 
@@ -43,6 +43,8 @@ _EPILOG = """examples (mkdir -p out first: they keep their league in out/demo.sq
   jantaku league --db out/demo.sqlite3 pins "Spring cup"                       # codes for players' own entry
   jantaku league --db out/demo.sqlite3 clock "Spring cup" 1 90                 # round 1 has 90 minutes
   jantaku league --db out/demo.sqlite3 unconfirmed "Spring cup"
+  jantaku league --db out/demo.sqlite3 ratings
+  jantaku league --db out/demo.sqlite3 profile Ann
   jantaku league --db out/demo.sqlite3 events
 
 --db is a SQLite file or a PostgreSQL URL (postgresql://user@host/dbname); by default jantaku.league.sqlite3 in
@@ -283,6 +285,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     c.add_argument("event")
     c.set_defaults(action=_log)
 
+    c = cmds.add_parser("ratings", help="every player's rating across events (OpenSkill Plackett-Luce), best first")
+    c.add_argument("--series", help="only the games of this series' events")
+    c.set_defaults(action=_ratings)
+
+    c = cmds.add_parser("profile", help="a player's events, games and rating across events")
+    c.add_argument("player")
+    c.set_defaults(action=_profile)
+
+    c = cmds.add_parser("series", help="count several events together (no events: show the series' standings)")
+    c.add_argument("name")
+    c.add_argument("events", nargs="*")
+    c.set_defaults(action=_series)
+
     c = cmds.add_parser(
         "pins", help="personal codes for players to enter their own tables at /league/table (shown once)"
     )
@@ -344,6 +359,9 @@ _ARGUMENT_HELP = {
     ("penalty", "pt"): "rank points deducted (e.g. 5 or 2.5)",
     ("import", "file"): "a Tenhou mjlog, tenhou.net/6 JSON or mjai record",
     ("export", "format"): "json (default) or csv",
+    ("series", "name"): "the series' name",
+    ("series", "events"): "the events it counts, by name (none: show the series)",
+    ("profile", "player"): "the player's name (the same in every event)",
     ("pins", "players"): "the players to give a new code (default: every player without one)",
     ("accept", "seq"): "the entry's number (`show` lists them)",
     ("clock", "round"): "the round's number (none: show the rounds' clocks)",
@@ -779,3 +797,46 @@ def _substitute(store: Any, a: argparse.Namespace) -> Any:
     if a.json:
         return out
     return f"game {a.game}: {out['in']} takes {out['out']}'s seat ({'ESWN'[seat]}) after {out['entries']} entries"
+
+
+def _ratings(store: Any, a: argparse.Namespace) -> Any:
+    r = store.ratings(a.series)
+    if a.json:
+        return r
+    width = max([len(p["player"]) for p in r["players"]] + [6])
+    lines = [
+        f"{r['model']}; by mu - 3 sigma",
+        f"{'#':>3} {'player':<{width}} {'rating':>7} {'mu':>6} {'sigma':>6} games",
+    ]
+    for i, p in enumerate(r["players"], 1):
+        lines.append(
+            f"{i:>3} {p['player']:<{width}} {p['ordinal']:>7.2f} {p['mu']:>6.2f} {p['sigma']:>6.2f} {p['games']:>5}"
+        )
+    return "\n".join(lines)
+
+
+def _profile(store: Any, a: argparse.Namespace) -> Any:
+    p = store.profile(a.player)
+    if a.json:
+        return p
+    r = p["rating"]
+    lines = [f"{p['player']}: rating " + (f"{r['ordinal']:.2f} after {r['games']} games" if r else "none yet")]
+    for e in p["events"]:
+        lines.append(
+            f"  {e['event']} ({e['rules']}): place {e['place']} of {e['of']}, {e['total']:+.1f} in {e['games']} games"
+        )
+    for g in p["games"]:
+        lines.append(f"  {g['date']} {g['event']} game {g['game']}: place {g['rank']}, {g['final']:+.1f}")
+    return "\n".join(lines)
+
+
+def _series(store: Any, a: argparse.Namespace) -> Any:
+    if a.events:
+        store.create_series(a.name, a.events, actor=a.by)
+    s = store.series(a.name)
+    if a.json:
+        return s
+    lines = [f"series {s['name']}: {', '.join(s['events'])}"]
+    for i, r in enumerate(s["standings"], 1):
+        lines.append(f"{i:>3} {r['player']}: {r['total']:+.1f} in {r['games']} games ({r['events']} events)")
+    return "\n".join(lines)

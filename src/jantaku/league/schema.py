@@ -11,7 +11,19 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-__all__ = ["audit", "entries", "events", "games", "metadata", "penalties", "players", "rounds", "seats", "teams"]
+__all__ = [
+    "audit",
+    "entries",
+    "events",
+    "games",
+    "metadata",
+    "penalties",
+    "players",
+    "rounds",
+    "seats",
+    "series",
+    "teams",
+]
 
 metadata = sa.MetaData()
 
@@ -116,6 +128,15 @@ penalties = sa.Table(
     sa.Column("player_id", sa.Integer, sa.ForeignKey("league_players.id"), nullable=False),
     sa.Column("pt", sa.Float, nullable=False),
     sa.Column("reason", sa.Text, nullable=False),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+)
+
+series = sa.Table(
+    "league_series",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False, unique=True),
+    sa.Column("events", sa.JSON, nullable=False),  # the events' ids, in the order given (migration 0005)
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
 )
 

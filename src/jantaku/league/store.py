@@ -42,6 +42,7 @@ from jantaku.rules.loader import preset_names, rules_from_mapping
 from jantaku.text import TextError, check_name
 
 from . import schema as t
+from .across_events import AcrossEvents
 from .errors import (
     ConflictError,
     DuplicateImportError,
@@ -93,7 +94,7 @@ def _hash_password(password: str, salt: bytes | None = None) -> str:
     return f"{salt.hex()}${digest.hex()}"
 
 
-class LeagueStore(TableEntry):
+class LeagueStore(TableEntry, AcrossEvents):
     """The recorder's database and every operation on it. ``db`` is a file path or a PostgreSQL URL."""
 
     def __init__(self, db: str | Path, *, create: bool = True) -> None:

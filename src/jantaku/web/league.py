@@ -6,6 +6,14 @@
 ``GET  /league/event?name=``                         an event's standings, teams, games and players' charts (public)
 ``GET  /league/admin``                               the organiser's page: create an event, players, teams, seat a
                                                      round, enter hands (a form usable on a phone at the table)
+``GET  /league/player?name=``                         a player's profile: every event, every game, the rating
+``GET  /league/ratings?series=``                     the ratings across events (or of a series) and the series
+``GET  /league/api/ratings``                         ``?series=``: every player's rating (OpenSkill
+                                                     Plackett-Luce over the games in the order played)
+``GET  /league/api/players/{name}``                  a player's profile across events
+``GET  /league/api/series``                          the series; ``POST {"name", "events"}`` makes one (who may
+                                                     create events may create series)
+``GET  /league/api/series/{name}``                   a series: its events, standings summed, ratings
 ``GET  /league/api/presets``                         the riichi rule sets an event can use
 ``GET  /league/api/events``                          every event
 ``POST /league/api/events``                          ``{"name", "rules", "password"}``: a new event
@@ -463,6 +471,31 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
         return JSONResponse({"rounds": await call(s.clocks, request.path_params["name"])})
 
     @_guarded
+    async def ratings(request: Request) -> Response:
+        s = await call(store)
+        return JSONResponse(await call(s.ratings, request.query_params.get("series") or None))
+
+    @_guarded
+    async def profile(request: Request) -> Response:
+        s = await call(store)
+        return JSONResponse(await call(s.profile, request.path_params["name"]))
+
+    @_guarded
+    async def series_list(request: Request) -> Response:
+        s = await call(store)
+        if request.method == "POST":
+            may_create(request)  # as a new event: a series only reads its events, it changes none of them
+            body = await _body(request)
+            out = await call(s.create_series, body.get("name"), body.get("events"), actor="web organiser")
+            return JSONResponse(out, status_code=201)
+        return JSONResponse({"series": await call(s.series_names)})
+
+    @_guarded
+    async def series_one(request: Request) -> Response:
+        s = await call(store)
+        return JSONResponse(await call(s.series, request.path_params["name"]))
+
+    @_guarded
     async def audit(request: Request) -> Response:
         name = request.path_params["name"]
         await admin(request, name)
@@ -666,7 +699,13 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
         Route("/admin", page("league-admin.html")),
         Route("/table", page("league-table.html")),
         Route("/print", page("league-print.html")),
+        Route("/player", page("league-player.html")),
+        Route("/ratings", page("league-ratings.html")),
         Route("/api/presets", presets),
+        Route("/api/ratings", ratings),
+        Route("/api/players/{name}", profile),
+        Route("/api/series", series_list, methods=["GET", "POST"]),
+        Route("/api/series/{name}", series_one),
         Route("/api/events", events, methods=["GET", "POST"]),
         Route("/api/events/{name}", event),
         Route("/api/events/{name}/history", history),

@@ -77,7 +77,7 @@ function standingsTable(rows) {
   const head = el("tr", {}, ["#", "Player", "Team", "Total", "Games", "Avg rank", "1st/2nd/3rd/4th", "Win", "Deal-in", "Penalties"]
     .map((h) => el("th", {}, h)));
   return el("table", { class: "data", id: "standings-table" }, head, rows.map((r) =>
-    el("tr", { "data-player": r.player }, el("td", {}, r.place), el("td", {}, r.player), el("td", {}, r.team || ""),
+    el("tr", { "data-player": r.player }, el("td", {}, r.place), el("td", {}, playerLink(r.player)), el("td", {}, r.team || ""),
       el("td", { class: "num total" }, fmt(r.total)), el("td", { class: "num" }, r.games),
       el("td", { class: "num" }, r.average_rank === null ? "-" : r.average_rank.toFixed(2)),
       el("td", {}, r.ranks.join("/")), el("td", { class: "num" }, pct(r.win_rate)),
@@ -745,6 +745,57 @@ async function printPage() {
   );
 }
 
-const PAGES = { events: eventsPage, event: eventPage, admin: adminPage, print: printPage };
+// -- ratings, series and profiles across events -------------------------------------------------------------
+
+const playerLink = (name) => el("a", { href: `/league/player?name=${enc(name)}` }, name);
+
+function ratingsTable(rows) {
+  const head = el("tr", {}, ["#", "Player", "Rating (mu - 3 sigma)", "mu", "sigma", "Games"].map((h) => el("th", {}, h)));
+  return el("table", { class: "data", id: "ratings" }, head, rows.map((r, i) =>
+    el("tr", { "data-player": r.player }, el("td", {}, i + 1), el("td", {}, playerLink(r.player)),
+      el("td", { class: "num" }, r.ordinal.toFixed(2)), el("td", { class: "num" }, r.mu.toFixed(2)),
+      el("td", { class: "num" }, r.sigma.toFixed(2)), el("td", { class: "num" }, r.games))));
+}
+
+async function ratingsPage() {
+  const series = (await api("/series")).series;
+  const chosen = new URLSearchParams(location.search).get("series") || "";
+  $("series-select").append(...series.map((n) => el("option", { value: n, selected: n === chosen }, n)));
+  $("series-select").addEventListener("change", () => { location.search = $("series-select").value ? `?series=${enc($("series-select").value)}` : ""; });
+  const r = await api(`/ratings${chosen ? `?series=${enc(chosen)}` : ""}`);
+  $("ratings-model").textContent = `${r.model}: each finished game, in the order played, moves the four players' ratings by their places. A new player starts at mu 25, sigma 8.33; the list is by mu - 3 sigma.`;
+  $("ratings-table").replaceChildren(ratingsTable(r.players));
+  if (chosen) {
+    const s = await api(`/series/${enc(chosen)}`);
+    $("ratings-title").textContent = `Series ${chosen}`;
+    $("series-section").classList.remove("hidden");
+    $("series-events").textContent = `Events: ${s.events.join(", ")} (each settled under its own rules; totals summed).`;
+    const head = el("tr", {}, ["#", "Player", "Total", "Games", "Events", "Avg rank", "1st/2nd/3rd/4th"].map((h) => el("th", {}, h)));
+    $("series-standings").replaceChildren(el("table", { class: "data" }, head, s.standings.map((row, i) =>
+      el("tr", { "data-player": row.player }, el("td", {}, i + 1), el("td", {}, playerLink(row.player)),
+        el("td", { class: "num total" }, fmt(row.total)), el("td", { class: "num" }, row.games), el("td", { class: "num" }, row.events),
+        el("td", { class: "num" }, row.average_rank === null ? "-" : row.average_rank.toFixed(2)), el("td", {}, row.ranks.join("/"))))));
+  }
+}
+
+async function playerPage() {
+  const name = new URLSearchParams(location.search).get("name") || "";
+  const p = await api(`/players/${enc(name)}`);
+  $("player-name").textContent = p.player;
+  $("player-rating").textContent = p.rating
+    ? `${p.rating.ordinal.toFixed(2)} (mu ${p.rating.mu.toFixed(2)}, sigma ${p.rating.sigma.toFixed(2)}) after ${p.rating.games} game(s)`
+    : "no finished game yet";
+  const head = el("tr", {}, ["Event", "Rules", "Place", "Total", "Games", "Avg rank"].map((h) => el("th", {}, h)));
+  $("player-events").replaceChildren(el("table", { class: "data", id: "profile-events" }, head, p.events.map((e) =>
+    el("tr", {}, el("td", {}, el("a", { href: `/league/event?name=${enc(e.event)}` }, e.event)), el("td", {}, e.rules),
+      el("td", { class: "num" }, `${e.place} of ${e.of}`), el("td", { class: "num total" }, fmt(e.total)),
+      el("td", { class: "num" }, e.games), el("td", { class: "num" }, e.average_rank === null ? "-" : e.average_rank.toFixed(2))))));
+  const gh = el("tr", {}, ["Date", "Event", "Game", "Place", "Points"].map((h) => el("th", {}, h)));
+  $("player-games").replaceChildren(el("table", { class: "data", id: "profile-games" }, gh, p.games.map((g) =>
+    el("tr", {}, el("td", {}, g.date), el("td", {}, g.event), el("td", { class: "num" }, g.game),
+      el("td", { class: "num" }, g.rank), el("td", { class: "num" }, fmt(g.final))))));
+}
+
+const PAGES = { events: eventsPage, event: eventPage, admin: adminPage, print: printPage, ratings: ratingsPage, player: playerPage };
 // run once every deferred script is in (league-table.js adds the table page)
 document.addEventListener("DOMContentLoaded", () => PAGES[document.body.dataset.page]().catch((e) => say(e.message)));
