@@ -28,6 +28,7 @@ import sqlalchemy as sa
 
 from . import schema as t
 from .errors import LeagueError, NotFoundError
+from .values import checked_name
 
 
 class AcrossEvents:
@@ -118,9 +119,7 @@ class AcrossEvents:
 
     def create_series(self, name: str, events: list[str], *, actor: str = "organiser") -> dict[str, Any]:
         """A series of ``events`` (names, at least one), counted together; its name is its own."""
-        from .store import _name
-
-        name = _name(name, "series name")
+        name = checked_name(name, "series name")
         if not isinstance(events, list) or not events or not all(isinstance(e, str) for e in events):
             raise LeagueError("a series lists its events by name (one at least)")
         with self._tx() as conn:  # type: ignore[attr-defined]

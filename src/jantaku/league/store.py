@@ -39,7 +39,6 @@ from jantaku.errors import JantakuError
 from jantaku.extras import require
 from jantaku.rules import Ruleset, load_rules
 from jantaku.rules.loader import preset_names, rules_from_mapping
-from jantaku.text import TextError, check_name
 
 from . import schema as t
 from .across_events import AcrossEvents
@@ -55,6 +54,8 @@ from .migrations import head_revision, upgrade
 from .recording import HAND_KINDS, ReplayedGame, replay_entries, result_data
 from .seating import balance_winds, group_players, make_schedule, seat_table
 from .table_entry import TableEntry, may_change, request_id_of
+from .values import checked_name as _name
+from .values import hash_secret as _hash_password
 
 __all__ = ["LeagueStore", "database_url"]
 
@@ -86,12 +87,6 @@ def database_url(db: str | Path) -> str:
 MIN_PASSWORD_LENGTH = 8
 """The shortest organiser password an event takes (issue 32: guessing is slowed per address, and a short
 password would still fall to many addresses)."""
-
-
-def _hash_password(password: str, salt: bytes | None = None) -> str:
-    salt = salt or secrets.token_bytes(16)
-    digest = hashlib.pbkdf2_hmac("sha256", password.encode(), salt, 100_000)
-    return f"{salt.hex()}${digest.hex()}"
 
 
 class LeagueStore(TableEntry, AcrossEvents):
@@ -1236,15 +1231,6 @@ def _game_digest(first_dealer: int, entries: list[dict[str, Any]]) -> str:
 def _freed(name: str, row_id: int) -> str:
     """The name a deleted event or player keeps in its row, so that its own name is free again."""
     return f"{name[:160]} (deleted #{row_id})"
-
-
-def _name(value: object, what: str) -> str:
-    """A checked name (:func:`jantaku.text.check_name`: valid Unicode, no control or bidirectional characters,
-    at most 200 characters; an event's name also none of the characters of a URL path), or :class:`LeagueError`."""
-    try:
-        return check_name(value, what, 200, path=what == "event name")
-    except TextError as e:
-        raise LeagueError(str(e)) from None
 
 
 def _rules_from_text(text: str, shown: str) -> Ruleset:

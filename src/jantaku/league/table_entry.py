@@ -44,7 +44,6 @@ True
 from __future__ import annotations
 
 import datetime as _dt
-import hmac
 import secrets
 from typing import Any
 
@@ -52,6 +51,7 @@ import sqlalchemy as sa
 
 from . import schema as t
 from .errors import ConflictError, EntryError, LeagueError, NotFoundError
+from .values import hash_secret, secret_matches
 
 __all__ = ["CLOCK_ACTOR", "PIN_DIGITS", "TableEntry"]
 
@@ -105,8 +105,6 @@ class TableEntry:
     ) -> dict[str, str]:
         """Personal codes for the event's players: the ``players`` named (a new code replaces an old one), or
         every player who has none. Returns name -> code; the codes are stored hashed and never shown again."""
-        from .store import _hash_password
-
         with self._tx() as conn:
             ev = self._event(conn, event)
             rows = conn.execute(
@@ -125,15 +123,13 @@ class TableEntry:
             pins: dict[str, str] = {}
             for r in chosen:
                 pin = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
-                conn.execute(t.players.update().where(t.players.c.id == r.id).values(pin_hash=_hash_password(pin)))
+                conn.execute(t.players.update().where(t.players.c.id == r.id).values(pin_hash=hash_secret(pin)))
                 pins[r.name] = pin
             self._audit(conn, ev["id"], actor, "issue_pins", {"players": sorted(pins)})
         return pins
 
     def check_pin(self, event: str | int, player: str, pin: str) -> bool:
         """Whether ``pin`` is the personal code of ``player`` in the event (a player without one has none)."""
-        from .store import _hash_password
-
         with self.engine.connect() as conn:
             ev = self._event(conn, event)
             row = conn.execute(
@@ -143,8 +139,7 @@ class TableEntry:
             ).first()
         if row is None or not row.pin_hash or not isinstance(pin, str):
             return False
-        salt, _ = row.pin_hash.split("$", 1)
-        return hmac.compare_digest(_hash_password(pin, bytes.fromhex(salt)), row.pin_hash)
+        return secret_matches(pin, row.pin_hash)
 
     def seat_of(self, game_id: int, player: str) -> int:
         """The seat ``player`` has at the game, or a :class:`LeagueError` (they do not sit there)."""
