@@ -572,6 +572,40 @@ def test_a_record_imported_twice_is_refused_unless_forced(db_url, tmp_path):
     s.close()
 
 
+def test_the_same_record_imported_by_two_organisers_at_once_is_stored_once(db_url):
+    """Issue 34: two processes' imports of one record at the same moment: one stores it, the other is refused as
+    a duplicate (each used to check before the other wrote, and both stored it)."""
+    import threading
+
+    s = LeagueStore(db_url)
+    s.create_event("Online", "tenhou")
+    for p in ("Ann", "Bo", "Cy", "Di"):
+        s.add_player("Online", p)
+    mapping = {"反陽子さん": "Ann", "ASAPIN": "Bo", "でこじ": "Cy", "デジタル仙人": "Di"}
+    outcomes: list[str] = []
+    start = threading.Barrier(3)
+
+    def organiser():
+        own = LeagueStore(db_url)
+        start.wait()
+        try:
+            own.import_record("Online", RECORD, mapping)
+            outcomes.append("stored")
+        except DuplicateImportError:
+            outcomes.append("refused")
+        finally:
+            own.close()
+
+    threads = [threading.Thread(target=organiser) for _ in range(3)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert sorted(outcomes) == ["refused", "refused", "stored"]
+    assert len(s.games("Online")) == 1
+    s.close()
+
+
 def test_a_double_ron_is_one_deal_in_of_its_discarder(store):
     """Issue 34: seat 0 deals into a double ron, then into one win, in seven hands: 2 deal-ins of 7 hands (the
     double ron used to count twice: 3/7)."""

@@ -422,3 +422,15 @@ def test_any_entry_is_previewed_then_corrected_on_the_web(client):
     assert r.status_code == 404
     r = client.post(f"/league/api/games/{gid}/entries", json={"entry": None, "seq": "x"}, headers=PW)
     assert r.status_code == 400
+
+
+def test_the_league_database_lies_beside_the_games_store(tmp_path, monkeypatch):
+    """An application made with a games store and no league database keeps its league beside the store's file,
+    never in the working folder (the browser tests' server left a league there, shared from run to run)."""
+    work = tmp_path / "cwd"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    with TestClient(create_app(SqliteStore(tmp_path / "games.sqlite3"))) as c:
+        assert c.get("/league/api/events").json() == {"events": []}
+    assert (tmp_path / "games.league.sqlite3").exists()
+    assert list(work.iterdir()) == []

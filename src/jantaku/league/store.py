@@ -1182,29 +1182,31 @@ class LeagueStore(TableEntry, AcrossEvents):
         rules = self.rules(event)
         games = record_games(Path(path), rules, mapping or {})
         digests = [_game_digest(first_dealer, entries) for _, first_dealer, entries in games]
-        with self.engine.connect() as conn:  # every player known before any game is stored
-            ev_id = self._event(conn, event)["id"]
-            known = {p["name"] for p in self._players(conn, ev_id)}
-            held = self._imported_digests(conn, ev_id)
-        for players, _, _ in games:
-            unknown = [p for p in players if p not in known]
-            if unknown:
-                raise LeagueError(
-                    f"the record's player(s) {', '.join(map(repr, unknown))} are not players of the event: "
-                    "map each name in the record to an event player (or add the player first)"
-                )
-        if not force:
-            for n, digest in enumerate(digests):
-                if digest in held:
-                    raise DuplicateImportError(
-                        f"game {n + 1} of {Path(path).name} is already in the event as game {held[digest]} "
-                        "(imported before): import it again only on purpose (force)"
-                    )
+        replays = [replay_entries(rules, first_dealer, entries) for _, first_dealer, entries in games]
         out = []
-        for (players, first_dealer, entries), digest in zip(games, digests, strict=True):
-            with self._tx() as conn:
-                ev = self._event(conn, event)
-                replayed = replay_entries(rules, first_dealer, entries)
+        # one transaction for the whole record, the event's imports one at a time (SQLite's write lock; on
+        # PostgreSQL an advisory lock per event): two organisers importing the same record at once store it once
+        with self._tx() as conn:
+            ev = self._event(conn, event)
+            if conn.dialect.name == "postgresql":
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k, :e)"), {"k": _IMPORT_LOCK, "e": ev["id"]})
+            known = {p["name"] for p in self._players(conn, ev["id"])}
+            for players, _, _ in games:
+                unknown = [p for p in players if p not in known]
+                if unknown:
+                    raise LeagueError(
+                        f"the record's player(s) {', '.join(map(repr, unknown))} are not players of the event: "
+                        "map each name in the record to an event player (or add the player first)"
+                    )
+            if not force:
+                held = self._imported_digests(conn, ev["id"])
+                for n, digest in enumerate(digests):
+                    if digest in held:
+                        raise DuplicateImportError(
+                            f"game {n + 1} of {Path(path).name} is already in the event as game {held[digest]} "
+                            "(imported before): import it again only on purpose (force)"
+                        )
+            for (players, first_dealer, entries), digest, replayed in zip(games, digests, replays, strict=True):
                 draw = {"procedure": "record", "file": Path(path).name, "digest": digest}
                 gid = self._insert_game(conn, ev, players, first_dealer, None, 1, "import", draw)
                 for seq, (e, o) in enumerate(zip(entries, replayed.outcomes, strict=True), 1):
@@ -1217,8 +1219,12 @@ class LeagueStore(TableEntry, AcrossEvents):
                 self._audit(
                     conn, ev["id"], actor, "import_record", {"game": gid, "file": Path(path).name, "players": players}
                 )
-            out.append(gid)
+                out.append(gid)
         return out
+
+
+_IMPORT_LOCK = 0x4A4B
+"""The first key of the PostgreSQL advisory lock an import takes (the second is the event's id)."""
 
 
 def _game_digest(first_dealer: int, entries: list[dict[str, Any]]) -> str:

@@ -778,6 +778,15 @@ async def _server_error(request: Request, exc: Exception) -> Response:
     return _error(500, f"server error ({type(exc).__name__}); the request changed nothing that was acknowledged")
 
 
+def _league_db_beside(store: Any, db: str | Path | None) -> Path:
+    """The league database's default: beside the games' SQLite file (``db``, or the file of the store given),
+    else ``jantaku.league.sqlite3`` in the working folder (a store that is not a file)."""
+    path = db if db is not None else getattr(store, "path", None)
+    if path is None or str(path) == ":memory:" or "://" in str(path):
+        path = "jantaku.sqlite3"
+    return Path(path).with_suffix(".league.sqlite3")
+
+
 def create_app(
     store: GameStore | None = None,
     db: str | Path | None = None,
@@ -849,9 +858,7 @@ def create_app(
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Mount(
             "/league",
-            league_app(
-                league_db or Path(db or "jantaku.sqlite3").with_suffix(".league.sqlite3"), league_creation, pool
-            ),
+            league_app(league_db or _league_db_beside(store, db), league_creation, pool),
         ),
     ]
     handlers = {WebError: _web_error, HTTPException: _http_error, Exception: _server_error}

@@ -295,7 +295,9 @@ function tickClocks() {
   target.replaceChildren(...shown.map((c) => {
     const left = Math.max(0, (Date.parse(c.end) - Date.now()) / 1000);
     const text = left > 0 ? `${Math.floor(left / 60)}:${String(Math.floor(left % 60)).padStart(2, "0")} left` : "time is up: the hand in play is the last";
-    return el("span", { class: `clock-round${left > 0 ? "" : " up"}`, "data-round": c.round }, `Round ${c.round}: ${text} `);
+    // the last five minutes in amber, then red: the tables see the end coming
+    const cls = left <= 0 ? " up" : left <= 300 ? " soon" : "";
+    return el("span", { class: `clock-round${cls}`, "data-round": c.round }, `Round ${c.round}: ${text} `);
   }));
 }
 
