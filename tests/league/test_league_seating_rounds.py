@@ -119,7 +119,10 @@ def test_the_web_api_seats_by_schedule_and_substitutes(tmp_path, db_url):
         assert made.status_code == 201 and len(made.json()["schedule"]) == 2
         ev = c.get("/league/api/events/Cup").json()
         assert ev["schedule"] == made.json()["schedule"] and [p["substitute"] for p in ev["players"]][-1] is True
-        r = c.post("/league/api/events/Cup/rounds", json={"method": "prescripted", "draw": False}, headers=pw).json()
+        seat = {"method": "prescripted", "draw": False, "round": 1}
+        r = c.post("/league/api/events/Cup/rounds", json=seat, headers=pw).json()
+        again = c.post("/league/api/events/Cup/rounds", json=seat, headers=pw)  # a second page, the same round
+        assert again.status_code == 409 and "not 1" in again.json()["error"]
         assert [g["players"] for g in r["games"]] == made.json()["schedule"][0]
         gid = r["games"][0]["game"]
         sub = c.post(f"/league/api/games/{gid}/substitute", json={"seat": 1, "player": "S"}, headers=pw)
@@ -131,3 +134,15 @@ def test_the_web_api_seats_by_schedule_and_substitutes(tmp_path, db_url):
 def test_pairs_counted_once():
     assert repeats([[["a", "b", "c", "d"]], [["a", "b", "e", "f"]]]) == 1
     assert repeats([[list("abcd")], [list("abcd")]]) == len(list(itertools.combinations("abcd", 2)))
+
+
+def test_a_round_seated_by_someone_else_meanwhile_is_refused_not_doubled(store):
+    """Issue 34 (nothing lost): two organisers seat "round 2" from the same page: the second is refused."""
+    from jantaku.league.errors import ConflictError
+
+    _event(store, players="ABCDEFGH")
+    store.seat_round("Cup", "random", seed=1, expected_round=1)
+    store.seat_round("Cup", "random", seed=2, expected_round=2)
+    with pytest.raises(ConflictError, match="this would be round 3, not 2"):
+        store.seat_round("Cup", "random", seed=3, expected_round=2)
+    assert len(store.games("Cup")) == 4

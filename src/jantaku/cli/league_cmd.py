@@ -114,6 +114,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="no seat draw, the East seat deals first: seats as listed (given, prescripted), else each player at "
         "the wind they have sat at least",
     )
+    c.add_argument(
+        "--round",
+        type=int,
+        dest="expected_round",
+        metavar="N",
+        help="the number the new round should get: refused if someone seated another meanwhile",
+    )
     c.set_defaults(action=_seat)
 
     c = cmds.add_parser("schedule", help="decide every round's tables ahead (then seat rounds --method prescripted)")
@@ -444,7 +451,15 @@ def _player(store: Any, a: argparse.Namespace) -> Any:
 
 def _seat(store: Any, a: argparse.Namespace) -> Any:
     players = _names(a.players) if a.players else None
-    r = store.seat_round(a.event, a.method, players=players, seed=a.seed, draw=not a.no_draw, actor=a.by)
+    r = store.seat_round(
+        a.event,
+        a.method,
+        players=players,
+        seed=a.seed,
+        draw=not a.no_draw,
+        expected_round=a.expected_round,
+        actor=a.by,
+    )
     if a.json:
         return r
     lines = [f"round {r['round']}:"]

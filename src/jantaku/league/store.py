@@ -400,9 +400,12 @@ class LeagueStore(TableEntry, AcrossEvents):
         players: list[str] | None = None,
         seed: int | str | None = None,
         draw: bool = True,
+        expected_round: int | None = None,
         actor: str = "organiser",
     ) -> dict[str, Any]:
-        """Seat a new round: group the players into tables (``random``, ``balanced``, ``swiss``, ``given``:
+        """Seat a new round (``expected_round``: the number it should get, as the organiser's page saw the
+        event; another round seated meanwhile makes it a :class:`ConflictError`, nothing seated): group the
+        players into tables (``random``, ``balanced``, ``swiss``, ``given``:
         ``players`` in table order, or ``prescripted``: the event's schedule, :meth:`make_schedule`; random,
         balanced and swiss never seat two teammates at one table where the teams allow it, nor a substitute)
         and seat each table by the rule set's draw (``draw``), or without it East first with the first dealer
@@ -426,6 +429,11 @@ class LeagueStore(TableEntry, AcrossEvents):
                 conn.execute(sa.select(sa.func.max(t.rounds.c.number)).where(t.rounds.c.event_id == ev["id"])).scalar()
                 or 0
             ) + 1
+            if expected_round is not None and expected_round != number:
+                raise ConflictError(
+                    f"{ev['name']} has {number - 1} round(s) now, so this would be round {number}, not "
+                    f"{expected_round}: someone else seated one meanwhile; reload and check"
+                )
             if method == "prescripted":
                 schedule = ev["schedule"] or []
                 if number > len(schedule):

@@ -29,7 +29,10 @@
                                                      record's names (nothing stored); a game the event holds
                                                      already is refused (409) unless ``?force=1``
 ``POST /league/api/events/{name}/{what}``            organiser: ``teams``, ``players``, ``rounds``, ``games``,
-                                                     ``quick``, ``penalties``, ``schedule`` (``{"rounds",
+                                                     ``quick`` (``rounds`` takes ``{"method", "round"?,
+                                                     ...}``: ``round``, the number the new round should get,
+                                                     refused with 409 if another was seated meanwhile),
+                                                     ``penalties``, ``schedule`` (``{"rounds",
                                                      "seed"?}``: every round's tables ahead, for rounds seated
                                                      ``prescripted``), ``pins`` (``{"players"?}``: new
                                                      personal codes, shown once), ``clock`` (``{"round",
@@ -543,6 +546,7 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
                 players=body.get("players"),
                 seed=body.get("seed"),
                 draw=bool(body.get("draw", True)),
+                expected_round=_optional_int(body, "round"),
                 actor=actor,
             )
             return JSONResponse(r, status_code=201)

@@ -74,7 +74,8 @@ async function eventsPage() {
 // -- an event's standings ------------------------------------------------------------------------------------
 
 function standingsTable(rows) {
-  const head = el("tr", {}, ["#", "Player", "Team", "Total", "Games", "Avg rank", "1st/2nd/3rd/4th", "Win", "Deal-in", "Penalties"]
+  // every rate says what it is counted over: wins and deal-ins per recorded hand the player sat in
+  const head = el("tr", {}, ["#", "Player", "Team", "Total", "Games", "Avg rank (per game)", "1st/2nd/3rd/4th", "Win (per hand)", "Deal-in (per hand)", "Penalties"]
     .map((h) => el("th", {}, h)));
   return el("table", { class: "data", id: "standings-table" }, head, rows.map((r) =>
     el("tr", { "data-player": r.player }, el("td", {}, r.place), el("td", {}, playerLink(r.player)), el("td", {}, r.team || ""),
@@ -187,7 +188,9 @@ async function adminPage() {
   $("round-seat").addEventListener("click", () => act(async () => {
     const method = $("round-method").value;
     // without the draw: East first, each player at the wind they have sat least (as given or scheduled)
-    const body = { method, draw: $("round-draw").checked };
+    // the round this page expects to seat: another organiser's round seated meanwhile is refused, not doubled
+    const seated = Math.max(0, ...state.data.games.map((g) => g.round || 0));
+    const body = { method, draw: $("round-draw").checked, round: seated + 1 };
     if (method === "given") {
       // the players as the organiser seats them, four a table; the draw (or East first) within each table
       body.players = $("given-players").value.split(",").map((x) => x.trim()).filter(Boolean);
