@@ -15,8 +15,13 @@ from jantaku.table.actions import PASS
 
 @pytest.mark.parametrize(("preset", "opponents"), [("standard", "random"), ("jielu", "efficiency")])
 def test_gymnasium_check_env(preset, opponents):
-    env = gym.make(je.GYM_ID, rules=preset, opponents=opponents)
+    # Gymnasium's checker steps actions sampled without the mask: the fallback mode is for such callers
+    env = gym.make(je.GYM_ID, rules=preset, opponents=opponents, illegal_action="fallback")
     check_env(env.unwrapped, skip_render_check=True)
+    strict = gym.make(je.GYM_ID, rules=preset, opponents=opponents)  # the default refuses what the mask forbids
+    obs, _ = strict.reset(seed=3)
+    with pytest.raises(JantakuError, match="not legal"):
+        strict.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
 
 
 def test_registered_id_options_and_the_learning_seat():

@@ -175,7 +175,7 @@ def test_parallel_asks_every_answering_seat_in_one_step():
 
 
 def test_illegal_actions_fall_back_or_raise():
-    env = je.raw_env("tenhou", mjai_events=False)
+    env = je.raw_env("tenhou", mjai_events=False, illegal_action="fallback")
     env.reset(seed=1)
     obs, *_ = env.last()
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
@@ -198,7 +198,7 @@ def test_bad_options_are_refused_by_name():
         je.parallel_env("standard", illegal_action="ignore")
     with pytest.raises(JantakuError, match="nosuchrules"):
         je.env("nosuchrules")
-    with pytest.raises(JantakuError, match="seed must be an integer"):
+    with pytest.raises(JantakuError, match="seed must be a whole number"):
         je.raw_env("standard").reset(seed="x")
     with pytest.raises(JantakuError, match="reset"):
         je.raw_env("standard").step(0)
@@ -209,3 +209,64 @@ def test_render_shows_the_table():
     env.reset(seed=2)
     text = env.render()
     assert text.startswith("mu E1") and text.count("player_") == 4
+
+
+@pytest.mark.parametrize("bad", [2.9, "2", True, np.float32(2), float("inf"), 2.0, None, [1]])
+def test_an_action_is_an_integer_and_nothing_else(bad):
+    """Issue 35: floats (2.0 and inf too), strings, booleans and NumPy floats are refused by name (they used to be
+    rounded or cast: step(2.9) played action 2), under either illegal-action mode."""
+    for mode in ("raise", "fallback"):
+        env = je.raw_env("tenhou", mjai_events=False, illegal_action=mode)
+        env.reset(seed=1)
+        before = len(env.table.game.events)
+        with pytest.raises(JantakuError, match="an action is an integer index 0-160, got"):
+            env.step(bad)
+        assert len(env.table.game.events) == before  # nothing played
+
+
+def test_numpy_integers_are_actions():
+    env = je.raw_env("tenhou", mjai_events=False)
+    env.reset(seed=1)
+    obs, *_ = env.last()
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    env.step(np.int64(legal))
+    env.step(np.array(int(np.flatnonzero(env.last()[0]["action_mask"])[0])))
+
+
+def test_the_default_never_plays_what_the_agent_did_not_choose():
+    """Issue 35: an illegal index raises by default (the fallback played something else silently)."""
+    env = je.raw_env("tenhou", mjai_events=False)
+    env.reset(seed=1)
+    obs, *_ = env.last()
+    with pytest.raises(IllegalActionError):
+        env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    par = je.parallel_env("tenhou", mjai_events=False)
+    obs, _ = par.reset(seed=1)
+    asked = [a for a in par.agents if obs[a]["action_mask"].any()]
+    with pytest.raises(IllegalActionError):
+        par.step({a: int(np.flatnonzero(obs[a]["action_mask"] == 0)[0]) for a in asked})
+
+
+def test_agents_and_seeds_are_checked_by_name():
+    env = je.raw_env("tenhou", mjai_events=False)
+    for seed in (-1, 2**64, "7", 1.5):
+        with pytest.raises(JantakuError, match="seed must be a whole number"):
+            env.reset(seed=seed)
+    env.reset(seed=1)
+    for call in (env.observe, env.action_space, env.observation_space):
+        with pytest.raises(JantakuError, match="no agent 'player_9'"):
+            call("player_9")
+    par = je.parallel_env("tenhou", mjai_events=False)
+    par.reset(seed=1)
+    with pytest.raises(JantakuError, match="no agent 'bob'"):
+        par.step({"bob": 0})
+
+
+def test_the_aec_form_does_not_claim_to_be_parallelizable():
+    """Issue 35: several seats answer one discard; PettingZoo's aec_to_parallel would order them wrongly, so the
+    AEC env says it is not parallelizable (parallel_env is the parallel form, tested by parallel_api_test)."""
+    from pettingzoo.utils.conversions import aec_to_parallel
+
+    assert je.raw_env.metadata["is_parallelizable"] is False
+    with pytest.raises(AssertionError):
+        aec_to_parallel(je.raw_env("standard"))

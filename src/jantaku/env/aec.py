@@ -31,12 +31,10 @@ from pettingzoo.utils import wrappers
 from jantaku.errors import JantakuError
 from jantaku.rules import Ruleset
 
-from .core import ILLEGAL_MODES, REWARDS, Table, check_choice, resolve_rules
+from .core import AGENTS, ILLEGAL_MODES, REWARDS, Table, agent_seat, check_choice, resolve_rules
 from .encoding import ENCODING_VERSION, NUM_ACTIONS, OBS_PLANES, OBS_PLANES_PRIVILEGED, encode, observation_bounds
 
 __all__ = ["AGENTS", "TableEnvBase", "env", "observation_space", "raw_env"]
-
-AGENTS = ("player_0", "player_1", "player_2", "player_3")
 
 
 def observation_space(privileged: bool = False) -> spaces.Dict:
@@ -78,18 +76,20 @@ class TableEnvBase:
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The same space object for every agent and every call (as PettingZoo's tests require)."""
+        agent_seat(agent)
         return self._obs_space
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         """``Discrete(161)``: the action indices of :mod:`jantaku.env.encoding`."""
+        agent_seat(agent)
         return self._act_space
 
     def _new_table(self, seed: int | None) -> Table:
         """A new game: with ``seed`` that game (and the generator of the following seeds restarted from it),
         without one the next seed from the generator."""
         if seed is not None:
-            if not isinstance(seed, int | np.integer) or isinstance(seed, bool):
-                raise JantakuError(f"seed must be an integer, got {seed!r}")
+            if not isinstance(seed, int | np.integer) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+                raise JantakuError(f"seed must be a whole number 0 to 2**63-1, got {str(seed)[:40]!r}")
             self._seeds = np.random.default_rng(int(seed))
             game_seed = int(seed)
         else:
@@ -111,7 +111,7 @@ class raw_env(TableEnvBase, AECEnv):
         reward: ``"rank"`` (the final result in rank points at the end) or ``"score"`` (point changes, scaled).
         privileged: add every closed hand to the observation (for centralised critics).
         mjai_events: put the seat's new mjai events in its info (off is faster).
-        illegal_action: ``"fallback"`` or ``"raise"`` (see :data:`jantaku.env.core.ILLEGAL_MODES`).
+        illegal_action: ``"raise"`` (the default) or ``"fallback"`` (see :data:`jantaku.env.core.ILLEGAL_MODES`).
         render_mode: ``None``, ``"ansi"`` (``render()`` returns text) or ``"human"`` (prints it).
     """
 
@@ -119,7 +119,9 @@ class raw_env(TableEnvBase, AECEnv):
         "name": "jantaku_mahjong_v0",
         "render_modes": ["ansi", "human"],
         "render_fps": 4,
-        "is_parallelizable": True,
+        # calls and ron on one discard are decided by several seats at once: the AEC form asks them one at a
+        # time, so PettingZoo's AEC-to-parallel conversion does not hold; parallel_env is the parallel form
+        "is_parallelizable": False,
         "encoding_version": ENCODING_VERSION,
     }
 
@@ -130,7 +132,7 @@ class raw_env(TableEnvBase, AECEnv):
         reward: str = "rank",
         privileged: bool = False,
         mjai_events: bool = True,
-        illegal_action: str = "fallback",
+        illegal_action: str = "raise",
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
@@ -164,7 +166,7 @@ class raw_env(TableEnvBase, AECEnv):
         t = self.table
         if t is None:
             raise JantakuError("call reset() before observe()")
-        seat = AGENTS.index(agent)
+        seat = agent_seat(agent)
         return {"observation": encode(t.game, seat, self.privileged), "action_mask": t.mask(seat)}
 
     def step(self, action: Any) -> None:

@@ -21,17 +21,59 @@ from jantaku.table.actions import Action
 
 from .encoding import A_PASS, A_TSUMOGIRI, NUM_ACTIONS, legal_indices, mask_of, score_scale
 
-__all__ = ["ILLEGAL_MODES", "REWARDS", "Opponent", "Table", "make_opponent", "resolve_rules"]
+__all__ = [
+    "AGENTS",
+    "ILLEGAL_MODES",
+    "REWARDS",
+    "Opponent",
+    "Table",
+    "action_index",
+    "agent_seat",
+    "close_opponents",
+    "make_opponent",
+    "resolve_rules",
+]
 
 REWARDS = ("rank", "score")
 """``rank``: the seat's final result in rank points (the rule set's settlement: uma, oka, its unit) when
 the game ends, 0 before; ``score``: every change of the seat's points, divided by the encoding's
 score scale (100,000 points under riichi rules, 1,000 under 洁律)."""
 
-ILLEGAL_MODES = ("fallback", "raise")
-"""What an index that is not legal now does: ``fallback`` plays pass when that is legal, else tsumogiri,
-else the lowest legal index, and says so in ``info["illegal_action"]``; ``raise`` raises
-:class:`~jantaku.table.kyoku.IllegalActionError`."""
+AGENTS = ("player_0", "player_1", "player_2", "player_3")
+"""The PettingZoo agents, seat by seat."""
+
+ILLEGAL_MODES = ("raise", "fallback")
+"""What an index that is not legal now does: ``raise`` (the default) raises
+:class:`~jantaku.table.kyoku.IllegalActionError` naming the legal ones; ``fallback`` plays pass when that is legal,
+else tsumogiri, else the lowest legal index, and says so in ``info["illegal_action"]`` (for a learner that
+samples without the mask; the default never plays what the agent did not choose)."""
+
+
+def action_index(index: Any) -> int:
+    """An action index as a Python int: an ``int`` or a NumPy integer (a 0-d integer array too), never a bool,
+    a float (``2.0`` included) or a string; else a :class:`JantakuError` saying what was given.
+
+    >>> action_index(np.int64(3)), action_index(np.array(5))
+    (3, 5)
+    >>> action_index(2.0)
+    Traceback (most recent call last):
+    ...
+    jantaku.errors.JantakuError: an action is an integer index 0-160, got 2.0 (float)
+    """
+    if isinstance(index, np.ndarray) and index.ndim == 0 and np.issubdtype(index.dtype, np.integer):
+        index = index.item()
+    if isinstance(index, bool | np.bool_) or not isinstance(index, int | np.integer):
+        shown = repr(index) if len(repr(index)) <= 40 else repr(index)[:37] + "..."
+        raise JantakuError(f"an action is an integer index 0-{NUM_ACTIONS - 1}, got {shown} ({type(index).__name__})")
+    return int(index)
+
+
+def agent_seat(agent: object) -> int:
+    """The seat of a PettingZoo agent name (``player_0`` ... ``player_3``), or a :class:`JantakuError` naming it."""
+    if agent not in AGENTS:
+        raise JantakuError(f"no agent {str(agent)[:40]!r}: the agents are {', '.join(AGENTS)}")
+    return AGENTS.index(agent)  # type: ignore[arg-type]
+
 
 Opponent = Callable[[PlayerView, list[Action]], Action]
 
@@ -60,6 +102,19 @@ def make_opponent(spec: str | Opponent | Any, seed: str) -> Opponent:
     if callable(spec):
         return spec  # type: ignore[no-any-return]
     raise JantakuError(f"an opponent is a bot name, an agent with act(view, legal) or a callable, got {spec!r}")
+
+
+def close_opponents(bots: list[Opponent | None], specs: list[Any]) -> None:
+    """Stop the opponents the environment made from a name (``specs[s]`` a string, such as ``mjai:COMMAND``: its
+    process), so that a new game or closing the environment leaves no process running. An agent object the
+    caller passed is the caller's to close."""
+    for bot, spec in zip(bots, specs, strict=False):
+        if not isinstance(spec, str):
+            continue
+        owner = getattr(bot, "__self__", bot)  # the agent whose bound ``act`` the environment holds
+        close = getattr(owner, "close", None)
+        if callable(close):
+            close()
 
 
 class Table:
@@ -109,10 +164,7 @@ class Table:
         legal = self.legal(seat)
         if not legal:
             raise JantakuError(f"seat {seat} is not asked to act now")
-        try:
-            i = int(index)
-        except (TypeError, ValueError):
-            raise JantakuError(f"an action is an integer index 0-{NUM_ACTIONS - 1}, got {index!r}") from None
+        i = action_index(index)
         a = legal.get(i)
         if a is not None:
             return a, False

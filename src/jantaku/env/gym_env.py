@@ -25,7 +25,7 @@ from jantaku.errors import JantakuError
 from jantaku.rules import Ruleset
 
 from .aec import keep_options, observation_space, render_table
-from .core import Opponent, Table, make_opponent, resolve_rules
+from .core import Opponent, Table, close_opponents, make_opponent, resolve_rules
 from .encoding import ENCODING_VERSION, NUM_ACTIONS, encode
 
 __all__ = ["MahjongEnv", "opponent_list"]
@@ -75,7 +75,7 @@ class MahjongEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         reward: str = "rank",
         privileged: bool = False,
         mjai_events: bool = True,
-        illegal_action: str = "fallback",
+        illegal_action: str = "raise",
         render_mode: str | None = None,
     ) -> None:
         self.rules = resolve_rules(rules)
@@ -97,6 +97,7 @@ class MahjongEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         super().reset(seed=seed)
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(2**31))
         self.table = Table(self.rules, game_seed, mjai=self.mjai_events)
+        close_opponents(self._bots, self._opponent_specs)  # the last game's (an mjai bot's process ends with its game)
         self._bots = [
             None if spec is None else make_opponent(spec, f"{game_seed}:{s}")
             for s, spec in enumerate(self._opponent_specs)
@@ -154,3 +155,10 @@ class MahjongEnv(gym.Env[dict[str, np.ndarray], np.int64]):
     def render(self) -> str | None:
         """A text picture of the table (``ansi``), printed for ``human``."""
         return render_table(self.table, self.render_mode)
+
+    def close(self) -> None:
+        """End the game and stop the opponents' processes (mjai bots)."""
+        close_opponents(self._bots, self._opponent_specs)
+        self._bots = []
+        self.table = None
+        super().close()

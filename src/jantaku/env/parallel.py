@@ -45,7 +45,7 @@ class parallel_env(TableEnvBase, ParallelEnv):
         reward: str = "rank",
         privileged: bool = False,
         mjai_events: bool = True,
-        illegal_action: str = "fallback",
+        illegal_action: str = "raise",
         render_mode: str | None = None,
     ) -> None:
         self._setup(rules, reward, privileged, mjai_events, illegal_action, render_mode)
@@ -91,6 +91,9 @@ class parallel_env(TableEnvBase, ParallelEnv):
             raise JantakuError("call reset() before step() (the game is over or not started)")
         if not isinstance(actions, dict):
             raise JantakuError(f"actions must be a dict of agent name to action index, got {type(actions).__name__}")
+        unknown = [a for a in actions if a not in AGENTS]
+        if unknown:
+            raise JantakuError(f"no agent {str(unknown[0])[:40]!r}: the agents are {', '.join(AGENTS)}")
         asked = t.to_act()
         chosen = []
         illegal: dict[str, bool] = {}

@@ -28,7 +28,16 @@ from jantaku.errors import JantakuError
 from jantaku.rules import Ruleset
 
 from .aec import observation_space
-from .core import ILLEGAL_MODES, REWARDS, Opponent, Table, check_choice, make_opponent, resolve_rules
+from .core import (
+    ILLEGAL_MODES,
+    REWARDS,
+    Opponent,
+    Table,
+    check_choice,
+    close_opponents,
+    make_opponent,
+    resolve_rules,
+)
 from .encoding import ENCODING_VERSION, NUM_ACTIONS, OBS_PLANES, OBS_PLANES_PRIVILEGED, encode, encode_batch
 from .gym_env import opponent_list
 
@@ -50,7 +59,7 @@ class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         *,
         reward: str = "rank",
         privileged: bool = False,
-        illegal_action: str = "fallback",
+        illegal_action: str = "raise",
     ) -> None:
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
             raise JantakuError(f"num_envs must be a positive integer, got {num_envs!r}")
@@ -76,6 +85,8 @@ class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
 
     def _new_game(self, i: int, seed: int) -> None:
         table = Table(self.rules, seed, mjai=False)
+        if i < len(self._bots):
+            close_opponents(self._bots[i], self._specs)  # the slot's last game's (an mjai bot's process)
         bots = [None if spec is None else make_opponent(spec, f"{seed}:{s}") for s, spec in enumerate(self._specs)]
         table.play_bots(bots, self.seat)
         self.tables[i] = table
@@ -158,4 +169,8 @@ class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         return obs, rewards, terminated, np.zeros(self.num_envs, bool), info
 
     def close_extras(self, **kwargs: Any) -> None:
+        """End the games and stop the opponents' processes (mjai bots)."""
+        for bots in self._bots:
+            close_opponents(bots, self._specs)
+        self._bots = []
         self.tables = []
