@@ -48,6 +48,7 @@ at seat 0.
 
 from __future__ import annotations
 
+import atexit
 import collections
 import contextlib
 import json
@@ -56,7 +57,10 @@ import queue
 import shlex
 import shutil
 import subprocess
+import sys
 import threading
+import time
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
@@ -125,10 +129,24 @@ def action_to_mjai(action: Action) -> dict[str, Any]:
     return {"type": "none"}
 
 
+MAX_LINE = 1 << 20
+"""The longest line (characters) read from a bot: an mjai action is a few hundred; a bot writing more without a
+newline is stopped (a reader holding its whole output would take the memory it writes)."""
+
+_OVERLONG = object()
+
+
 def _pump_lines(stream: IO[str], out: queue.Queue[object]) -> None:
-    """Reader thread: every line of ``stream`` into ``out``, then ``_EOF``."""
+    """Reader thread: every line of ``stream`` into ``out``, then ``_EOF`` (or ``_OVERLONG`` for a line longer
+    than :data:`MAX_LINE`, after which nothing more is read)."""
     try:
-        for line in stream:
+        while True:
+            line = stream.readline(MAX_LINE + 1)
+            if not line:
+                break
+            if len(line) > MAX_LINE:
+                out.put(_OVERLONG)
+                return
             out.put(line)
     except (OSError, ValueError):
         pass
@@ -136,12 +154,29 @@ def _pump_lines(stream: IO[str], out: queue.Queue[object]) -> None:
 
 
 def _pump_tail(stream: IO[str], tail: collections.deque[str]) -> None:
-    """Reader thread: keep the last lines of ``stream`` (the bot's stderr) for error messages."""
+    """Reader thread: keep the last lines of ``stream`` (the bot's stderr) for error messages (each cut to 500
+    characters; a longer line is read in parts, never held whole)."""
     try:
-        for line in stream:
-            tail.append(line.rstrip("\n"))
+        while True:
+            line = stream.readline(MAX_LINE)
+            if not line:
+                break
+            tail.append(line.rstrip("\n")[:500])
     except (OSError, ValueError):
         pass
+
+
+_LIVE: weakref.WeakSet[MjaiProcessAgent] = weakref.WeakSet()
+"""Agents with a running process: stopped at the interpreter's exit (see :func:`_stop_all`)."""
+
+
+@atexit.register
+def _stop_all() -> None:
+    """At exit, stop every bot process still running and let the reader threads end, before the interpreter
+    tears down the streams those threads read (reading a stream then aborts the process: SIGABRT)."""
+    for agent in list(_LIVE):
+        with contextlib.suppress(Exception):
+            agent.close()
 
 
 class MjaiProcessAgent:
@@ -195,6 +230,7 @@ class MjaiProcessAgent:
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
         self._broken = False
         self._stderr_thread: threading.Thread | None = None
+        self._stdout_thread: threading.Thread | None = None
         self._view: PlayerView | None = None
         """The view last asked with: its hand's events (a live sequence) are sent up to :attr:`_sent`."""
         self._hand: tuple[int, int, int] | None = None
@@ -239,10 +275,12 @@ class MjaiProcessAgent:
             self._broken = True
             raise MjaiBotError(f"{self._name()} could not be started: {e.strerror or e}") from None
         assert proc.stdout is not None and proc.stderr is not None
-        threading.Thread(target=_pump_lines, args=(proc.stdout, self._lines), daemon=True).start()
+        self._stdout_thread = threading.Thread(target=_pump_lines, args=(proc.stdout, self._lines), daemon=True)
+        self._stdout_thread.start()
         self._stderr_thread = threading.Thread(target=_pump_tail, args=(proc.stderr, self._stderr), daemon=True)
         self._stderr_thread.start()
         self._proc = proc
+        _LIVE.add(self)
         return proc
 
     def _fail(self, what: str) -> MjaiBotError:
@@ -280,9 +318,10 @@ class MjaiProcessAgent:
                 proc.wait(timeout=1)
             raise self._fail("exited before reading its events") from None
         wait = self.timeout if self.exchanges else self.startup_timeout
+        deadline = time.monotonic() + wait  # one deadline for the answer: blank lines do not extend it
         while True:
             try:
-                item = self._lines.get(timeout=wait)
+                item = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 first = "" if self.exchanges else " (its first answer, start-up included)"
                 raise self._fail(f"did not answer within {wait:g} s{first}") from None
@@ -290,6 +329,8 @@ class MjaiProcessAgent:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     proc.wait(timeout=1)
                 raise self._fail("exited without answering")
+            if item is _OVERLONG:
+                raise self._fail(f"wrote a line longer than {MAX_LINE} characters (one JSON action per line expected)")
             line = str(item).strip()
             if line:
                 break
@@ -327,12 +368,15 @@ class MjaiProcessAgent:
             proc.kill()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=2)
-        for stream in (proc.stdout, proc.stderr):
-            try:
-                if stream is not None:
+        _LIVE.discard(self)
+        # the process is gone, so its pipes reach their end and the reader threads finish; a stream is closed only
+        # once no thread reads it (closing one under a reader aborts the interpreter at exit)
+        for thread, stream in ((self._stdout_thread, proc.stdout), (self._stderr_thread, proc.stderr)):
+            if thread is not None:
+                thread.join(timeout=2)
+            if stream is not None and (thread is None or not thread.is_alive()):
+                with contextlib.suppress(OSError, ValueError):
                     stream.close()
-            except (OSError, ValueError):
-                pass
 
     def __enter__(self) -> MjaiProcessAgent:
         return self
@@ -343,7 +387,13 @@ class MjaiProcessAgent:
         self.close()
 
     def __del__(self) -> None:
+        proc = self._proc if hasattr(self, "_proc") else None
+        if proc is None:
+            return
         with contextlib.suppress(Exception):  # nothing may escape a finaliser
+            if sys.is_finalizing():  # the interpreter is going: stop the process only, touch no stream
+                proc.kill()
+                return
             self.close()
 
     def __repr__(self) -> str:

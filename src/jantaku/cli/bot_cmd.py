@@ -202,8 +202,9 @@ class MjaiBotSession:
         """One input line (a JSON array of events or one event) -> one output line (without the newline)."""
         try:
             obj = json.loads(line)
-        except json.JSONDecodeError:
-            print(f"jantaku bot: ignoring a line that is not JSON: {line.strip()[:200]!r}", file=sys.stderr)
+        except (ValueError, RecursionError) as e:  # not JSON, nested past Python's depth, an integer too long
+            why = "not JSON" if isinstance(e, json.JSONDecodeError) else f"unreadable ({str(e)[:80]})"
+            print(f"jantaku bot: ignoring a line that is {why}: {line.strip()[:200]!r}", file=sys.stderr)
             return json.dumps(_NONE)
         events = obj if isinstance(obj, list) else [obj]
         return json.dumps(self.handle(events), ensure_ascii=False, separators=(",", ":"))
