@@ -88,6 +88,12 @@ def run(args: argparse.Namespace) -> int:
             args.rules, args.games, args.seed, bots, args.ray or None, args.workers, args.out, bar, args.format
         )
     else:
-        summary = simulate(args.rules, args.games, args.seed, bots, args.workers or 1, args.out, bar, args.format)
+        from jantaku.sim.runner import SimulationIncomplete
+
+        try:
+            summary = simulate(args.rules, args.games, args.seed, bots, args.workers or 1, args.out, bar, args.format)
+        except SimulationIncomplete as e:  # the games that were played are summarised, then the error
+            print(e.summary.report(bots * 4 if len(bots) == 1 else bots))
+            raise
     print(summary.report(bots * 4 if len(bots) == 1 else bots))
     return 0

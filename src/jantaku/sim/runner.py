@@ -12,6 +12,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,7 +21,21 @@ from jantaku.errors import JantakuError
 from jantaku.rules import Ruleset, load_rules
 from jantaku.table import Game
 
-__all__ = ["GameStats", "Summary", "play_game", "simulate"]
+__all__ = ["GameStats", "SimulationIncomplete", "Summary", "play_game", "simulate"]
+
+POOL_ATTEMPTS = 2
+"""How often a chunk of games whose worker process died (killed, out of memory) is played: the games are seeded,
+so the second attempt plays the same games."""
+
+
+class SimulationIncomplete(JantakuError):
+    """Worker processes died (twice) while playing some games: ``summary`` holds the games that were played,
+    ``missing`` the seeds that were not."""
+
+    def __init__(self, message: str, summary: Summary, missing: list[int | str]) -> None:
+        super().__init__(message)
+        self.summary = summary
+        self.missing = missing
 
 
 @dataclass
@@ -152,13 +167,59 @@ def simulate(
     jobs = [(spec, seeds[i : i + chunk], bot_list, str(out) if out else None, fmt) for i in range(0, games, chunk)]
     totals = _Totals(rs, games, progress)
     if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for stats in pool.map(_run_chunk, jobs):
-                totals.absorb(stats)
+        failed = _run_in_pool(jobs, workers, totals)
+        if failed:
+            missing = [seed for job in failed for seed in job[1]]
+            summary = totals.finish()
+            raise SimulationIncomplete(
+                f"worker processes died while playing {len(missing)} game(s) (seeds {_seed_ranges(missing)}), "
+                f"{POOL_ATTEMPTS} times each: the summary holds the {summary.games} game(s) that were played",
+                summary,
+                missing,
+            )
     else:
         for job in jobs:
             totals.absorb(_run_chunk(job))
     return totals.finish()
+
+
+def _run_in_pool(
+    jobs: list[tuple[str, list[str | int], list[str], str | None, str]], workers: int, totals: _Totals
+) -> list[tuple[str, list[str | int], list[str], str | None, str]]:
+    """Play ``jobs`` in worker processes, each chunk's statistics into ``totals`` in the jobs' order; a chunk
+    whose worker died is played again in a new pool (:data:`POOL_ATTEMPTS` in all). Returns the chunks never
+    played. An error a game raises (not a dead worker) propagates as it is."""
+    pending = list(range(len(jobs)))
+    for _ in range(POOL_ATTEMPTS):
+        if not pending:
+            break
+        failed = []
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [(i, pool.submit(_run_chunk, jobs[i])) for i in pending]
+            for i, future in futures:
+                try:
+                    totals.absorb(future.result())
+                except BrokenProcessPool:
+                    failed.append(i)
+        pending = failed
+    return [jobs[i] for i in pending]
+
+
+def _seed_ranges(seeds: list[int | str]) -> str:
+    """Seeds as short ranges: ``3-5, 9``."""
+    out: list[str] = []
+    ints = sorted(s for s in seeds if isinstance(s, int))
+    start = prev = None
+    for s in ints:
+        if prev is not None and s == prev + 1:
+            prev = s
+            continue
+        if start is not None:
+            out.append(f"{start}-{prev}" if prev != start else str(start))
+        start = prev = s
+    if start is not None:
+        out.append(f"{start}-{prev}" if prev != start else str(start))
+    return ", ".join(out + [str(s) for s in seeds if not isinstance(s, int)])
 
 
 def _plan(
