@@ -27,7 +27,19 @@ __all__ = ["MAX_MESSAGE", "build_parser", "main"]
 MAX_MESSAGE = 500
 """Longest error message printed (messages quote only parts of the input; this is the last guard)."""
 
-_COMMAND_NAMES = ("shanten", "score", "rules", "simulate", "analyze", "replay", "review", "bot", "serve", "league")
+_COMMAND_NAMES = (
+    "shanten",
+    "score",
+    "rules",
+    "simulate",
+    "analyze",
+    "evaluate",
+    "replay",
+    "review",
+    "bot",
+    "serve",
+    "league",
+)
 """The subcommands in ``--help``'s order; subcommand ``x`` lives in module ``jantaku.cli.x_cmd``."""
 
 
