@@ -217,7 +217,10 @@ def _answers(k: Kyoku, upcoming: list[dict[str, Any]], target: int, ask: Ask) ->
         k.apply(action)
 
 
-def _drive(k: Kyoku, events: list[dict[str, Any]], ask: Ask) -> None:
+def drive_hand(k: Kyoku, events: list[dict[str, Any]], ask: Ask) -> None:
+    """Play a recorded hand's ``events`` (after its ``start_kyoku``) on ``k``, calling ``ask(k, seat, legal,
+    actual, known=True)`` before each decision the record shows (a discard, a riichi, a kan, a tsumo, nine
+    terminals, each seat's answer to a discard); the review and ``jantaku dataset`` read the decisions so."""
     pending: set[int] = set()
     for pos, e in enumerate(events):
         t = e["type"]
@@ -264,6 +267,27 @@ def _drive(k: Kyoku, events: list[dict[str, Any]], ask: Ask) -> None:
             break
 
 
+def hand_kyoku(record: GameRecord, n: int, hand: list[dict[str, Any]], rs: Ruleset) -> Kyoku:
+    """Hand ``n`` of ``record`` (its events ``hand``) as the engine's :class:`Kyoku` at its start: the record's
+    wall where it has one, else the wall its draws show."""
+    start = hand[0]
+    wall = (
+        Wall(record.walls[n])
+        if record.walls and n < len(record.walls)
+        else wall_from_hand(hand, record.red_fives, rs.dead_wall)
+    )
+    return Kyoku(
+        rs,
+        wall,
+        dealer=start["oya"],
+        round_wind="ESWN".index(start["bakaze"]),
+        honba=start["honba"],
+        deposits=start["kyotaku"],
+        scores=list(start["scores"]),
+        kyoku_number=start["kyoku"],
+    )
+
+
 def review_record(
     record: GameRecord,
     players: Container[int] = (0, 1, 2, 3),
@@ -295,21 +319,7 @@ def review_record(
         start = hand[0]
         name = f"{start['bakaze']}{start['kyoku']}"
         try:
-            wall = (
-                Wall(record.walls[n])
-                if record.walls and n < len(record.walls)
-                else wall_from_hand(hand, record.red_fives, rs.dead_wall)
-            )
-            k = Kyoku(
-                rs,
-                wall,
-                dealer=start["oya"],
-                round_wind="ESWN".index(start["bakaze"]),
-                honba=start["honba"],
-                deposits=start["kyotaku"],
-                scores=list(start["scores"]),
-                kyoku_number=start["kyoku"],
-            )
+            k = hand_kyoku(record, n, hand, rs)
         except (JantakuError, ValueError, KeyError, IndexError) as e:
             report.skipped.append(f"{name}-{start.get('honba', 0)}: {e}")
             continue
@@ -319,7 +329,7 @@ def review_record(
         ask.clock = clock
         ask.budget = None if max_decisions is None else max_decisions - len(report.items)
         try:
-            _drive(k, hand[1:], ask)
+            drive_hand(k, hand[1:], ask)
         except ReviewLimitError:
             raise
         except (JantakuError, StopIteration, AssertionError) as e:

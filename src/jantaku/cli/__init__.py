@@ -34,6 +34,7 @@ _COMMAND_NAMES = (
     "simulate",
     "analyze",
     "evaluate",
+    "dataset",
     "replay",
     "review",
     "bot",

@@ -1,0 +1,237 @@
+"""Training data from people's games: every decision of a game record as a sample of the environments' own
+encoding (``jantaku dataset``).
+
+A record (Tenhou mjlog, tenhou.net/6 JSON, Mahjong Soul, mjai, jantaku's own; a file, a folder, gzip) is played
+through the engine hand by hand; at each decision of a chosen seat with two or more legal actions the sample is
+
+- ``obs``: the seat's observation (:func:`jantaku.env.encoding.encode`, ``OBS_PLANES x 34``, as the
+  environments give it), ``mask``: the legal action indices (``NUM_ACTIONS``), ``action``: the index of what the
+  player did - always legal under its mask;
+- ``seat``, the game's final ``rank`` of that seat (1-4) and its final ``score`` (points), and where it came from:
+  ``record`` (the file's index in the run, see the shard's ``sources``), ``game`` (the record's game in its
+  file), ``hand`` and ``step`` (the decision's number in the game).
+
+A hand the engine cannot follow (a record of rules it does not know) is skipped and counted, never guessed.
+
+>>> from pathlib import Path
+>>> first = next(iter_samples(["examples/records/2010102910gm-00a9-0000-cdb9804c.mjlog"]))
+>>> first["obs"].shape, int(first["mask"][first["action"]]), first["rank"] in (1, 2, 3, 4)
+((185, 34), 1, True)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from jantaku.errors import JantakuError
+from jantaku.records.load import iter_record_files, read_records
+from jantaku.records.replay import rules_for_record
+from jantaku.rules import Ruleset
+
+from .encoding import NUM_ACTIONS, OBS_PLANES, encode, legal_indices, mask_of
+
+__all__ = ["FIELDS", "iter_samples", "torch_dataset", "write_shards"]
+
+FIELDS = ("obs", "mask", "action", "seat", "rank", "score", "record", "game", "hand", "step")
+"""The arrays of a shard (one row per sample)."""
+
+
+class _RecordGame:
+    """What the encoding reads of a game, for a hand replayed from a record: the hand, the rules, how many hands
+    came before, the first dealer (a live game's result and stop-or-go-on choice are not known mid-game)."""
+
+    def __init__(self, rules: Ruleset, kyoku: Any, hands_played: int, first_dealer: int) -> None:
+        self.rules = rules
+        self.kyoku = kyoku
+        self.hands_played = hands_played
+        self.first_dealer = first_dealer
+        self.round_wind = kyoku.round_wind
+        self.dealer = kyoku.dealer
+        self.result = None
+        self.yame_choice = None
+
+
+def _final(events: list[dict[str, Any]], first_dealer: int) -> tuple[list[int], list[int]]:
+    """The game's final scores (the last ones the record shows) and each seat's place (ties: from the first
+    dealer's seat on)."""
+    scores: list[int] | None = None
+    for e in reversed(events):
+        s = e.get("scores")
+        if e.get("type") in ("end_game", "hora", "ryukyoku", "end_kyoku") and isinstance(s, list) and len(s) == 4:
+            scores = [int(x) for x in s]
+            break
+    if scores is None:
+        raise JantakuError("the record shows no final scores")
+    order = sorted(range(4), key=lambda s: (-scores[s], (s - first_dealer) % 4))
+    ranks = [0] * 4
+    for place, seat in enumerate(order, 1):
+        ranks[seat] = place
+    return scores, ranks
+
+
+def _players(players: str | Sequence[int] | None) -> set[int]:
+    if players is None or players == "all":
+        return {0, 1, 2, 3}
+    seats = {int(p) for p in (players.split(",") if isinstance(players, str) else players)}
+    if not seats or not seats <= {0, 1, 2, 3}:
+        raise JantakuError(f"players are seats 0-3 (or all), got {players!r}")
+    return seats
+
+
+def iter_samples(
+    paths: Iterable[str | Path],
+    *,
+    players: str | Sequence[int] | None = None,
+    rules: Ruleset | str | None = None,
+    skipped: list[str] | None = None,
+) -> Iterator[dict[str, Any]]:
+    """The samples of every record in ``paths`` (files or folders), one dict per decision (see the module), for
+    the seats ``players`` (default all). ``rules``: the rule set to play them by (default: what each record
+    says). Hands the engine cannot follow are appended to ``skipped`` (file and hand) when given."""
+    from jantaku.bots.review import drive_hand, hand_kyoku
+
+    seats = _players(players)
+    for r_index, path in enumerate(iter_record_files([str(p) for p in paths])):
+        for g_index, record in enumerate(read_records(path)):
+            rs = rules_for_record(record, rules)
+            hands = list(record.hands())
+            if not hands:
+                continue
+            first_dealer = int(hands[0][0]["oya"])
+            scores, ranks = _final(record.events, first_dealer)
+            step = 0
+            for n, hand in enumerate(hands):
+                collect = _Collector(seats, ranks, scores, {"record": r_index, "game": g_index, "hand": n})
+                try:
+                    k = hand_kyoku(record, n, hand, rs)
+                    collect.game = _RecordGame(rs, k, n, first_dealer)
+                    drive_hand(k, hand[1:], collect)
+                except (JantakuError, ValueError, KeyError, IndexError, StopIteration, AssertionError) as e:
+                    if skipped is not None:
+                        skipped.append(f"{path}: game {g_index + 1}, hand {n + 1}: {e}")
+                    continue
+                for sample in collect.out:
+                    sample["step"] = step
+                    sample["source"] = str(path)
+                    step += 1
+                    yield sample
+
+
+class _Collector:
+    """The ``ask`` of :func:`jantaku.bots.review.drive_hand` for one hand: a sample per decision of the chosen
+    seats that had a choice."""
+
+    def __init__(self, seats: set[int], ranks: list[int], scores: list[int], where: dict[str, int]) -> None:
+        self.seats = seats
+        self.ranks = ranks
+        self.scores = scores
+        self.where = where
+        self.game: _RecordGame | None = None
+        self.out: list[dict[str, Any]] = []
+
+    def __call__(self, k: Any, seat: int, legal: list[Any], actual: Any, known: bool = True) -> None:
+        if seat not in self.seats or not known or len(legal) < 2:
+            return
+        index = legal_indices(legal)
+        chosen = next((i for i, a in index.items() if a == actual), None)
+        if chosen is None:  # pragma: no cover - the encoding maps every legal action
+            raise JantakuError(f"{actual!r} has no action index")
+        self.out.append(
+            {
+                "obs": encode(self.game, seat),  # type: ignore[arg-type]
+                "mask": mask_of(index),
+                "action": chosen,
+                "seat": seat,
+                "rank": self.ranks[seat],
+                "score": self.scores[seat],
+                **self.where,
+            }
+        )
+
+
+def write_shards(
+    paths: Iterable[str | Path],
+    out: str | Path,
+    *,
+    players: str | Sequence[int] | None = None,
+    rules: Ruleset | str | None = None,
+    shard_size: int = 50_000,
+) -> dict[str, Any]:
+    """Write the samples of ``paths`` into ``out/shard-00000.npz``, ... (``shard_size`` samples each: ``obs`` as
+    ``float16``, the rest as small integers, see :data:`FIELDS`), with ``out/index.json`` (the shards, the record
+    files, the samples and the hands skipped). Returns that index."""
+    if isinstance(shard_size, bool) or not isinstance(shard_size, int) or shard_size < 1:
+        raise JantakuError(f"shard_size must be 1 or more, got {shard_size!r}")
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    skipped: list[str] = []
+    sources: dict[int, str] = {}
+    shards: list[dict[str, Any]] = []
+    batch: list[dict[str, Any]] = []
+
+    def flush() -> None:
+        if not batch:
+            return
+        name = f"shard-{len(shards):05d}.npz"
+        np.savez_compressed(
+            folder / name,
+            obs=np.stack([b["obs"] for b in batch]).astype(np.float16),
+            mask=np.stack([b["mask"] for b in batch]).astype(np.int8),
+            **{
+                k: np.array([b[k] for b in batch], dtype=np.int32 if k in ("score", "record", "step") else np.int16)
+                for k in FIELDS[2:]
+            },
+        )
+        shards.append({"file": name, "samples": len(batch)})
+        batch.clear()
+
+    for sample in iter_samples(paths, players=players, rules=rules, skipped=skipped):
+        sources[sample["record"]] = sample["source"]
+        batch.append(sample)
+        if len(batch) >= shard_size:
+            flush()
+    flush()
+    index = {
+        "format": "jantaku-dataset-1",
+        "obs_planes": OBS_PLANES,
+        "actions": NUM_ACTIONS,
+        "fields": list(FIELDS),
+        "shards": shards,
+        "samples": sum(s["samples"] for s in shards),
+        "sources": [sources[i] for i in sorted(sources)],
+        "skipped": skipped,
+    }
+    (folder / "index.json").write_text(json.dumps(index, indent=1, ensure_ascii=False), encoding="utf-8")
+    return index
+
+
+def torch_dataset(folder: str | Path) -> Any:
+    """A PyTorch ``IterableDataset`` over the shards :func:`write_shards` wrote in ``folder``: each item is
+    ``(obs float32 tensor, mask bool tensor, action int64)``; with several data-loader workers each reads its own
+    shards."""
+    from jantaku.extras import require
+
+    torch = require("torch", "rllib", "jantaku.env.dataset.torch_dataset")
+    index = json.loads((Path(folder) / "index.json").read_text(encoding="utf-8"))
+    files = [Path(folder) / s["file"] for s in index["shards"]]
+
+    class Shards(torch.utils.data.IterableDataset):  # type: ignore[name-defined,misc]
+        def __iter__(self) -> Iterator[Any]:
+            info = torch.utils.data.get_worker_info()
+            mine = files if info is None else files[info.id :: info.num_workers]
+            for f in mine:
+                with np.load(f) as z:
+                    obs, mask, action = z["obs"], z["mask"], z["action"]
+                for i in range(len(action)):
+                    yield (
+                        torch.from_numpy(obs[i].astype(np.float32)),
+                        torch.from_numpy(mask[i] != 0),
+                        int(action[i]),
+                    )
+
+    return Shards()
