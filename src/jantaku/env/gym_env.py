@@ -158,7 +158,8 @@ class MahjongEnv(gym.Env[dict[str, np.ndarray], np.int64]):
 
     def close(self) -> None:
         """End the game and stop the opponents' processes (mjai bots)."""
-        close_opponents(self._bots, self._opponent_specs)
+        if hasattr(self, "_bots"):  # (an env whose options were refused has none)
+            close_opponents(self._bots, self._opponent_specs)
         self._bots = []
         self.table = None
         super().close()

@@ -170,7 +170,7 @@ class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
 
     def close_extras(self, **kwargs: Any) -> None:
         """End the games and stop the opponents' processes (mjai bots)."""
-        for bots in self._bots:
+        for bots in getattr(self, "_bots", []):  # (an env whose options were refused has none)
             close_opponents(bots, self._specs)
         self._bots = []
         self.tables = []
