@@ -82,6 +82,21 @@ def test_shards_and_the_torch_adapter(tmp_path):
     assert tuple(obs.shape) == (185, 34) and bool(mask[action])
 
 
+def test_workers_write_the_same_samples(tmp_path):
+    folder = ROOT / "tests" / "data" / "records" / "tenhou6-json" / "mahjongsoul"
+    one = write_shards([folder], tmp_path / "one", shard_size=400)
+    two = write_shards([folder], tmp_path / "two", shard_size=400, workers=2)
+    assert one["samples"] == two["samples"] > 1000 and one["sources"] == two["sources"]
+
+    def read(where, index):
+        parts = [np.load(where / s["file"]) for s in index["shards"]]
+        return {k: np.concatenate([z[k] for z in parts]) for k in ("obs", "action", "record", "step")}
+
+    a, b = read(tmp_path / "one", one), read(tmp_path / "two", two)
+    for k in a:
+        np.testing.assert_array_equal(a[k], b[k])
+
+
 def test_the_command_line(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "jantaku.cli", "dataset", str(ROOT / "examples" / "records"), "--out", str(tmp_path)],

@@ -25,6 +25,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--players", default="all", help="the seats whose decisions are kept: all (default) or 0,2,...")
     p.add_argument("--rules", default=None, help="play the records by this preset or TOML file (default: their own)")
     p.add_argument("--shard-size", type=int, default=50_000, help="samples per shard file (default 50000)")
+    p.add_argument("--workers", type=int, default=1, help="processes sharing out the record files (default 1)")
     p.set_defaults(run=run)
 
 
@@ -32,7 +33,9 @@ def run(args: argparse.Namespace) -> int:
     require("gymnasium", "env", "jantaku dataset")
     from jantaku.env.dataset import write_shards
 
-    index = write_shards(args.paths, args.out, players=args.players, rules=args.rules, shard_size=args.shard_size)
+    index = write_shards(
+        args.paths, args.out, players=args.players, rules=args.rules, shard_size=args.shard_size, workers=args.workers
+    )
     summary = {k: index[k] for k in ("samples", "shards")}
     summary["records"] = len(index["sources"])
     summary["skipped"] = len(index["skipped"])

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -93,11 +94,18 @@ def iter_samples(
     """The samples of every record in ``paths`` (files or folders), one dict per decision (see the module), for
     the seats ``players`` (default all). ``rules``: the rule set to play them by (default: what each record
     says). Hands the engine cannot follow are appended to ``skipped`` (file and hand) when given."""
+    files = [str(f) for f in iter_record_files([str(p) for p in paths])]
+    yield from _samples_of(files, 0, _players(players), rules, skipped)
+
+
+def _samples_of(
+    files: Sequence[str], first: int, seats: set[int], rules: Ruleset | str | None, skipped: list[str] | None
+) -> Iterator[dict[str, Any]]:
+    """The samples of ``files``, the first of them record number ``first`` of the run."""
     from jantaku.bots.review import drive_hand, hand_kyoku
 
-    seats = _players(players)
-    for r_index, path in enumerate(iter_record_files([str(p) for p in paths])):
-        for g_index, record in enumerate(read_records(path)):
+    for r_index, path in enumerate(files, first):
+        for g_index, record in enumerate(read_records(Path(path))):
             rs = rules_for_record(record, rules)
             hands = list(record.hands())
             if not hands:
@@ -161,25 +169,62 @@ def write_shards(
     players: str | Sequence[int] | None = None,
     rules: Ruleset | str | None = None,
     shard_size: int = 50_000,
+    workers: int = 1,
 ) -> dict[str, Any]:
-    """Write the samples of ``paths`` into ``out/shard-00000.npz``, ... (``shard_size`` samples each: ``obs`` as
-    ``float16``, the rest as small integers, see :data:`FIELDS`), with ``out/index.json`` (the shards, the record
-    files, the samples and the hands skipped). Returns that index."""
+    """Write the samples of ``paths`` into npz shards in ``out`` (at most ``shard_size`` samples each: ``obs`` as
+    ``float16``, the rest as small integers, see :data:`FIELDS`) and ``out/index.json`` (the shards in order, the
+    record files - a sample's ``record`` is its place in this list -, the samples and the hands skipped). With
+    ``workers`` > 1 the record files are shared out to that many processes, each writing its own shards; the
+    samples are the same. Returns the index."""
     if isinstance(shard_size, bool) or not isinstance(shard_size, int) or shard_size < 1:
         raise JantakuError(f"shard_size must be 1 or more, got {shard_size!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise JantakuError(f"workers must be 1 or more, got {workers!r}")
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
+    files = [str(f) for f in iter_record_files([str(p) for p in paths])]
+    seats = _players(players)
+    size = max(1, -(-len(files) // (workers * 4))) if workers > 1 else max(1, len(files))
+    jobs = [
+        (files[i : i + size], i, str(folder), f"shard-{n:03d}", seats, rules, shard_size)
+        for n, i in enumerate(range(0, len(files), size))
+    ]
+    if workers > 1 and len(jobs) > 1:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            parts = list(pool.map(_write_part, jobs))
+    else:
+        parts = [_write_part(job) for job in jobs]
+    shards = [s for part in parts for s in part["shards"]]
+    index = {
+        "format": "jantaku-dataset-1",
+        "obs_planes": OBS_PLANES,
+        "actions": NUM_ACTIONS,
+        "fields": list(FIELDS),
+        "shards": shards,
+        "samples": sum(s["samples"] for s in shards),
+        "sources": files,
+        "skipped": [x for part in parts for x in part["skipped"]],
+    }
+    (folder / "index.json").write_text(json.dumps(index, indent=1, ensure_ascii=False), encoding="utf-8")
+    return index
+
+
+def _write_part(
+    job: tuple[list[str], int, str, str, set[int], Ruleset | str | None, int],
+) -> dict[str, list[Any]]:
+    """Write the shards of some record files (``prefix-0000.npz``, ...): their names and sizes, the hands
+    skipped."""
+    files, first, folder, prefix, seats, rules, shard_size = job
     skipped: list[str] = []
-    sources: dict[int, str] = {}
     shards: list[dict[str, Any]] = []
     batch: list[dict[str, Any]] = []
 
     def flush() -> None:
         if not batch:
             return
-        name = f"shard-{len(shards):05d}.npz"
+        name = f"{prefix}-{len(shards):04d}.npz"
         np.savez_compressed(
-            folder / name,
+            Path(folder) / name,
             obs=np.stack([b["obs"] for b in batch]).astype(np.float16),
             mask=np.stack([b["mask"] for b in batch]).astype(np.int8),
             **{
@@ -190,24 +235,12 @@ def write_shards(
         shards.append({"file": name, "samples": len(batch)})
         batch.clear()
 
-    for sample in iter_samples(paths, players=players, rules=rules, skipped=skipped):
-        sources[sample["record"]] = sample["source"]
+    for sample in _samples_of(files, first, seats, rules, skipped):
         batch.append(sample)
         if len(batch) >= shard_size:
             flush()
     flush()
-    index = {
-        "format": "jantaku-dataset-1",
-        "obs_planes": OBS_PLANES,
-        "actions": NUM_ACTIONS,
-        "fields": list(FIELDS),
-        "shards": shards,
-        "samples": sum(s["samples"] for s in shards),
-        "sources": [sources[i] for i in sorted(sources)],
-        "skipped": skipped,
-    }
-    (folder / "index.json").write_text(json.dumps(index, indent=1, ensure_ascii=False), encoding="utf-8")
-    return index
+    return {"shards": shards, "skipped": skipped}
 
 
 def torch_dataset(folder: str | Path) -> Any:
