@@ -39,6 +39,19 @@ def chromium_path() -> str:
     return path
 
 
+@pytest.fixture(scope="module")
+def pg():
+    """A throwaway PostgreSQL cluster for a module's league pages (tests/league/pg.py); stopped after it."""
+    from league.pg import Cluster, PostgresUnavailable
+
+    try:
+        cluster = Cluster()
+    except PostgresUnavailable as e:
+        pytest.fail(str(e), pytrace=False)
+    yield cluster
+    cluster.stop()
+
+
 @pytest.fixture(scope="package")
 def server(tmp_path_factory) -> Iterator[BackgroundServer]:
     warm_up()  # as `jantaku serve` does at start: no page waits for the 洁律 check's compiler

@@ -11,22 +11,11 @@ import pytest
 from jantaku.web.app import create_app
 from jantaku.web.background import BackgroundServer
 from jantaku.web.storage import SqliteStore
-from league.pg import Cluster, PostgresUnavailable
 from league.simulated import entries_of, simulated_game
 
 from .conftest import TIMEOUT_MS
 
 SIZES = {"phone": (390, 844), "desktop": (1366, 768)}
-
-
-@pytest.fixture(scope="module")
-def pg():
-    try:
-        cluster = Cluster()
-    except PostgresUnavailable as e:
-        pytest.fail(str(e), pytrace=False)
-    yield cluster
-    cluster.stop()
 
 
 @pytest.fixture(params=list(SIZES))

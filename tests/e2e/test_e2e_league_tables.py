@@ -12,23 +12,12 @@ import urllib.request
 
 import pytest
 
-from league.pg import Cluster, PostgresUnavailable
 from served import served
 
 from .conftest import TIMEOUT_MS
 
 PW = {"X-League-Password": "s3cret-pw", "Content-Type": "application/json"}
 PLAYERS = ("Ann", "Bo", "Cy", "Di")
-
-
-@pytest.fixture(scope="module")
-def pg():
-    try:
-        cluster = Cluster()
-    except PostgresUnavailable as e:
-        pytest.fail(str(e), pytrace=False)
-    yield cluster
-    cluster.stop()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -26,10 +26,9 @@ from typing import Any
 from jantaku.bots import make_bot
 from jantaku.errors import JantakuError, excerpt
 from jantaku.rules import Ruleset, load_rules
-from jantaku.table import Game
 
 from .measures import Estimate, columns, estimate_all, measures_for
-from .runner import GameRow, _row, game_seed, lineup_at
+from .runner import GameRow, _row, game_seed, lineup_at, play_seated
 
 __all__ = ["MAX_DEALS", "POLICY", "Evaluation", "evaluate"]
 
@@ -99,20 +98,8 @@ def _deal_row(rules: Ruleset, seed: int, deal: int, lineup: Sequence[str], label
     total: dict[str, float] = {}
     gs = game_seed(seed, deal)
     for rotation in range(4):
-        bots, named = lineup_at(lineup, rotation), lineup_at(labels, rotation)
-        game = Game(rules, gs, names=named, first_dealer=0)
-        agents = [make_bot(bots[s], f"{gs}/{rotation}:{s}") for s in range(4)]
-        steps = 0
-        while not game.over:
-            seat = game.to_act()[0]
-            game.apply(agents[seat].act(game.view(seat), game.legal_actions(seat)))
-            steps += 1
-            if steps > 200_000:  # pragma: no cover - a bug guard
-                raise JantakuError(f"deal {deal} under {rules.name} did not end")
-        for agent in agents:
-            close = getattr(agent, "close", None)
-            if callable(close):
-                close()
+        named = lineup_at(labels, rotation)
+        game = play_seated(rules, gs, lineup_at(lineup, rotation), named, f"{gs}/{rotation}")
         for k, v in _row(game, named).sums.items():
             total[k] = total.get(k, 0.0) + v
     return GameRow(total)

@@ -38,6 +38,7 @@ __all__ = [
     "lineup_at",
     "play_chunk",
     "play_row",
+    "play_seated",
     "run_local",
     "run_ray",
     "value_bin",
@@ -105,15 +106,27 @@ def value_bin(score: Any) -> str:
 def _play(rules: Ruleset, seed: int, index: int, lineup: Sequence[str]) -> Game:
     gs = game_seed(seed, index)
     bots = lineup_at(lineup, index)
-    game = Game(rules, gs, names=bots, first_dealer=0)
-    agents = [make_bot(bots[s], f"{gs}:{s}") for s in range(4)]
+    return play_seated(rules, gs, bots, bots, f"{gs}")
+
+
+def play_seated(rules: Ruleset, seed: str, bots: Sequence[str], names: Sequence[str], bot_seed: str) -> Game:
+    """A whole game of seed ``seed``, the first dealer at seat 0, bot ``bots[s]`` (seeded ``"BOT_SEED:s"``) at
+    seat ``s`` under the name ``names[s]``; an agent with a ``close`` (an mjai process) is closed after."""
+    game = Game(rules, seed, names=list(names), first_dealer=0)
+    agents = [make_bot(bots[s], f"{bot_seed}:{s}") for s in range(4)]
     steps = 0
-    while not game.over:
-        seat = game.to_act()[0]
-        game.apply(agents[seat].act(game.view(seat), game.legal_actions(seat)))
-        steps += 1
-        if steps > 200_000:  # pragma: no cover - a bug guard
-            raise JantakuError(f"game {gs} under {rules.name} did not end")
+    try:
+        while not game.over:
+            seat = game.to_act()[0]
+            game.apply(agents[seat].act(game.view(seat), game.legal_actions(seat)))
+            steps += 1
+            if steps > 200_000:  # pragma: no cover - a bug guard
+                raise JantakuError(f"game {seed} under {rules.name} did not end")
+    finally:
+        for agent in agents:
+            close = getattr(agent, "close", None)
+            if callable(close):
+                close()
     return game
 
 
