@@ -232,4 +232,5 @@ def test_wrong_codes_are_limited(client):
     login = "/league/api/events/Club/player-login"
     codes = [client.post(login, headers=wrong).status_code for _ in range(FAILED_PER_CLIENT + 1)]
     assert codes[:FAILED_PER_CLIENT] == [403] * FAILED_PER_CLIENT and codes[-1] == 429
+    assert "too many wrong personal codes" in client.post(login, headers=wrong).json()["error"]
     assert client.post("/league/api/events/Club/player-login", headers=_as(pins, "A")).status_code == 429

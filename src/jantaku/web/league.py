@@ -259,8 +259,8 @@ class _Denied(Exception):
 
 
 class _TooMany(Exception):
-    def __init__(self, seconds: int) -> None:
-        super().__init__(f"too many wrong organiser passwords: try again in {seconds} s")
+    def __init__(self, seconds: int, what: str = "organiser passwords") -> None:
+        super().__init__(f"too many wrong {what}: try again in {seconds} s")
         self.seconds = seconds
 
 
@@ -298,6 +298,16 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
     async def call(fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
         return await run_in_threadpool(fn, *args, **kw)
 
+    def limited(client: str, key: object, verify: Callable[[], bool], what: str = "organiser passwords") -> bool:
+        """``verify()`` under the login limiter: 429 while ``client`` is held back for ``key``, else its answer,
+        counted as a success or a failure (wrong ``what``)."""
+        wait = limiter.retry_after(client, key)
+        if wait is not None:
+            raise _TooMany(wait, what)
+        ok = bool(verify())
+        (limiter.succeeded if ok else limiter.failed)(client, key)
+        return ok
+
     async def admin(request: Request, event: str | int) -> str:
         password = request.headers.get(_PASSWORD, "")
         client = request.client.host if request.client else ""
@@ -308,15 +318,7 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
                 ev = s._event(conn, event)
             if not ev["admin_hash"]:
                 raise _Denied(f"event {ev['name']!r} has no organiser password: it is read-only on the web")
-            wait = limiter.retry_after(client, ev["id"])
-            if wait is not None:
-                raise _TooMany(wait)
-            ok = bool(s.check_admin(event, password))
-            if ok:
-                limiter.succeeded(client, ev["id"])
-            else:
-                limiter.failed(client, ev["id"])
-            return ok
+            return limited(client, ev["id"], lambda: s.check_admin(event, password))
 
         if not await call(check):
             raise _Denied("wrong organiser password")
@@ -333,16 +335,9 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
         def check() -> bool:
             with s.engine.connect() as conn:
                 ev = s._event(conn, event)
-            key = ("pin", ev["id"])
-            wait = limiter.retry_after(client, key)
-            if wait is not None:
-                raise _TooMany(wait)
-            ok = bool(name) and bool(s.check_pin(ev["id"], name, pin))
-            if ok:
-                limiter.succeeded(client, key)
-            else:
-                limiter.failed(client, key)
-            return ok
+            return limited(
+                client, ("pin", ev["id"]), lambda: bool(name) and s.check_pin(ev["id"], name, pin), "personal codes"
+            )
 
         if not await call(check):
             raise _Denied("wrong player name or personal code (the organiser gives each player one)")
@@ -370,14 +365,9 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
                 "starts the server with --admin-token"
             )
         client = request.client.host if request.client else ""
-        wait = limiter.retry_after(client, "new events")
-        if wait is not None:
-            raise _TooMany(wait)
         given = request.headers.get("x-league-admin-token", "")
-        if not hmac.compare_digest(given.encode(), creation_token.encode()):
-            limiter.failed(client, "new events")
+        if not limited(client, "new events", lambda: hmac.compare_digest(given.encode(), creation_token.encode())):
             raise _Denied("a new event needs the server's admin token (ask the server's host)")
-        limiter.succeeded(client, "new events")
 
     @_guarded
     async def events(request: Request) -> Response:
@@ -448,14 +438,8 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
         return JSONResponse({"ok": True})
 
     @_guarded
-    async def player_login(request: Request) -> Response:
-        name = request.path_params["name"]
-        player = await seated_player(request, name)
-        s = await call(store)
-        return JSONResponse({"player": player, "games": await call(s.player_games, name, player)})
-
-    @_guarded
     async def my_games(request: Request) -> Response:
+        """A player signing in (POST player-login) or asking again (GET my-games): their games, or 403."""
         name = request.path_params["name"]
         player = await seated_player(request, name)
         s = await call(store)
@@ -715,7 +699,7 @@ def league_app(db: str | Path, creation_token: str | None = None, heavy: HeavyPo
         Route("/api/events/{name}/history", history),
         Route("/api/events/{name}/export", export),
         Route("/api/events/{name}/login", login, methods=["POST"]),
-        Route("/api/events/{name}/player-login", player_login, methods=["POST"]),
+        Route("/api/events/{name}/player-login", my_games, methods=["POST"]),
         Route("/api/events/{name}/my-games", my_games),
         Route("/api/events/{name}/unconfirmed", unconfirmed),
         Route("/api/events/{name}/clocks", clocks),
