@@ -21,14 +21,13 @@ penalties; each event settled under its own rule set) and rates its games alone.
 
 from __future__ import annotations
 
-import datetime as _dt
 from typing import Any
 
 import sqlalchemy as sa
 
 from . import schema as t
 from .errors import LeagueError, NotFoundError
-from .values import checked_name
+from .values import checked_name, utc_now
 
 
 class AcrossEvents:
@@ -126,7 +125,7 @@ class AcrossEvents:
             ids = [self._event(conn, e)["id"] for e in events]  # type: ignore[attr-defined]
             if conn.execute(sa.select(t.series.c.id).where(t.series.c.name == name)).first():
                 raise LeagueError(f"a series named {name!r} exists already")
-            conn.execute(t.series.insert().values(name=name, events=ids, created=_dt.datetime.now(_dt.UTC)))
+            conn.execute(t.series.insert().values(name=name, events=ids, created=utc_now()))
             self._audit(conn, None, actor, "create_series", {"name": name, "events": events})  # type: ignore[attr-defined]
         return {"name": name, "events": events}
 

@@ -20,7 +20,6 @@ on top of someone else's.
 
 from __future__ import annotations
 
-import datetime as _dt
 import hashlib
 import hmac
 import json
@@ -53,15 +52,12 @@ from .errors import (
 from .migrations import head_revision, upgrade
 from .recording import HAND_KINDS, ReplayedGame, replay_entries, result_data
 from .seating import balance_winds, group_players, make_schedule, seat_table
-from .table_entry import TableEntry, may_change, request_id_of
+from .table_entry import TableEntry, may_change, request_id_of, seat_at
 from .values import checked_name as _name
 from .values import hash_secret as _hash_password
+from .values import utc_now as _now
 
 __all__ = ["LeagueStore", "database_url"]
-
-
-def _now() -> _dt.datetime:
-    return _dt.datetime.now(_dt.UTC)
 
 
 def database_url(db: str | Path) -> str:
@@ -736,13 +732,13 @@ class LeagueStore(TableEntry, AcrossEvents):
         what it did, the game's state, its new version and the entry it replaced (``None`` here)."""
         return self._change(
             game_id,
-            actor or (f"player {player}" if player else "organiser"),
+            actor,
             "add_entry",
             entry=entry,
             expected_seq=expected_seq,
             expected_version=expected_version,
             request_id=request_id,
-            seat=self.seat_of(game_id, player) if player is not None else None,
+            player=player,
         )
 
     def correct_last(
@@ -761,14 +757,14 @@ class LeagueStore(TableEntry, AcrossEvents):
         whole table confirmed."""
         return self._change(
             game_id,
-            actor or (f"player {player}" if player else "organiser"),
+            actor,
             "correct_last",
             entry=entry,
             expected_seq=expected_seq,
             expected_version=expected_version,
             replace=True,
             request_id=request_id,
-            seat=self.seat_of(game_id, player) if player is not None else None,
+            player=player,
         )
 
     def correct_entry(
@@ -862,7 +858,7 @@ class LeagueStore(TableEntry, AcrossEvents):
     def _change(
         self,
         game_id: int,
-        actor: str,
+        actor: str | None,
         action: str,
         *,
         entry: dict[str, Any] | None,
@@ -871,18 +867,21 @@ class LeagueStore(TableEntry, AcrossEvents):
         replace: bool = False,
         at: int | None = None,
         request_id: str | None = None,
-        seat: int | None = None,
+        player: str | None = None,
     ) -> dict[str, Any]:
-        """Every write of an entry: ``seat`` is the writer's seat when a player of the table writes (the entry
-        then waits for the other players' confirmations, and a player changes only what is not confirmed by
-        all), ``request_id`` the writer's own id for the write (sent again after a lost answer, the entry it
-        stored is answered, ``"repeat": True``, and nothing is written twice)."""
+        """Every write of an entry: ``player`` is the writer when a player of the table writes (the entry then
+        waits for the other players' confirmations, and a player changes only what is not confirmed by all;
+        ``actor`` defaults to ``player NAME``, else ``organiser``), ``request_id`` the writer's own id for the
+        write (sent again after a lost answer, the entry it stored is answered, ``"repeat": True``, and nothing
+        is written twice)."""
         entry = self._clean_entry(entry)
         request_id = request_id_of(request_id)
+        actor = actor or (f"player {player}" if player else "organiser")
         seq = 0
         try:
             with self._tx() as conn:
                 g = self._game_row(conn, game_id, lock=True)
+                seat = seat_at(self._seat_names(conn, game_id), player, game_id) if player is not None else None
                 ev = self._event(conn, g["event_id"])
                 entries = self._entries(conn, game_id)
                 if request_id is not None:

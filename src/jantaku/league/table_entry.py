@@ -50,8 +50,9 @@ from typing import Any
 import sqlalchemy as sa
 
 from . import schema as t
-from .errors import ConflictError, EntryError, LeagueError, NotFoundError
+from .errors import EntryError, LeagueError, NotFoundError
 from .values import hash_secret, secret_matches
+from .values import utc_now as _now
 
 __all__ = ["CLOCK_ACTOR", "PIN_DIGITS", "TableEntry"]
 
@@ -63,10 +64,6 @@ CLOCK_ACTOR = "clock"
 
 _ENDS_A_HAND = ("win", "draw", "abortive")
 """The entries that end the hand in play (a chombo replays it)."""
-
-
-def _now() -> _dt.datetime:
-    return _dt.datetime.now(_dt.UTC)
 
 
 def _aware(when: _dt.datetime) -> _dt.datetime:
@@ -81,6 +78,13 @@ def request_id_of(value: object) -> str | None:
     if not isinstance(value, str) or not 0 < len(value) <= 64 or not value.isascii() or not value.isprintable():
         raise EntryError(f"a request id is 1-64 printable ASCII characters, got {str(value)[:70]!r}")
     return value
+
+
+def seat_at(names: list[str], player: str, game_id: int) -> int:
+    """The seat ``player`` has among a game's players ``names``, or a :class:`LeagueError`: they do not sit there."""
+    if player not in names:
+        raise LeagueError(f"{player} does not sit at game {game_id}: only its four players enter its hands")
+    return names.index(player)
 
 
 def may_change(old: dict[str, Any], seat: int) -> None:
@@ -141,14 +145,6 @@ class TableEntry:
             return False
         return secret_matches(pin, row.pin_hash)
 
-    def seat_of(self, game_id: int, player: str) -> int:
-        """The seat ``player`` has at the game, or a :class:`LeagueError` (they do not sit there)."""
-        with self.engine.connect() as conn:
-            names = self._seat_names(conn, game_id)
-        if player not in names:
-            raise LeagueError(f"{player} does not sit at game {game_id}: only its four players enter its hands")
-        return names.index(player)
-
     def player_games(self, event: str | int, player: str) -> list[dict[str, Any]]:
         """The games ``player`` sits at in the event, those in play first, newest first: id, table, status,
         players."""
@@ -190,21 +186,16 @@ class TableEntry:
         actor = actor or (f"player {player}" if player else "organiser")
         with self._tx() as conn:
             g = self._game_row(conn, game_id, lock=True)
-            if expected_version is not None and expected_version != g["version"]:
-                raise ConflictError(
-                    f"game {game_id} changed since you loaded it (version {g['version']}, not {expected_version}): "
-                    "reload and check the entry again"
-                )
+            self._check_version(conn, g, expected_version)  # type: ignore[attr-defined]
             names = self._seat_names(conn, game_id)
             entry = next((e for e in self._entries(conn, game_id) if e["seq"] == seq), None)
             if entry is None:
                 raise NotFoundError(f"game {game_id} has no entry {seq}")
             confirmed = entry["confirmed"]
             if player is not None:
-                if player not in names:
-                    raise LeagueError(f"{player} does not sit at game {game_id}")
+                seat = seat_at(names, player, game_id)
                 if confirmed is not None:
-                    confirmed = sorted({*confirmed, names.index(player)})
+                    confirmed = sorted({*confirmed, seat})
             else:
                 confirmed = None
             conn.execute(t.entries.update().where(t.entries.c.id == entry["id"]).values(confirmed=confirmed))

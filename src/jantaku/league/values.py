@@ -1,5 +1,5 @@
-"""Values the league store checks or keeps: names (an event's, a team's, a player's, a series') and hashed
-secrets (an organiser's password, a player's personal code).
+"""Values the league store checks or keeps: names (an event's, a team's, a player's, a series'), hashed
+secrets (an organiser's password, a player's personal code) and the time it stamps on what it writes.
 
 >>> stored = hash_secret("123456")
 >>> secret_matches("123456", stored), secret_matches("654321", stored)
@@ -10,6 +10,7 @@ secrets (an organiser's password, a player's personal code).
 
 from __future__ import annotations
 
+import datetime as _dt
 import hashlib
 import hmac
 import secrets
@@ -18,7 +19,12 @@ from jantaku.text import TextError, check_name
 
 from .errors import LeagueError
 
-__all__ = ["checked_name", "hash_secret", "secret_matches"]
+__all__ = ["checked_name", "hash_secret", "secret_matches", "utc_now"]
+
+
+def utc_now() -> _dt.datetime:
+    """Now, in UTC (every time the league store writes)."""
+    return _dt.datetime.now(_dt.UTC)
 
 
 def hash_secret(secret: str, salt: bytes | None = None) -> str:
