@@ -19,6 +19,10 @@ What is measured (every step produces the observation and the legal action mask 
   between without any encoding. Steps/s counts the learner's steps; decisions/s all four seats' decisions.
 - ``jantaku-vector``: ``VectorMahjongEnv(--num-envs, "tenhou", opponents="random")``, one batch of random
   legal indices per step, observations built with one batch scatter; counted as for ``jantaku-gym``.
+- ``jantaku-selfplay-N``: ``SelfPlayVectorEnv(N, "tenhou")`` for N in ``--selfplay`` (default 1, 16, 64): every
+  decision of every seat has its observation (the compiled batch encoder) and mask, as in riichienv's loop; one
+  batch of random legal indices per step (a uniform draw per row among the mask's ones); a run plays until every
+  slot has finished one game, and every step of the run counts.
 - ``riichienv``: ``RiichiEnv(game_mode="4p-red-half", rule=GameRule.default_tenhou(), seed=seed)``, each
   asked player's observation encoded with its default encoder (``Observation.encode()``, a (74, 34) float32
   tensor, read with ``numpy.frombuffer``) and its mask (``Observation.mask()``), the action drawn uniformly
@@ -55,6 +59,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _report import judge_ratios, print_table
 
 TARGETS = [
+    ("jantaku self-play vector env x16 vs riichienv, decisions with obs/s", "jantaku-selfplay-16", "riichienv", 1.0),
+    ("jantaku self-play vector env x1 vs riichienv, decisions with obs/s", "jantaku-selfplay-1", "riichienv", 0.0),
+    ("jantaku self-play vector env x64 vs riichienv, decisions with obs/s", "jantaku-selfplay-64", "riichienv", 0.0),
     ("jantaku AEC env vs riichienv env, decisions/s", "jantaku-aec", "riichienv", 0.0),
     ("jantaku gym env (learner steps) vs riichienv, steps/s", "jantaku-gym", "riichienv", 0.0),
     ("jantaku vector env (learner steps) vs riichienv, steps/s", "jantaku-vector", "riichienv", 0.0),
@@ -139,6 +146,27 @@ def vector_row(num_envs: int) -> Callable[[int], tuple[int, int]]:
     return play
 
 
+def selfplay_row(num_envs: int) -> Callable[[int], tuple[int, int]]:
+    from jantaku.env import SelfPlayVectorEnv
+
+    def play(seed: int) -> tuple[int, int]:
+        """``num_envs`` self-play games from ``seed`` until every slot has finished one."""
+        env = SelfPlayVectorEnv(num_envs, "tenhou")
+        obs, _ = env.reset(seed=seed * 1000)
+        rng = np.random.default_rng(seed)
+        finished = np.zeros(num_envs, bool)
+        steps = 0
+        while not finished.all():
+            masks = obs["action_mask"]
+            acts = (rng.random(masks.shape) * masks).argmax(axis=1)
+            obs, _, term, _, _ = env.step(acts)
+            steps += num_envs
+            finished |= term
+        return steps, steps
+
+    return play
+
+
 def riichienv_row() -> Callable[[int], tuple[int, int]]:
     from riichienv import GameRule, RiichiEnv
 
@@ -178,6 +206,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         default="wall",
         help="wall: time.perf_counter (default); cpu: time.process_time, steadier on a shared machine",
     )
+    p.add_argument(
+        "--selfplay",
+        default="1,16,64",
+        help="games in each self-play vector row, comma-separated (default 1,16,64)",
+    )
     p.add_argument("--json", help="write the figures to this file")
     return p.parse_args(argv)
 
@@ -195,6 +228,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         Row("jantaku-gym", "MahjongEnv tenhou, 3 RandomBot opponents", gym_row()),
         Row("jantaku-vector", f"VectorMahjongEnv x{args.num_envs}, 3 RandomBot each", vector_row(args.num_envs)),
     ]
+    selfplay = [int(x) for x in args.selfplay.split(",") if x.strip()]
+    for n in selfplay:
+        rows.append(Row(f"jantaku-selfplay-{n}", f"SelfPlayVectorEnv x{n}, every seat encoded", selfplay_row(n)))
     missing: list[str] = []
     try:
         rows.append(Row("riichienv", "RiichiEnv 4p-red-half, encode() + mask()", riichienv_row()))
@@ -211,6 +247,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed = args.seed + i
         for row in rows:
             if row.name == "jantaku-vector" and i >= vector_games:
+                continue
+            if row.name.startswith("jantaku-selfplay-") and i >= max(1, args.games // int(row.name.rsplit("-", 1)[1])):
                 continue
             t0 = clock()
             steps, decisions = row.play(seed)

@@ -12,7 +12,8 @@ web       ``jantaku serve``: the web table (its 洁律 tables and /league)   Sta
                                                                            SQLAlchemy, Alembic, numba
 league    ``jantaku league``: the league recorder, SQLite or PostgreSQL    SQLAlchemy, Alembic, psycopg
 jielu     洁律麻将 scoring and play (its legal-win check is compiled)      numba
-env       :mod:`jantaku.env`: PettingZoo and Gymnasium environments        PettingZoo, Gymnasium
+env       :mod:`jantaku.env`: PettingZoo and Gymnasium environments        PettingZoo, Gymnasium, numba
+          (numba compiles the vector environments' batch encoder)
 lab       HTML reports of ``jantaku analyze`` and the web Analyse page     matplotlib
 ray       ``jantaku simulate --ray``: games as Ray tasks                   Ray
 rllib     ``examples/rllib_ppo.py``                                        Ray RLlib, torch 2.13.0
@@ -50,7 +51,7 @@ EXTRAS = {
     "web": ("starlette", "uvicorn", "websockets", "sqlalchemy", "alembic", "numba"),
     "league": ("sqlalchemy", "alembic"),
     "jielu": ("numba",),
-    "env": ("pettingzoo", "gymnasium"),
+    "env": ("pettingzoo", "gymnasium", "numba"),
     "lab": ("matplotlib",),
     "ray": ("ray",),
 }

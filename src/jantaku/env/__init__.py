@@ -7,6 +7,9 @@ Needs the optional extra ``env`` (``pip install 'jantaku[env]'``: PettingZoo and
 - ``gymnasium.make("jantaku/Mahjong-v0", rules=..., seat=..., opponents=...)``: one seat learns, jantaku bots
   (or your callables) play the others (:class:`MahjongEnv`), registered when this package is imported.
 - :class:`VectorMahjongEnv`: many such games stepped together, observations encoded in one batch.
+- :class:`SelfPlayVectorEnv`: many games in which every seat learns, one decision per game per step (every
+  decision with its observation), whole games or one hand per episode.
+- :class:`~jantaku.env.batch.BatchEncoder`: the compiled batch encoder the vector environments use.
 - :mod:`jantaku.env.encoding`: the documented, versioned observation planes and action space.
 
 >>> import gymnasium
@@ -24,16 +27,20 @@ gymnasium = require("gymnasium", "env", "jantaku.env")
 require("pettingzoo", "env", "jantaku.env")
 
 from .aec import env, raw_env  # noqa: E402 (after the check of the extra)
+from .batch import BatchEncoder  # noqa: E402 (after the check of the extra)
 from .encoding import ENCODING_VERSION, NUM_ACTIONS, UnknownActionError, action_name, encode, encode_batch  # noqa: E402 (after the check of the extra)
 from .gym_env import MahjongEnv  # noqa: E402 (after the check of the extra)
 from .parallel import parallel_env  # noqa: E402 (after the check of the extra)
+from .selfplay import SelfPlayVectorEnv  # noqa: E402 (after the check of the extra)
 from .vector import VectorMahjongEnv  # noqa: E402 (after the check of the extra)
 
 __all__ = [
     "ENCODING_VERSION",
     "GYM_ID",
     "NUM_ACTIONS",
+    "BatchEncoder",
     "MahjongEnv",
+    "SelfPlayVectorEnv",
     "UnknownActionError",
     "VectorMahjongEnv",
     "action_name",

@@ -444,114 +444,202 @@ def _rule_template(rules: Ruleset) -> np.ndarray:
     return entry[1]
 
 
-_CACHE: weakref.WeakKeyDictionary[PlayState, list[_SeatCache]] = weakref.WeakKeyDictionary()
-"""Per hand (the engine's, or a seat's view of it), per seat: the river's and the melds' indices, kept up to date
-as they grow."""
+_CACHE: weakref.WeakKeyDictionary[PlayState, _HandPlanes] = weakref.WeakKeyDictionary()
+"""Per hand (the engine's, or a seat's view of it): the public planes, kept up to date as the hand goes on."""
+
+_RED_IDS = (16, 52, 88)
 
 
-class _SeatCache:
-    """One seat's river and meld indices (offsets from the seat's block, then shifted per viewer position).
+_CALL_EVENTS = frozenset(("chi", "pon", "daiminkan"))
+_KAN_EVENTS = frozenset(("ankan", "kakan"))
 
-    A river only grows during a hand, and only its last tile can change (taken by a call), so an update
-    redoes the last tile and adds the new ones."""
 
-    __slots__ = ("flat", "last_len", "melds", "melds_key", "melds_shifted", "river", "river_key", "river_shifted")
+class _HandState:
+    """What an encoder keeps of one hand between observations: which discards and melds it has written (a river
+    only grows during a hand and only its last tile can change, taken by a call; melds change by identity), each
+    seat's closed flag, and per seat the scalar rows that stay the same through the hand. Subclasses write the
+    rivers and melds their own way (:meth:`_river`, :meth:`_melds`)."""
 
-    def __init__(self) -> None:
-        self.river_key: object = 0
-        self.flat: list[int] = []
-        self.last_len = 0
-        self.river: np.ndarray | None = None
-        self.river_shifted: list[np.ndarray | None] = [None] * 4
-        self.melds_key: object = ()
-        self.melds: np.ndarray | None = None
-        self.melds_shifted: list[np.ndarray | None] = [None] * 4
+    __slots__ = (
+        "closed",
+        "live_wall",
+        "meld_key",
+        "river_called",
+        "river_len",
+        "scale",
+        "synced_at",
+        "template_key",
+        "templates",
+    )
 
-    def update_river(self, k: PlayState, river: list[Any]) -> None:
+    def __init__(self, rules: Ruleset) -> None:
+        self.scale = score_scale(rules)
+        self.live_wall = 70 if rules.dead_wall else 84
+        self.closed = [True, True, True, True]
+        self.synced_at = -1
+        self.templates: list[np.ndarray | None] = [None, None, None, None]
+        self.template_key: tuple[int, int, int] = (-1, -1, -1)
+        self.river_len = [0, 0, 0, 0]
+        self.river_called = [False, False, False, False]
+        self.meld_key: list[tuple[int, ...]] = [(), (), (), ()]
+
+    def sync(self, k: PlayState) -> None:
+        """Bring the rivers and melds up to date with the hand ``k``: the seats named by the hand's events since
+        the last call (a discard's, a call's and its discarder's, a kan's), or every seat when the hand keeps no
+        events or this is the first call."""
+        events = getattr(k, "events", None)
+        if events is None or self.synced_at < 0:
+            for s in range(4):
+                self._sync_river(k, s)
+                self._sync_melds(k, s)
+            if events is not None:
+                self.synced_at = len(events)
+            return
+        n_events = len(events)
+        if n_events == self.synced_at:
+            return
+        for j in range(self.synced_at, n_events):
+            e = events[j]
+            kind = e["type"]
+            if kind == "dahai":
+                self._sync_river(k, e["actor"])
+            elif kind in _CALL_EVENTS:
+                self._sync_river(k, e["target"])
+                self._sync_melds(k, e["actor"])
+            elif kind in _KAN_EVENTS:
+                self._sync_melds(k, e["actor"])
+        self.synced_at = n_events
+
+    def _sync_river(self, k: PlayState, s: int) -> None:
+        river = k.seats[s].river
         n = len(river)
-        flat = self.flat
-        if n > RIVER_SLOTS:  # the slots move: rebuild the last 30
-            flat.clear()
-            first, start = 0, n - RIVER_SLOTS
-        else:
-            done = self.river_key[0] if isinstance(self.river_key, tuple) else 0
-            first = max(0, done - 1)
-            if done:
-                del flat[len(flat) - self.last_len :]
-            start = 0
-        ap = flat.append
-        for j in range(first, n - start):
+        if n and (n != self.river_len[s] or (river[-1].called_by is not None) != self.river_called[s]):
+            if n > RIVER_SLOTS:  # the slots move: write the last 30 again
+                self._river(k, s, river, 0, n - RIVER_SLOTS, True)
+            else:
+                self._river(k, s, river, max(0, self.river_len[s] - 1), 0, False)
+            self.river_len[s] = n
+            self.river_called[s] = river[-1].called_by is not None
+
+    def _sync_melds(self, k: PlayState, s: int) -> None:
+        melds = k.seats[s].melds
+        if melds:
+            key = tuple(map(id, melds))
+            if key != self.meld_key[s]:
+                self.meld_key[s] = key
+                self._melds(s, melds)
+                self.closed[s] = not any(m.is_open for m in melds)
+
+    def _river(self, k: PlayState, s: int, river: list[Any], first: int, start: int, rewrite: bool) -> None:
+        """Write seat ``s``'s river slots ``first``.. (slot ``j`` holds ``river[start + j]``); ``rewrite``: the
+        slots moved, clear them first."""
+        raise NotImplementedError
+
+    def _melds(self, s: int, melds: list[Any]) -> None:
+        """Write seat ``s``'s melds (all of them, replacing what was there)."""
+        raise NotImplementedError
+
+    def scalar_template(self, game: Game, k: PlayState, seat: int) -> np.ndarray:
+        """The scalar rows' values that stay the same for ``seat`` through the hand (the round, the seat's wind,
+        the dealer, the hand's number and counters, the game's stage, the rule set's switches)."""
+        key = (game.hands_played, game.round_wind, game.dealer)
+        if key != self.template_key:
+            self.templates = [None, None, None, None]
+            self.template_key = key
+        row = self.templates[seat]
+        if row is None:
+            rules = game.rules
+            row = np.zeros((3, 34), np.float32)
+            r0, r1 = row[0], row[1]
+            r0[4 + (k.round_wind & 3)] = 1.0
+            r0[8 + (seat - k.dealer) % 4] = 1.0
+            r0[24 + (k.dealer - seat) % 4] = 1.0
+            r0[12] = k.kyoku_number / 4
+            r0[13] = min(1.0, k.honba / 10)
+            r0[32] = min(1.0, game.hands_played / 16)
+            if game.round_wind >= rules.rounds - 1 and game.dealer == (game.first_dealer + 3) % 4:
+                r1[16] = 1.0
+            if game.round_wind >= rules.rounds:
+                r1[17] = 1.0
+            row[2] = _rule_template(rules)
+            self.templates[seat] = row
+        return row
+
+
+class _HandPlanes(_HandState):
+    """One hand's rivers and melds as observation planes, per absolute seat, kept current incrementally.
+
+    ``rivers[s]`` holds seat ``s``'s 34 river planes and ``melds[s]`` its 8 meld planes, each stored twice (at
+    ``s`` and ``s + 4``), so that the four seats in a viewer's order (``viewer``, ``viewer + 1``, ...) are the
+    contiguous slice ``[viewer : viewer + 4]`` and an observation copies them without gathering."""
+
+    __slots__ = ("dora", "melds", "rivers")
+
+    def __init__(self, rules: Ruleset) -> None:
+        super().__init__(rules)
+        self.rivers = np.zeros((8, 34, 34), np.uint8)
+        self.melds = np.zeros((8, 8, 34), np.uint8)
+        self.dora: tuple[int, list[int]] = (0, [])
+
+    def _river(self, k: PlayState, s: int, river: list[Any], first: int, start: int, rewrite: bool) -> None:
+        pl = self.rivers[s]
+        if rewrite:
+            pl.fill(0)
+        tiles = k._tiles
+        for j in range(first, len(river) - start):
             rt = river[start + j]
-            before = len(flat)
             t = rt.tile
-            ap(34 * j + (t >> 2))
+            pl[j, t >> 2] = 1
             if rt.tsumogiri:
-                ap(30 * 34 + j)
+                pl[30, j] = 1
             if rt.riichi:
-                ap(31 * 34 + j)
+                pl[31, j] = 1
             if rt.called_by is not None:
-                ap(32 * 34 + j)
-            if (t == 16 or t == 52 or t == 88) and k._tiles[t].red:
-                ap(33 * 34 + j)
-            self.last_len = len(flat) - before
-        self.river = np.array(flat, np.int64)
-        self.river_shifted = [None] * 4
+                pl[32, j] = 1
+            if t in _RED_IDS and tiles[t].red:
+                pl[33, j] = 1
+        self.rivers[s + 4] = pl
+
+    def _melds(self, s: int, melds: list[Any]) -> None:
+        pl = self.melds[s]
+        pl.fill(0)
+        mcount = [0] * 34
+        for m in melds:
+            for t in m.tiles:
+                kd = t.kind
+                if mcount[kd] < 4:
+                    pl[mcount[kd], kd] = 1
+                mcount[kd] += 1
+                if t.red:
+                    pl[7, kd] = 1
+            mk = m.kind
+            if mk.value != "chi":
+                kk = m.tiles[0].kind
+                pl[4, kk] = 1
+                if mk.is_kan:
+                    pl[5, kk] = 1
+                    if mk.value == "ankan":
+                        pl[6, kk] = 1
+        self.melds[s + 4] = pl
+
+    def dora_ones(self, indicators: list[int]) -> list[int]:
+        """The flat indices of the dora and indicator planes (kept while the indicators stay the same)."""
+        n = len(indicators)
+        if n != self.dora[0]:
+            ones = []
+            for j, i in enumerate(indicators[:5]):
+                ones.append(P_DORA * 34 + _SUCC[i >> 2])
+                ones.append((P_INDICATORS + j) * 34 + (i >> 2))
+            self.dora = (n, ones)
+        return self.dora[1]
 
 
-def _meld_offsets(melds: list[Any]) -> np.ndarray:
-    out: list[int] = []
-    ap = out.append
-    mcount = [0] * 34
-    for m in melds:
-        mk = m.kind
-        for t in m.tiles:
-            kd = t.kind
-            if mcount[kd] < 4:
-                ap(34 * mcount[kd] + kd)
-            mcount[kd] += 1
-            if t.red:
-                ap(7 * 34 + kd)
-        if mk.value != "chi":
-            kk = m.tiles[0].kind
-            ap(4 * 34 + kk)
-            if mk.is_kan:
-                ap(5 * 34 + kk)
-                if mk.value == "ankan":
-                    ap(6 * 34 + kk)
-    return np.array(out, np.int64)
-
-
-def _seat_parts(k: PlayState, s: int, r: int) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """A seat's river and meld indices as seen from relative position ``r`` (``None`` when empty)."""
-    per_hand = _CACHE.get(k)
-    if per_hand is None:
-        per_hand = _CACHE[k] = [_SeatCache() for _ in range(4)]
-    c = per_hand[s]
-    st = k.seats[s]
-    river = st.river
-    rv = None
-    if river:
-        rkey = (len(river), river[-1].called_by is not None)
-        if rkey != c.river_key:
-            c.update_river(k, river)
-            c.river_key = rkey
-        rv = c.river_shifted[r]
-        if rv is None:
-            assert c.river is not None
-            rv = c.river_shifted[r] = c.river + (P_RIVERS + 34 * r) * 34
-    melds = st.melds
-    if not melds:
-        return rv, None
-    mkey = tuple(map(id, melds))
-    if mkey != c.melds_key:
-        c.melds_key = mkey
-        c.melds = _meld_offsets(melds)
-        c.melds_shifted = [None] * 4
-    md = c.melds_shifted[r]
-    if md is None:
-        assert c.melds is not None
-        md = c.melds_shifted[r] = c.melds + (P_MELDS + 8 * r) * 34
-    return rv, md
+def _hand_planes(k: PlayState, rules: Ruleset) -> _HandPlanes:
+    c = _CACHE.get(k)
+    if c is None:
+        c = _CACHE[k] = _HandPlanes(rules)
+    c.sync(k)
+    return c
 
 
 def _hand(tiles: list[int], k: PlayState, plane: int, red_plane: int, ones: list[int]) -> None:
@@ -569,23 +657,26 @@ def _gather(
     game: Game,
     seat: int,
     privileged: bool,
+    out: np.ndarray,
     ones: list[int],
-    parts: list[np.ndarray],
     idx: list[int],
     val: list[float],
     base: int,
     view: SeatView | None = None,
 ) -> None:
-    """Collect ``seat``'s observation of ``game`` as flat indices offset by ``base``: ``ones`` and ``parts``
-    (index arrays) are set to 1, ``idx`` to the values in ``val``. The hand is read from the engine, or from
-    the seat's ``view`` (the same names: :class:`~jantaku.table.legal.PlayState`)."""
+    """Write ``seat``'s rivers and melds into ``out`` (its ``(planes, 34)`` observation, zeroed) and collect the
+    rest as flat indices offset by ``base``: ``ones`` are set to 1, ``idx`` to the values in ``val``. The hand is
+    read from the engine, or from the seat's ``view`` (the same names:
+    :class:`~jantaku.table.legal.PlayState`)."""
     if view is None:
         k: Any = game.kyoku
         phase = k.phase
     else:
         k = view
         phase = None if view._exhaustive_draw_now() else view.phase  # the engine's DECLARE: no phase bit
-    rules = game.rules
+    planes = _hand_planes(k, game.rules)
+    out[P_MELDS:P_RIVERS] = planes.melds[seat : seat + 4].reshape(32, 34)
+    out[P_RIVERS:P_INDICATORS] = planes.rivers[seat : seat + 4].reshape(136, 34)
     seats = k.seats
     ap = ones.append
     _hand(seats[seat].tiles, k, base, base + P_RED * 34, ones)
@@ -599,25 +690,23 @@ def _gather(
         discarder = k.actor
         ap(base + P_OFFERED * 34 + (k.kakan_tile >> 2))
     indicators = k._dora_ids()
-    for n, i in enumerate(indicators[:5]):
-        ap(base + P_DORA * 34 + _SUCC[i >> 2])
-        ap(base + (P_INDICATORS + n) * 34 + (i >> 2))
+    if indicators:
+        dora = planes.dora_ones(indicators)
+        ones.extend([base + i for i in dora] if base else dora)
+    out[P_SCALARS : P_SCALARS + 3] = planes.scalar_template(game, k, seat)
     s0 = base + P_SCALARS * 34
     s1 = s0 + 34
-    scale = score_scale(rules)
+    scale = planes.scale
     scores = k.scores
     won = k.won
+    closed = planes.closed
     vp = idx.append
     vv = val.append
     for r in range(4):
         s = (seat + r) % 4
-        river, melds = _seat_parts(k, s, r)
-        if river is not None:
-            parts.append(river + base if base else river)
-        if melds is not None:
-            parts.append(melds + base if base else melds)
-        v = scores[s] / scale
+        v = scores[s]
         if v:
+            v /= scale
             vp(s0 + r)
             vv(-4.0 if v < -4 else (4.0 if v > 4 else v))
         st = seats[s]
@@ -625,43 +714,28 @@ def _gather(
             ap(s0 + 16 + r)
         if won[s]:
             ap(s0 + 20 + r)
-        if not st.melds or st.is_closed:
+        if closed[s]:
             ap(s1 + 4 + r)
         if st.kans:
             vp(s1 + 8 + r)
             vv(st.kans / 4 if st.kans < 4 else 1.0)
         if st.ippatsu:
             ap(s1 + 12 + r)
-    ap(s0 + 4 + (k.round_wind & 3))
-    ap(s0 + 8 + (seat - k.dealer) % 4)
-    ap(s0 + 24 + (k.dealer - seat) % 4)
-    vp(s0 + 12)
-    vv(k.kyoku_number / 4)
-    if k.honba:
-        vp(s0 + 13)
-        vv(k.honba / 10 if k.honba < 10 else 1.0)
     if k.deposits:
         vp(s0 + 14)
         vv(k.deposits / 10 if k.deposits < 10 else 1.0)
-    left = k.tiles_left / (70 if rules.dead_wall else 84)
+    left = k.tiles_left / planes.live_wall
     if left > 0:
         vp(s0 + 15)
         vv(left if left < 1 else 1.0)
     over = game.result is not None
     p = _PHASES.get(phase)
-    if p is not None and not over and game.yame_choice is None:
-        ap(s0 + p)
-    if game.hands_played:
-        vp(s0 + 32)
-        vv(game.hands_played / 16 if game.hands_played < 16 else 1.0)
     if game.yame_choice is not None:
         ap(s0 + 33)
+    elif p is not None and not over:
+        ap(s0 + p)
     if discarder >= 0:
         ap(s1 + (discarder - seat) % 4)
-    if game.round_wind >= rules.rounds - 1 and game.dealer == (game.first_dealer + 3) % 4:
-        ap(s1 + 16)
-    if game.round_wind >= rules.rounds:
-        ap(s1 + 17)
     if indicators:
         vp(s1 + 18)
         vv(len(indicators) / 5 if len(indicators) < 5 else 1.0)
@@ -678,10 +752,8 @@ def _gather(
             )
 
 
-def _scatter(flat: np.ndarray, ones: list[int], parts: list[np.ndarray], idx: list[int], val: list[float]) -> None:
+def _scatter(flat: np.ndarray, ones: list[int], idx: list[int], val: list[float]) -> None:
     flat[ones] = 1.0
-    if parts:
-        flat[np.concatenate(parts)] = 1.0
     flat[idx] = val
 
 
@@ -703,9 +775,8 @@ def encode(game: Game, seat: int, privileged: bool = False, *, view: SeatView | 
     if not 0 <= seat <= 3:
         raise JantakuError(f"seat must be 0-3, got {seat!r}")
     planes = OBS_PLANES_PRIVILEGED if privileged else OBS_PLANES
-    out = np.zeros(planes * 34, np.float32)
+    out = np.zeros((planes, 34), np.float32)
     ones: list[int] = []
-    parts: list[np.ndarray] = []
     idx: list[int] = []
     val: list[float] = []
     if view is not None:
@@ -715,10 +786,8 @@ def encode(game: Game, seat: int, privileged: bool = False, *, view: SeatView | 
             raise JantakuError(f"the view is seat {view.seat}'s, not seat {seat}'s")
         if isinstance(view, PlayerView):
             view = view.seat_view
-    _gather(game, seat, privileged, ones, parts, idx, val, 0, view)
-    _scatter(out, ones, parts, idx, val)
-    out = out.reshape(planes, 34)
-    out[P_SCALARS + 2] = _rule_template(game.rules)
+    _gather(game, seat, privileged, out, ones, idx, val, 0, view)
+    _scatter(out.reshape(-1), ones, idx, val)
     return out
 
 
@@ -746,16 +815,13 @@ def encode_batch(
             raise JantakuError(f"out must be a float32 array of shape {(len(games), planes, 34)}, got {out.shape}")
         out.fill(0.0)
     ones: list[int] = []
-    parts: list[np.ndarray] = []
     idx: list[int] = []
     val: list[float] = []
     for n, (g, s) in enumerate(zip(games, seats, strict=True)):
         if not 0 <= s <= 3:
             raise JantakuError(f"seat must be 0-3, got {s!r}")
-        _gather(g, s, privileged, ones, parts, idx, val, n * size)
-    _scatter(out.reshape(-1), ones, parts, idx, val)
-    for n, g in enumerate(games):
-        out[n, P_SCALARS + 2] = _rule_template(g.rules)
+        _gather(g, s, privileged, out[n], ones, idx, val, n * size)
+    _scatter(out.reshape(-1), ones, idx, val)
     return out
 
 

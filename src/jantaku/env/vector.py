@@ -2,7 +2,7 @@
 
 :class:`VectorMahjongEnv` is a :class:`gymnasium.vector.VectorEnv` of ``num_envs`` games in one process. A
 step applies one action per game, lets each game's opponents play until its learning seat acts again, and
-then encodes all the observations with one :func:`~jantaku.env.encoding.encode_batch` scatter and the masks
+then encodes all the observations with one :class:`~jantaku.env.batch.BatchEncoder` kernel and the masks
 into one array. A finished game is replaced by a new one in the same step (Gymnasium's ``SAME_STEP``
 autoreset): its last observation and result are in ``info["final_obs"]`` / ``info["final_info"]``.
 
@@ -28,6 +28,7 @@ from jantaku.errors import JantakuError
 from jantaku.rules import Ruleset
 
 from .aec import observation_space
+from .batch import BatchEncoder
 from .core import (
     ILLEGAL_MODES,
     REWARDS,
@@ -38,7 +39,7 @@ from .core import (
     make_opponent,
     resolve_rules,
 )
-from .encoding import ENCODING_VERSION, NUM_ACTIONS, OBS_PLANES, OBS_PLANES_PRIVILEGED, encode, encode_batch
+from .encoding import ENCODING_VERSION, NUM_ACTIONS, encode
 from .gym_env import opponent_list
 
 __all__ = ["VectorMahjongEnv"]
@@ -77,7 +78,7 @@ class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         self.single_action_space = gym.spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._planes = OBS_PLANES_PRIVILEGED if self.privileged else OBS_PLANES
+        self._encoder = BatchEncoder(num_envs, self.privileged)
         self._rng = np.random.default_rng()
         self.tables: list[Table] = []
         self._bots: list[list[Opponent | None]] = []
@@ -117,8 +118,7 @@ class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         return obs, {"action_mask": obs["action_mask"].copy()}
 
     def _observe(self) -> dict[str, np.ndarray]:
-        games = [t.game for t in self.tables]
-        obs = encode_batch(games, [self.seat] * self.num_envs, self.privileged)
+        obs = self._encoder.encode([t.game for t in self.tables], [self.seat] * self.num_envs)
         masks = np.zeros((self.num_envs, NUM_ACTIONS), np.int8)
         rows: list[int] = []
         cols: list[int] = []
