@@ -107,6 +107,7 @@ HEAVY_MODULES = (
     "tests/test_lab.py",
     "tests/e2e/test_e2e_pace.py",
     "tests/test_readme.py",
+    "tests/test_env_bc.py",
     "tests/e2e/test_e2e_play.py",
     "tests/e2e/test_e2e_layout.py",
     "tests/test_jielu_reach.py",

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +27,7 @@ from jantaku.errors import JantakuError, excerpt
 from jantaku.rules import Ruleset, load_rules
 
 from .measures import Estimate, columns, estimate_all, measures_for
-from .runner import GameRow, _row, game_seed, lineup_at, play_seated
+from .runner import GameRow, _row, game_seed, lineup_at, play_seated, process_pool
 
 __all__ = ["MAX_DEALS", "POLICY", "Evaluation", "evaluate"]
 
@@ -145,7 +144,7 @@ def evaluate(
     jobs = [(rs, seed, c, lineup, labels) for c in chunks]
     rows: list[GameRow] = []
     if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with process_pool(workers) as pool:
             for part in pool.map(_job, jobs):
                 rows.extend(part)
                 if progress:

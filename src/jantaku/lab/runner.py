@@ -19,6 +19,7 @@ draws (each win's value, each player's final score and points).
 
 from __future__ import annotations
 
+import multiprocessing
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -43,6 +44,15 @@ __all__ = [
     "run_ray",
     "value_bin",
 ]
+
+
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes started by a fork server, not forked from the caller: the lab and
+    ``jantaku evaluate`` seat any Python policy, and a caller that has run a threaded library (torch's OpenMP
+    threads, after training a network) can deadlock a child forked from it. Each worker imports what its jobs
+    need."""
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver"))
+
 
 Progress = Callable[[int, int, float], None]
 """Called as ``progress(games done, games in all, seconds)`` after every chunk."""
@@ -251,7 +261,7 @@ def run_local(
 
     def results() -> Iterator[list[GameRow]]:
         if workers > 1:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            with process_pool(workers) as pool:
                 yield from pool.map(_job, jobs)
         else:
             for job in jobs:
