@@ -14,6 +14,7 @@ import numpy as np
 from jantaku.bots.registry import make_bot
 from jantaku.env.dataset import iter_samples, torch_dataset, write_shards
 from jantaku.env.encoding import encode, legal_indices
+from jantaku.env.planes import EXTRA_PLANES
 from jantaku.records.export import save_game
 from jantaku.rules import load_rules
 from jantaku.table.actions import PASS
@@ -21,6 +22,7 @@ from jantaku.table.game import Game
 
 ROOT = Path(__file__).parents[1]
 CORPUS = ROOT / "tests" / "data" / "records"
+EXTRA = tuple(EXTRA_PLANES)
 
 
 def test_every_decision_of_the_real_records_is_a_legal_sample():
@@ -49,10 +51,10 @@ def test_a_played_game_reads_back_as_the_environment_saw_it(tmp_path):
         if len(legal) >= 2 and game.kyoku.result is None:
             index = legal_indices(legal)
             chosen = next(i for i, a in index.items() if a == action)
-            seen.append((seat, encode(game, seat), chosen, action.kind))
+            seen.append((seat, encode(game, seat, extra_planes=EXTRA), chosen, action.kind))
         game.apply(action)
     path = save_game(game, tmp_path / "game.mjson")
-    samples = list(iter_samples([path]))
+    samples = list(iter_samples([path], extra_planes=EXTRA))  # the optional planes read back as the game saw them
     # the record shows every decision but a pass on a discard another seat claimed (a pass and a claim the other
     # overruled look alike): those are left out, never guessed
     unknown, i = [], 0

@@ -26,6 +26,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rules", default=None, help="play the records by this preset or TOML file (default: their own)")
     p.add_argument("--shard-size", type=int, default=50_000, help="samples per shard file (default 50000)")
     p.add_argument("--workers", type=int, default=1, help="processes sharing out the record files (default 1)")
+    p.add_argument(
+        "--planes",
+        default="",
+        help="optional observation planes to add, comma-separated: shanten, ukeire, waits, furiten, riichi_turn, "
+        "safe (default none)",
+    )
     p.set_defaults(run=run)
 
 
@@ -33,8 +39,15 @@ def run(args: argparse.Namespace) -> int:
     require("gymnasium", "env", "jantaku dataset")
     from jantaku.env.dataset import write_shards
 
+    planes = [x.strip() for x in args.planes.split(",") if x.strip()]
     index = write_shards(
-        args.paths, args.out, players=args.players, rules=args.rules, shard_size=args.shard_size, workers=args.workers
+        args.paths,
+        args.out,
+        players=args.players,
+        rules=args.rules,
+        shard_size=args.shard_size,
+        workers=args.workers,
+        extra_planes=planes,
     )
     summary = {k: index[k] for k in ("samples", "shards")}
     summary["records"] = len(index["sources"])

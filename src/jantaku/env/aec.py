@@ -21,6 +21,7 @@ when it is asked to act and at the end.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -33,14 +34,16 @@ from jantaku.rules import Ruleset
 
 from .core import AGENTS, ILLEGAL_MODES, REWARDS, Table, agent_seat, check_choice, resolve_rules
 from .encoding import ENCODING_VERSION, NUM_ACTIONS, OBS_PLANES, OBS_PLANES_PRIVILEGED, encode, observation_bounds
+from .planes import check_names, plane_count
 
 __all__ = ["AGENTS", "TableEnvBase", "env", "observation_space", "raw_env"]
 
 
-def observation_space(privileged: bool = False) -> spaces.Dict:
+def observation_space(privileged: bool = False, extra_planes: Sequence[str] = ()) -> spaces.Dict:
     """The observation space of one agent (the same for every environment of this package)."""
-    low, high = observation_bounds(privileged)
-    planes = OBS_PLANES_PRIVILEGED if privileged else OBS_PLANES
+    extra = plane_count(extra_planes)
+    low, high = observation_bounds(privileged, extra)
+    planes = (OBS_PLANES_PRIVILEGED if privileged else OBS_PLANES) + extra
     return spaces.Dict(
         {
             "observation": spaces.Box(low, high, (planes, 34), np.float32),
@@ -63,13 +66,14 @@ class TableEnvBase:
         mjai_events: bool,
         illegal_action: str,
         render_mode: str | None,
+        extra_planes: Sequence[str] = (),
     ) -> None:
         """Check and keep the options (the constructors' arguments, documented on :class:`raw_env`)."""
         self.rules = resolve_rules(rules)
-        keep_options(self, reward, illegal_action, render_mode, privileged, mjai_events)
+        keep_options(self, reward, illegal_action, render_mode, privileged, mjai_events, extra_planes)
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
-        self._obs_space = observation_space(self.privileged)
+        self._obs_space = observation_space(self.privileged, self.extra_planes)
         self._act_space = spaces.Discrete(NUM_ACTIONS)
         self._seeds = np.random.default_rng()
         self.table = None
@@ -113,6 +117,7 @@ class raw_env(TableEnvBase, AECEnv):
         mjai_events: put the seat's new mjai events in its info (off is faster).
         illegal_action: ``"raise"`` (the default) or ``"fallback"`` (see :data:`jantaku.env.core.ILLEGAL_MODES`).
         render_mode: ``None``, ``"ansi"`` (``render()`` returns text) or ``"human"`` (prints it).
+        extra_planes: names of optional observation planes to add (:mod:`jantaku.env.planes`).
     """
 
     metadata = {  # noqa: RUF012 - PettingZoo reads it from the class
@@ -134,9 +139,10 @@ class raw_env(TableEnvBase, AECEnv):
         mjai_events: bool = True,
         illegal_action: str = "raise",
         render_mode: str | None = None,
+        extra_planes: Sequence[str] = (),
     ) -> None:
         super().__init__()
-        self._setup(rules, reward, privileged, mjai_events, illegal_action, render_mode)
+        self._setup(rules, reward, privileged, mjai_events, illegal_action, render_mode, extra_planes)
 
     # -- episode -------------------------------------------------------------------------------------------
 
@@ -167,7 +173,8 @@ class raw_env(TableEnvBase, AECEnv):
         if t is None:
             raise JantakuError("call reset() before observe()")
         seat = agent_seat(agent)
-        return {"observation": encode(t.game, seat, self.privileged), "action_mask": t.mask(seat)}
+        obs = encode(t.game, seat, self.privileged, extra_planes=self.extra_planes)
+        return {"observation": obs, "action_mask": t.mask(seat)}
 
     def step(self, action: Any) -> None:
         if self.table is None:
@@ -212,10 +219,18 @@ class raw_env(TableEnvBase, AECEnv):
 
 
 def keep_options(
-    env: Any, reward: str, illegal_action: str, render_mode: str | None, privileged: bool, mjai_events: bool
+    env: Any,
+    reward: str,
+    illegal_action: str,
+    render_mode: str | None,
+    privileged: bool,
+    mjai_events: bool,
+    extra_planes: Sequence[str] = (),
 ) -> None:
     """Check the options every jantaku environment takes and keep them on ``env`` (``reward_mode``,
-    ``illegal_action``, ``render_mode`` among ``env.metadata["render_modes"]``, ``privileged``, ``mjai_events``)."""
+    ``illegal_action``, ``render_mode`` among ``env.metadata["render_modes"]``, ``privileged``, ``mjai_events``,
+    ``extra_planes``)."""
+    env.extra_planes = check_names(extra_planes)
     env.reward_mode = check_choice("reward", reward, REWARDS)
     env.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
     if render_mode is not None:

@@ -23,6 +23,7 @@ first dealer from the first hand it saw.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -31,6 +32,7 @@ from jantaku.table.actions import CONTINUE, STOP, Action
 from jantaku.table.playerview import PlayerView
 
 from .encoding import encode, legal_indices, mask_of
+from .planes import check_names
 
 __all__ = ["ViewObserver"]
 
@@ -53,9 +55,11 @@ class _ViewGame:
 
 
 class ViewObserver:
-    """One seat's observations in one game, from the views it is given (see the module)."""
+    """One seat's observations in one game, from the views it is given (see the module), with the optional planes
+    ``extra_planes`` (:mod:`jantaku.env.planes`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, extra_planes: Sequence[str] = ()) -> None:
+        self.extra_planes = check_names(extra_planes)
         self._hands = 0
         self._last: Any = None
         """The seat view of the hand seen last (a new hand gives its seat a new view)."""
@@ -73,4 +77,5 @@ class ViewObserver:
         hands_played = self._hands - (0 if yame else 1)  # the stop-or-go-on choice comes after the hand
         game: Any = _ViewGame(view, hands_played, self._first_dealer, yame)
         mapped = legal_indices(legal)
-        return encode(game, view.seat, view=view), mask_of(mapped), mapped
+        obs = encode(game, view.seat, view=view, extra_planes=self.extra_planes)
+        return obs, mask_of(mapped), mapped

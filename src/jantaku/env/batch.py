@@ -42,6 +42,7 @@ from .encoding import (
     RIVER_SLOTS,
     _HandState,
 )
+from .planes import check_names, extra_planes, plane_count
 
 if TYPE_CHECKING:
     from jantaku.table import Game
@@ -196,18 +197,21 @@ def _fill(  # pragma: no cover - compiled
 
 
 class BatchEncoder:
-    """Observations of ``slots`` games (one per slot), for a vector environment: see the module.
+    """Observations of ``slots`` games (one per slot), for a vector environment: see the module. ``extra_planes``
+    names optional planes (:mod:`jantaku.env.planes`), added after the base ones.
 
     A slot follows whatever game is passed at its position; when that game's hand changes, the slot's planes
     start again for the new hand.
     """
 
-    def __init__(self, slots: int, privileged: bool = False) -> None:
+    def __init__(self, slots: int, privileged: bool = False, extra_planes: Sequence[str] = ()) -> None:
         if not isinstance(slots, int) or slots < 1:
             raise JantakuError(f"slots must be a positive integer, got {slots!r}")
         self.slots = slots
         self.privileged = bool(privileged)
-        self.planes = OBS_PLANES_PRIVILEGED if self.privileged else OBS_PLANES
+        self.extra_planes = check_names(extra_planes)
+        self._base = OBS_PLANES_PRIVILEGED if self.privileged else OBS_PLANES
+        self.planes = self._base + plane_count(self.extra_planes)
         self._tmpl = np.zeros((slots, 3, 34), np.float32)
         self._buf = array("i", bytes(4 * slots * WIDTH))
         """The integer rows, written from Python item by item (no conversion of a list into an array) and read by
@@ -231,6 +235,10 @@ class BatchEncoder:
                 raise JantakuError(f"seat must be 0-3, got {seat!r}")
             self._row(i, games[i], seat)
         _fill(out, self._tmpl, self._ints, _SUCC_ARRAY, self.privileged)
+        if self.extra_planes:  # computed in Python, from the engine (jantaku.env.planes)
+            base = self._base
+            for i in range(n):
+                out[i, base:] = extra_planes(games[i], seats[i], self.extra_planes)
         return out
 
     def _row(self, i: int, game: Game, seat: int) -> None:

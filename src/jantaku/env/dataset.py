@@ -35,6 +35,7 @@ from jantaku.records.replay import rules_for_record
 from jantaku.rules import Ruleset
 
 from .encoding import NUM_ACTIONS, OBS_PLANES, encode, legal_indices, mask_of
+from .planes import check_names, plane_count
 
 __all__ = ["FIELDS", "iter_samples", "torch_dataset", "write_shards"]
 
@@ -90,16 +91,23 @@ def iter_samples(
     players: str | Sequence[int] | None = None,
     rules: Ruleset | str | None = None,
     skipped: list[str] | None = None,
+    extra_planes: Sequence[str] = (),
 ) -> Iterator[dict[str, Any]]:
     """The samples of every record in ``paths`` (files or folders), one dict per decision (see the module), for
     the seats ``players`` (default all). ``rules``: the rule set to play them by (default: what each record
-    says). Hands the engine cannot follow are appended to ``skipped`` (file and hand) when given."""
+    says). Hands the engine cannot follow are appended to ``skipped`` (file and hand) when given.
+    ``extra_planes``: optional observation planes to add (:mod:`jantaku.env.planes`)."""
     files = [str(f) for f in iter_record_files([str(p) for p in paths])]
-    yield from _samples_of(files, 0, _players(players), rules, skipped)
+    yield from _samples_of(files, 0, _players(players), rules, skipped, check_names(extra_planes))
 
 
 def _samples_of(
-    files: Sequence[str], first: int, seats: set[int], rules: Ruleset | str | None, skipped: list[str] | None
+    files: Sequence[str],
+    first: int,
+    seats: set[int],
+    rules: Ruleset | str | None,
+    skipped: list[str] | None,
+    extra: tuple[str, ...] = (),
 ) -> Iterator[dict[str, Any]]:
     """The samples of ``files``, the first of them record number ``first`` of the run."""
     from jantaku.bots.review import drive_hand, hand_kyoku
@@ -114,7 +122,7 @@ def _samples_of(
             scores, ranks = _final(record.events, first_dealer)
             step = 0
             for n, hand in enumerate(hands):
-                collect = _Collector(seats, ranks, scores, {"record": r_index, "game": g_index, "hand": n})
+                collect = _Collector(seats, ranks, scores, {"record": r_index, "game": g_index, "hand": n}, extra)
                 try:
                     k = hand_kyoku(record, n, hand, rs)
                     collect.game = _RecordGame(rs, k, n, first_dealer)
@@ -134,7 +142,10 @@ class _Collector:
     """The ``ask`` of :func:`jantaku.bots.review.drive_hand` for one hand: a sample per decision of the chosen
     seats that had a choice."""
 
-    def __init__(self, seats: set[int], ranks: list[int], scores: list[int], where: dict[str, int]) -> None:
+    def __init__(
+        self, seats: set[int], ranks: list[int], scores: list[int], where: dict[str, int], extra: tuple[str, ...]
+    ) -> None:
+        self.extra = extra
         self.seats = seats
         self.ranks = ranks
         self.scores = scores
@@ -151,7 +162,7 @@ class _Collector:
             raise JantakuError(f"{actual!r} has no action index")
         self.out.append(
             {
-                "obs": encode(self.game, seat),  # type: ignore[arg-type]
+                "obs": encode(self.game, seat, extra_planes=self.extra),  # type: ignore[arg-type]
                 "mask": mask_of(index),
                 "action": chosen,
                 "seat": seat,
@@ -170,12 +181,15 @@ def write_shards(
     rules: Ruleset | str | None = None,
     shard_size: int = 50_000,
     workers: int = 1,
+    extra_planes: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Write the samples of ``paths`` into npz shards in ``out`` (at most ``shard_size`` samples each: ``obs`` as
     ``float16``, the rest as small integers, see :data:`FIELDS`) and ``out/index.json`` (the shards in order, the
     record files - a sample's ``record`` is its place in this list -, the samples and the hands skipped). With
     ``workers`` > 1 the record files are shared out to that many processes, each writing its own shards; the
-    samples are the same. Returns the index."""
+    samples are the same. ``extra_planes``: optional observation planes to add (:mod:`jantaku.env.planes`), named
+    in the index. Returns the index."""
+    extra = check_names(extra_planes)
     if isinstance(shard_size, bool) or not isinstance(shard_size, int) or shard_size < 1:
         raise JantakuError(f"shard_size must be 1 or more, got {shard_size!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -186,7 +200,7 @@ def write_shards(
     seats = _players(players)
     size = max(1, -(-len(files) // (workers * 4))) if workers > 1 else max(1, len(files))
     jobs = [
-        (files[i : i + size], i, str(folder), f"shard-{n:03d}", seats, rules, shard_size)
+        (files[i : i + size], i, str(folder), f"shard-{n:03d}", seats, rules, shard_size, extra)
         for n, i in enumerate(range(0, len(files), size))
     ]
     if workers > 1 and len(jobs) > 1:
@@ -197,7 +211,8 @@ def write_shards(
     shards = [s for part in parts for s in part["shards"]]
     index = {
         "format": "jantaku-dataset-1",
-        "obs_planes": OBS_PLANES,
+        "obs_planes": OBS_PLANES + plane_count(extra),
+        "extra_planes": list(extra),
         "actions": NUM_ACTIONS,
         "fields": list(FIELDS),
         "shards": shards,
@@ -210,11 +225,11 @@ def write_shards(
 
 
 def _write_part(
-    job: tuple[list[str], int, str, str, set[int], Ruleset | str | None, int],
+    job: tuple[list[str], int, str, str, set[int], Ruleset | str | None, int, tuple[str, ...]],
 ) -> dict[str, list[Any]]:
     """Write the shards of some record files (``prefix-0000.npz``, ...): their names and sizes, the hands
     skipped."""
-    files, first, folder, prefix, seats, rules, shard_size = job
+    files, first, folder, prefix, seats, rules, shard_size, extra = job
     skipped: list[str] = []
     shards: list[dict[str, Any]] = []
     batch: list[dict[str, Any]] = []
@@ -235,7 +250,7 @@ def _write_part(
         shards.append({"file": name, "samples": len(batch)})
         batch.clear()
 
-    for sample in _samples_of(files, first, seats, rules, skipped):
+    for sample in _samples_of(files, first, seats, rules, skipped, extra):
         batch.append(sample)
         if len(batch) >= shard_size:
             flush()

@@ -377,9 +377,10 @@ def score_scale(rules: Ruleset) -> float:
     return 1000.0 if rules.family == "jielu" else 100_000.0
 
 
-def observation_bounds(privileged: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """``(low, high)`` arrays of the observation's shape: 0 and 1, and -4 / 4 for the score columns."""
-    planes = OBS_PLANES_PRIVILEGED if privileged else OBS_PLANES
+def observation_bounds(privileged: bool = False, extra: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)`` arrays of the observation's shape (with ``extra`` optional planes, see
+    :mod:`jantaku.env.planes`): 0 and 1, and -4 / 4 for the score columns."""
+    planes = (OBS_PLANES_PRIVILEGED if privileged else OBS_PLANES) + extra
     low = np.zeros((planes, 34), np.float32)
     high = np.ones((planes, 34), np.float32)
     low[P_SCALARS, 0:4] = -4.0
@@ -757,8 +758,16 @@ def _scatter(flat: np.ndarray, ones: list[int], idx: list[int], val: list[float]
     flat[idx] = val
 
 
-def encode(game: Game, seat: int, privileged: bool = False, *, view: SeatView | PlayerView | None = None) -> np.ndarray:
-    """``seat``'s observation of ``game`` now: a new ``float32`` array ``(OBS_PLANES, 34)`` (see the module).
+def encode(
+    game: Game,
+    seat: int,
+    privileged: bool = False,
+    *,
+    view: SeatView | PlayerView | None = None,
+    extra_planes: Sequence[str] = (),
+) -> np.ndarray:
+    """``seat``'s observation of ``game`` now: a new ``float32`` array ``(OBS_PLANES, 34)`` (see the module), with
+    the optional planes ``extra_planes`` after the base ones (:mod:`jantaku.env.planes`).
 
     The hand is read from the engine, or with ``view`` from the seat's own view
     (:meth:`Game.view <jantaku.table.game.Game.view>`), built from the events the seat received: the
@@ -788,6 +797,10 @@ def encode(game: Game, seat: int, privileged: bool = False, *, view: SeatView | 
             view = view.seat_view
     _gather(game, seat, privileged, out, ones, idx, val, 0, view)
     _scatter(out.reshape(-1), ones, idx, val)
+    if extra_planes:
+        from .planes import extra_planes as optional
+
+        out = np.concatenate([out, optional(game, seat, extra_planes, view=view)])
     return out
 
 

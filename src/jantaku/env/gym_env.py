@@ -61,7 +61,7 @@ class MahjongEnv(gym.Env[dict[str, np.ndarray], np.int64]):
             list of three (the other seats in order) or four (the learning seat's entry ignored).
         reward: ``"rank"`` (the final result in rank points at the end) or ``"score"`` (point changes,
             scaled as the observation's scores).
-        privileged, mjai_events, illegal_action, render_mode: as :class:`jantaku.env.aec.raw_env`.
+        privileged, mjai_events, illegal_action, render_mode, extra_planes: as :class:`jantaku.env.aec.raw_env`.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4, "encoding_version": ENCODING_VERSION}  # noqa: RUF012
@@ -77,6 +77,7 @@ class MahjongEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         mjai_events: bool = True,
         illegal_action: str = "raise",
         render_mode: str | None = None,
+        extra_planes: Sequence[str] = (),
     ) -> None:
         self.rules = resolve_rules(rules)
         self.seat = seat
@@ -84,8 +85,8 @@ class MahjongEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         for s, spec in enumerate(self._opponent_specs):
             if spec is not None:
                 make_opponent(spec, f"0:{s}")  # a bad name fails here, not at the first reset
-        keep_options(self, reward, illegal_action, render_mode, privileged, mjai_events)
-        self.observation_space = observation_space(self.privileged)
+        keep_options(self, reward, illegal_action, render_mode, privileged, mjai_events, extra_planes)
+        self.observation_space = observation_space(self.privileged, self.extra_planes)
         self.action_space = gym.spaces.Discrete(NUM_ACTIONS)
         self.table: Table | None = None
         self._bots: list[Opponent | None] = []
@@ -110,7 +111,8 @@ class MahjongEnv(gym.Env[dict[str, np.ndarray], np.int64]):
     def _observe(self) -> dict[str, np.ndarray]:
         t = self.table
         assert t is not None
-        return {"observation": encode(t.game, self.seat, self.privileged), "action_mask": t.mask(self.seat)}
+        obs = encode(t.game, self.seat, self.privileged, extra_planes=self.extra_planes)
+        return {"observation": obs, "action_mask": t.mask(self.seat)}
 
     def _info(self, illegal: bool, mask: np.ndarray) -> dict[str, Any]:
         t = self.table

@@ -14,6 +14,7 @@ the others an all-zero mask, and their actions (if given) are ignored. Rewards a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -47,8 +48,9 @@ class parallel_env(TableEnvBase, ParallelEnv):
         mjai_events: bool = True,
         illegal_action: str = "raise",
         render_mode: str | None = None,
+        extra_planes: Sequence[str] = (),
     ) -> None:
-        self._setup(rules, reward, privileged, mjai_events, illegal_action, render_mode)
+        self._setup(rules, reward, privileged, mjai_events, illegal_action, render_mode, extra_planes)
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -65,7 +67,8 @@ class parallel_env(TableEnvBase, ParallelEnv):
         out = {}
         for s, a in enumerate(AGENTS):
             mask = t.mask(s) if s in asked else np.zeros(NUM_ACTIONS, np.int8)
-            out[a] = {"observation": encode(t.game, s, self.privileged), "action_mask": mask}
+            obs = encode(t.game, s, self.privileged, extra_planes=self.extra_planes)
+            out[a] = {"observation": obs, "action_mask": mask}
         return out
 
     def _infos(self, illegal: dict[str, bool]) -> dict[str, dict[str, Any]]:

@@ -29,6 +29,7 @@ next hand (so the later rounds and the score differences are seen), and a new ga
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -43,6 +44,7 @@ from .aec import observation_space
 from .batch import BatchEncoder
 from .core import ILLEGAL_MODES, REWARDS, Table, check_choice, resolve_rules
 from .encoding import ENCODING_VERSION, NUM_ACTIONS, encode
+from .planes import check_names
 
 __all__ = ["EPISODES", "SelfPlayVectorEnv"]
 
@@ -60,6 +62,7 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         episode: ``"game"`` or ``"hand"`` (see the module).
         privileged: every seat's closed hand in the observation (for a teacher network).
         illegal_action: ``"raise"`` (default) or ``"fallback"``, as :class:`jantaku.env.aec.raw_env`.
+        extra_planes: names of optional observation planes to add (:mod:`jantaku.env.planes`).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "encoding_version": ENCODING_VERSION}  # noqa: RUF012
@@ -73,6 +76,7 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         episode: str = "game",
         privileged: bool = False,
         illegal_action: str = "raise",
+        extra_planes: Sequence[str] = (),
     ) -> None:
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
             raise JantakuError(f"num_envs must be a positive integer, got {num_envs!r}")
@@ -82,11 +86,12 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         self.episode = check_choice("episode", episode, EPISODES)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
         self.privileged = bool(privileged)
-        self.single_observation_space = observation_space(self.privileged)
+        self.extra_planes = check_names(extra_planes)
+        self.single_observation_space = observation_space(self.privileged, self.extra_planes)
         self.single_action_space = gym.spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._encoder = BatchEncoder(num_envs, self.privileged)
+        self._encoder = BatchEncoder(num_envs, self.privileged, self.extra_planes)
         self._rng = np.random.default_rng()
         self.tables: list[Table] = []
         self.seats = np.zeros(num_envs, np.int64)
@@ -162,7 +167,7 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
             if game.result is not None or hand_over:
                 terminated[i] = True
                 final_obs[i] = {
-                    "observation": encode(game, seat, self.privileged),
+                    "observation": encode(game, seat, self.privileged, extra_planes=self.extra_planes),
                     "action_mask": np.zeros(NUM_ACTIONS, np.int8),
                 }
                 info_i: dict[str, Any] = {"hands_played": game.hands_played, "scores": t.scores()}

@@ -17,6 +17,7 @@ autoreset): its last observation and result are in ``info["final_obs"]`` / ``inf
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -41,6 +42,7 @@ from .core import (
 )
 from .encoding import ENCODING_VERSION, NUM_ACTIONS, encode
 from .gym_env import opponent_list
+from .planes import check_names
 
 __all__ = ["VectorMahjongEnv"]
 
@@ -61,6 +63,7 @@ class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         reward: str = "rank",
         privileged: bool = False,
         illegal_action: str = "raise",
+        extra_planes: Sequence[str] = (),
     ) -> None:
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
             raise JantakuError(f"num_envs must be a positive integer, got {num_envs!r}")
@@ -74,11 +77,12 @@ class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         self.reward_mode = check_choice("reward", reward, REWARDS)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
         self.privileged = bool(privileged)
-        self.single_observation_space = observation_space(self.privileged)
+        self.extra_planes = check_names(extra_planes)
+        self.single_observation_space = observation_space(self.privileged, self.extra_planes)
         self.single_action_space = gym.spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._encoder = BatchEncoder(num_envs, self.privileged)
+        self._encoder = BatchEncoder(num_envs, self.privileged, self.extra_planes)
         self._rng = np.random.default_rng()
         self.tables: list[Table] = []
         self._bots: list[list[Opponent | None]] = []
@@ -154,7 +158,7 @@ class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
             if t.over:
                 terminated[i] = True
                 final_obs[i] = {
-                    "observation": encode(t.game, self.seat, self.privileged),
+                    "observation": encode(t.game, self.seat, self.privileged, extra_planes=self.extra_planes),
                     "action_mask": np.zeros(NUM_ACTIONS, np.int8),
                 }
                 final_info[i] = {"final": t.final()[self.seat], "rank": t.game.result.ranks[self.seat]}  # type: ignore[union-attr]
