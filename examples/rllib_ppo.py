@@ -7,11 +7,16 @@ over the flattened planes gives one logit per action and a value; the logits of 
 the most negative float before RLlib builds its categorical distribution, so sampling, the greedy action
 and PPO's log-probabilities all see the legal actions only.
 
+With ``--init-from CHECKPOINT`` PPO starts from a behaviour-cloned network (``examples/bc_torch.py --checkpoint``):
+:class:`ClonedPPOModule` takes its body and policy head, and adds a value head; ``--opponents`` names the fixed
+opponents (default ``random``), ``--reward`` the env's reward (``score`` or ``rank``).
+
 Needs the optional extra ``rllib`` (``pip install 'jantaku[rllib]'``: Ray RLlib and the CPU build of torch).
 Run it from the repository root::
 
     python examples/rllib_ppo.py                          # one training iteration, small batches
     python examples/rllib_ppo.py --iterations 20 --batch 4000 --minibatch 500 --json ppo.json
+    python examples/rllib_ppo.py --init-from bc.pt --opponents efficiency --reward rank --iterations 12 --batch 1000
 
 It prints, per iteration, the environment steps sampled, the mean episode return (when an episode, a whole
 game, has ended) and PPO's losses; then it plays ``--check-steps`` steps sampled from the trained module and
@@ -90,9 +95,48 @@ class MaskedPPOModule(TorchRLModule, ValueFunctionAPI):
         return self._vf(embeddings).squeeze(-1)
 
 
+class ClonedPPOModule(TorchRLModule, ValueFunctionAPI):
+    """PPO starting from a behaviour-cloned network (``examples/bc_torch.py``'s ``PolicyNet``, its checkpoint in
+    ``model_config["checkpoint"]``): the cloned body and policy head, a new value head; illegal actions masked."""
+
+    def setup(self) -> None:
+        """Build the cloned network and load its weights."""
+        from bc_torch import PolicyNet  # examples/bc_torch.py, beside this file
+
+        state = torch.load(self.model_config["checkpoint"], map_location="cpu", weights_only=True)
+        net = PolicyNet(int(state["width"]), int(state["hidden"]))
+        net.load_state_dict(state["weights"])
+        self._body = net.body
+        self._pi = net.head
+        self._vf = torch.nn.Linear(net.hidden, 1)
+
+    def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        obs = batch[Columns.OBS]
+        embeddings = self._body(obs["observation"].float())
+        logits = self._pi(embeddings)
+        legal = obs["action_mask"] > 0
+        return {
+            Columns.ACTION_DIST_INPUTS: torch.where(legal, logits, torch.full_like(logits, _MASKED)),
+            Columns.EMBEDDINGS: embeddings,
+        }
+
+    def _forward_train(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        return self._forward(batch, **kwargs)
+
+    def compute_values(self, batch: dict[str, Any], embeddings: Any = None) -> torch.Tensor:
+        """The value of each observation in ``batch``."""
+        if embeddings is None:
+            embeddings = self._body(batch[Columns.OBS]["observation"].float())
+        return self._vf(embeddings).squeeze(-1)
+
+
 def build_config(args: argparse.Namespace) -> PPOConfig:
-    """PPO on one local env runner (no Ray worker processes), with the masked module."""
-    env_config = {"rules": args.rules, "opponents": "random", "mjai_events": False, "reward": "score"}
+    """PPO on one local env runner (no Ray worker processes), with the masked module (or the cloned one)."""
+    env_config = {"rules": args.rules, "opponents": args.opponents, "mjai_events": False, "reward": args.reward}
+    if args.init_from:
+        spec = RLModuleSpec(module_class=ClonedPPOModule, model_config={"checkpoint": args.init_from})
+    else:
+        spec = RLModuleSpec(module_class=MaskedPPOModule, model_config={"hidden": args.hidden})
     return (
         PPOConfig()
         .environment(ENV_NAME, env_config=env_config)
@@ -103,9 +147,9 @@ def build_config(args: argparse.Namespace) -> PPOConfig:
             train_batch_size_per_learner=args.batch,
             minibatch_size=args.minibatch,
             num_epochs=args.epochs,
-            lr=3e-4,
+            lr=args.lr,
         )
-        .rl_module(rl_module_spec=RLModuleSpec(module_class=MaskedPPOModule, model_config={"hidden": args.hidden}))
+        .rl_module(rl_module_spec=spec)
         .debugging(seed=args.seed)
         .reporting(metrics_num_episodes_for_smoothing=1)
     )
@@ -127,7 +171,27 @@ def _number(x: Any) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def check_legal(module: MaskedPPOModule, rules: str, seed: int, steps: int) -> dict[str, int]:
+def init_check(module: Any, args: argparse.Namespace) -> dict[str, Any]:
+    """Before training: the module's masked logits on a first observation against the cloned network's own (the
+    same when the checkpoint was loaded), and the greedy action of each."""
+    from bc_torch import PolicyNet
+
+    state = torch.load(args.init_from, map_location="cpu", weights_only=True)
+    net = PolicyNet(int(state["width"]), int(state["hidden"]))
+    net.load_state_dict(state["weights"])
+    net.eval()
+    env = make_env({"rules": args.rules, "opponents": args.opponents, "mjai_events": False})
+    obs, _ = env.reset(seed=args.seed)
+    batch = {Columns.OBS: {k: torch.as_tensor(v)[None] for k, v in obs.items()}}
+    with torch.no_grad():
+        mine = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0]
+        theirs = net(batch[Columns.OBS]["observation"].float(), batch[Columns.OBS]["action_mask"] > 0)[0]
+    legal = obs["action_mask"] > 0
+    diff = float((mine[legal] - theirs[legal]).abs().max())
+    return {"max_logit_difference": diff, "same_greedy_action": int(mine.argmax()) == int(theirs.argmax())}
+
+
+def check_legal(module: Any, rules: str, seed: int, steps: int) -> dict[str, int]:
     """Play ``steps`` decisions, each sampled from the module's action distribution (as during training),
     starting new games as needed: how many were legal, and how many legal actions the raw (unmasked) logits'
     best action would have missed."""
@@ -160,6 +224,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, default=1, help="SGD passes over each batch (default 1)")
     parser.add_argument("--hidden", type=int, default=64, help="width of the hidden layers (default 64)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--opponents", default="random", help="the fixed opponents' bot name (default random)")
+    parser.add_argument("--reward", default="score", choices=("score", "rank"), help="the env's reward (default score)")
+    parser.add_argument("--lr", type=float, default=3e-4, help="learning rate (default 3e-4)")
+    parser.add_argument(
+        "--init-from",
+        default=None,
+        help="start from a behaviour-cloned network: a checkpoint written by examples/bc_torch.py --checkpoint",
+    )
     parser.add_argument("--check-steps", type=int, default=200, help="greedy steps checked for legality")
     parser.add_argument("--json", default=None, help="write the figures to this file")
     args = parser.parse_args(argv)
@@ -172,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     register_env(ENV_NAME, make_env)
     try:
         algo = build_config(args).build_algo()
+        start = init_check(algo.get_module(), args) if args.init_from else None
         rows = []
         for it in range(1, args.iterations + 1):
             t0 = time.perf_counter()
@@ -203,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         ray.shutdown()
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"iterations": rows, "check": check}, f, indent=1)
+            json.dump({"iterations": rows, "check": check, "init": start}, f, indent=1)
     return 0
 
 

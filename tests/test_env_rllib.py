@@ -47,3 +47,26 @@ def test_rllib_extra_matches_the_other_pins_and_ci_installs_it():
     # RLlib 2.52.0 requires gymnasium==1.1.1 exactly: the env extra must agree or the two cannot be installed together
     assert "gymnasium==1.1.1" in extras["env"] and "gymnasium==1.1.1" in extras["test"]
     assert re.search(r"pip install .*\.\[test,rllib\]", (ROOT / ".ci" / "run").read_text(encoding="utf-8"))
+
+
+def test_ppo_starts_from_a_behaviour_cloned_network(tmp_path):
+    """``--init-from``: PPO's module is the cloned network (examples/bc_torch.py's checkpoint) with a value head
+    added; before training its logits on a first observation are the network's own."""
+    checkpoint = tmp_path / "bc.pt"
+    make = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import torch, bc_torch; torch.manual_seed(1); "
+        "bc_torch.save(bc_torch.PolicyNet(8, 16), bc_torch.Path(sys.argv[2]))"
+    )
+    argv = [sys.executable, "-c", make, str(ROOT / "examples"), str(checkpoint)]
+    made = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr[-2000:]
+    out = tmp_path / "ppo.json"
+    args = ["--init-from", str(checkpoint), "--opponents", "efficiency", "--reward", "rank"]
+    args += ["--batch", "96", "--minibatch", "48", "--check-steps", "30", "--seed", "2", "--json", str(out)]
+    proc = subprocess.run([sys.executable, str(EXAMPLE), *args], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    figures = json.loads(out.read_text())
+    assert figures["init"]["max_logit_difference"] < 1e-5 and figures["init"]["same_greedy_action"]
+    (row,) = figures["iterations"]
+    assert row["env_steps_sampled"] >= 96 and math.isfinite(row["policy_loss"])
+    assert figures["check"]["legal"] == figures["check"]["steps"] == 30
