@@ -178,3 +178,25 @@ def test_local_ray_instance_from_the_command_line(cluster, tmp_path, capsys):
     local = capsys.readouterr().out.splitlines()
     assert ray_run.stdout.splitlines()[1:] == local[1:] and len(local) > 5
     assert files(tmp_path / "ray") == files(tmp_path / "local")
+
+
+def test_a_dataset_written_on_the_cluster_is_the_local_one(cluster, tmp_path):
+    """``jantaku dataset --ray``: the record files' bytes go to the tasks and the shards' bytes come back; the
+    samples are those written locally, in the same order, and a hand the engine skips is named by its file."""
+    import numpy as np
+
+    from jantaku.env.dataset import write_shards
+
+    records = Path(__file__).parent / "data" / "records" / "tenhou6-json"
+    local = write_shards([records], tmp_path / "local", shard_size=700, extra_planes=("waits",))
+    remote = write_shards([records], tmp_path / "ray", shard_size=700, extra_planes=("waits",), ray=cluster)
+    assert remote["samples"] == local["samples"] > 1000 and remote["sources"] == local["sources"]
+    assert remote["skipped"] == local["skipped"]
+
+    def read(folder, index):
+        parts = [np.load(folder / s["file"]) for s in index["shards"]]
+        return {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "action", "record", "step")}
+
+    a, b = read(tmp_path / "local", local), read(tmp_path / "ray", remote)
+    for k in a:
+        np.testing.assert_array_equal(a[k], b[k])

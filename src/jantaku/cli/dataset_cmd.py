@@ -27,6 +27,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--shard-size", type=int, default=50_000, help="samples per shard file (default 50000)")
     p.add_argument("--workers", type=int, default=1, help="processes sharing out the record files (default 1)")
     p.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        default=None,
+        metavar="ADDRESS",
+        help="play the records as Ray tasks: on a local Ray instance of --workers CPUs (no ADDRESS), or on the "
+        "cluster at HOST:PORT (or auto); needs the ray extra",
+    )
+    p.add_argument(
         "--planes",
         default="",
         help="optional observation planes to add, comma-separated: shanten, ukeire, waits, furiten, riichi_turn, "
@@ -48,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
         shard_size=args.shard_size,
         workers=args.workers,
         extra_planes=planes,
+        ray=args.ray,
     )
     summary = {k: index[k] for k in ("samples", "shards")}
     summary["records"] = len(index["sources"])

@@ -182,13 +182,16 @@ def write_shards(
     shard_size: int = 50_000,
     workers: int = 1,
     extra_planes: Sequence[str] = (),
+    ray: str | None = None,
 ) -> dict[str, Any]:
     """Write the samples of ``paths`` into npz shards in ``out`` (at most ``shard_size`` samples each: ``obs`` as
     ``float16``, the rest as small integers, see :data:`FIELDS`) and ``out/index.json`` (the shards in order, the
     record files - a sample's ``record`` is its place in this list -, the samples and the hands skipped). With
     ``workers`` > 1 the record files are shared out to that many processes, each writing its own shards; the
-    samples are the same. ``extra_planes``: optional observation planes to add (:mod:`jantaku.env.planes`), named
-    in the index. Returns the index."""
+    samples are the same. With ``ray`` (``"local"`` for a local Ray instance of ``workers`` CPUs, or a cluster's
+    ``HOST:PORT`` / ``auto``) the parts are Ray tasks: each is sent its record files' bytes and returns its shards'
+    bytes, which this process writes (a cluster needs no shared folder; the shards are the same). ``extra_planes``:
+    optional observation planes to add (:mod:`jantaku.env.planes`), named in the index. Returns the index."""
     extra = check_names(extra_planes)
     if isinstance(shard_size, bool) or not isinstance(shard_size, int) or shard_size < 1:
         raise JantakuError(f"shard_size must be 1 or more, got {shard_size!r}")
@@ -198,12 +201,14 @@ def write_shards(
     folder.mkdir(parents=True, exist_ok=True)
     files = [str(f) for f in iter_record_files([str(p) for p in paths])]
     seats = _players(players)
-    size = max(1, -(-len(files) // (workers * 4))) if workers > 1 else max(1, len(files))
+    size = max(1, -(-len(files) // (workers * 4))) if workers > 1 or ray is not None else max(1, len(files))
     jobs = [
         (files[i : i + size], i, str(folder), f"shard-{n:03d}", seats, rules, shard_size, extra)
         for n, i in enumerate(range(0, len(files), size))
     ]
-    if workers > 1 and len(jobs) > 1:
+    if ray is not None:
+        parts = _parts_on_ray(jobs, folder, ray, workers)
+    elif workers > 1 and len(jobs) > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             parts = list(pool.map(_write_part, jobs))
     else:
@@ -256,6 +261,64 @@ def _write_part(
             flush()
     flush()
     return {"shards": shards, "skipped": skipped}
+
+
+def _part_from_bytes(
+    records: list[tuple[str, bytes]],
+    first: int,
+    seats: set[int],
+    rules: Ruleset | str | None,
+    shard_size: int,
+    extra: tuple[str, ...],
+) -> dict[str, list[Any]]:
+    """One Ray task: the record files (name and bytes) into shards, returned as ``(samples, npz bytes)``."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="jantaku-dataset-") as tmp:
+        paths = []
+        for i, (name, data) in enumerate(records):
+            path = Path(tmp) / f"{i:05d}" / Path(name).name  # the name kept: its extension says the format
+            path.parent.mkdir()
+            path.write_bytes(data)
+            paths.append(str(path))
+        part = _write_part((paths, first, tmp, "part", seats, rules, shard_size, extra))
+        shards = [(s["samples"], (Path(tmp) / s["file"]).read_bytes()) for s in part["shards"]]
+        skipped = []
+        for line in part["skipped"]:
+            for path, (name, _data) in zip(paths, records, strict=True):
+                line = line.replace(path, name)
+            skipped.append(line)
+    return {"shards": shards, "skipped": skipped}
+
+
+def _parts_on_ray(jobs: list[Any], folder: Path, address: str, workers: int) -> list[dict[str, list[Any]]]:
+    """The jobs as Ray tasks (see :func:`write_shards`); their shards written into ``folder`` in order."""
+    from jantaku.sim.ray_runner import _connect, _first_line, import_ray
+
+    ray = import_ray()
+    started = _connect(ray, None if address == "local" else address, workers if address == "local" else None)
+    try:
+        task = ray.remote(num_cpus=1, max_retries=0)(_part_from_bytes)
+        refs = []
+        for files, first, _folder, _prefix, seats, rules, shard_size, extra in jobs:
+            records = [(f, Path(f).read_bytes()) for f in files]
+            refs.append(task.remote(records, first, seats, rules, shard_size, extra))
+        parts = []
+        for n, ref in enumerate(refs):
+            try:
+                done = ray.get(ref)
+            except ray.exceptions.RayError as e:
+                raise JantakuError(f"--ray: a task failed: {_first_line(e)}") from None
+            shards = []
+            for k, (samples, data) in enumerate(done["shards"]):
+                name = f"shard-{n:03d}-{k:04d}.npz"
+                (folder / name).write_bytes(data)
+                shards.append({"file": name, "samples": samples})
+            parts.append({"shards": shards, "skipped": done["skipped"]})
+        return parts
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def torch_dataset(folder: str | Path) -> Any:
