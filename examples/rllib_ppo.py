@@ -29,6 +29,7 @@ import argparse
 import json
 import math
 import time
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -171,6 +172,18 @@ def _number(x: Any) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def save_cloned(module: Any, init_from: str, path: str) -> None:
+    """The trained module's body and policy head as a checkpoint of examples/bc_torch.py (the value head left
+    out), so that ``ClonedPolicy`` and ``jantaku evaluate`` seat it."""
+    from bc_torch import PolicyNet, save
+
+    state = torch.load(init_from, map_location="cpu", weights_only=True)
+    net = PolicyNet(int(state["width"]), int(state["hidden"]))
+    net.body.load_state_dict(module._body.state_dict())
+    net.head.load_state_dict(module._pi.state_dict())
+    save(net, Path(path))
+
+
 def init_check(module: Any, args: argparse.Namespace) -> dict[str, Any]:
     """Before training: the module's masked logits on a first observation against the cloned network's own (the
     same when the checkpoint was loaded), and the greedy action of each."""
@@ -228,6 +241,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reward", default="score", choices=("score", "rank"), help="the env's reward (default score)")
     parser.add_argument("--lr", type=float, default=3e-4, help="learning rate (default 3e-4)")
     parser.add_argument(
+        "--save",
+        default=None,
+        help="with --init-from: write the trained network as a checkpoint of examples/bc_torch.py's format (for "
+        "ClonedPolicy and jantaku evaluate)",
+    )
+    parser.add_argument(
         "--init-from",
         default=None,
         help="start from a behaviour-cloned network: a checkpoint written by examples/bc_torch.py --checkpoint",
@@ -266,6 +285,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"value loss {row['vf_loss']}, entropy {row['entropy']} ({row['seconds']} s)"
             )
         module = algo.get_module()
+        if args.save and args.init_from:
+            save_cloned(module, args.init_from, args.save)
         check = check_legal(module, args.rules, args.seed + 10_000, args.check_steps)
         print(
             f"check: {check['legal']} of {check['steps']} sampled actions legal (without the mask the best logit "

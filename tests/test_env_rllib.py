@@ -63,6 +63,7 @@ def test_ppo_starts_from_a_behaviour_cloned_network(tmp_path):
     out = tmp_path / "ppo.json"
     args = ["--init-from", str(checkpoint), "--opponents", "efficiency", "--reward", "rank"]
     args += ["--batch", "96", "--minibatch", "48", "--check-steps", "30", "--seed", "2", "--json", str(out)]
+    args += ["--save", str(tmp_path / "tuned.pt")]
     proc = subprocess.run([sys.executable, str(EXAMPLE), *args], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     figures = json.loads(out.read_text())
@@ -70,3 +71,14 @@ def test_ppo_starts_from_a_behaviour_cloned_network(tmp_path):
     (row,) = figures["iterations"]
     assert row["env_steps_sampled"] >= 96 and math.isfinite(row["policy_loss"])
     assert figures["check"]["legal"] == figures["check"]["steps"] == 30
+    # --save writes the tuned network in the cloned format: the same layers, trained weights
+    compare = (
+        "import sys, torch; a, b = (torch.load(p, weights_only=True) for p in sys.argv[1:]); "
+        "assert a['weights'].keys() == b['weights'].keys() and (a['width'], a['hidden']) == (b['width'], b['hidden']); "
+        "print(sum(int(not torch.equal(a['weights'][k], b['weights'][k])) for k in a['weights']))"
+    )
+    changed = subprocess.run(
+        [sys.executable, "-c", compare, str(checkpoint), str(tmp_path / "tuned.pt")], capture_output=True, text=True
+    )
+    assert changed.returncode == 0, changed.stderr[-2000:]
+    assert int(changed.stdout) > 0
