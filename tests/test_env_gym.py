@@ -121,3 +121,49 @@ def test_vector_env_batch_encoding_autoreset_and_seeds():
     assert finished.all()
     with pytest.raises(JantakuError, match="one action per game"):
         vec.step([0])
+
+
+def test_one_hand_episodes_go_on_with_the_same_game():
+    """``episode="hand"``: an episode ends with its hand, ``reset()`` goes on with the same game's next hand and its
+    score rewards add up to the seat's point change over the hand; a new game once the game is over. The vector
+    env does the same slot by slot."""
+    env = je.MahjongEnv("mleague", opponents="efficiency", reward="score", episode="hand", mjai_events=False)
+    obs, _ = env.reset(seed=4)
+    rng = np.random.default_rng(0)
+    game = env.table.game
+    episodes = games = 0
+    while games < 2:
+        start_hands, start_score = game.hands_played, env.table.scores()[0]
+        total, done = 0.0, False
+        while not done:
+            legal = np.flatnonzero(obs["action_mask"])
+            obs, reward, done, _, _ = env.step(int(rng.choice(legal)))
+            total += reward
+        episodes += 1
+        assert game.hands_played > start_hands  # the episode ended with (at least) its hand
+        assert total * 100_000 == pytest.approx(env.table.scores()[0] - start_score)
+        with pytest.raises(JantakuError, match="is over: call reset"):
+            env.step(int(np.flatnonzero(obs["action_mask"])[0]) if obs["action_mask"].any() else 0)
+        over = game.result is not None
+        obs, _ = env.reset()
+        if over:
+            games += 1
+            assert env.table.game is not game and env.table.game.hands_played == 0
+            game = env.table.game
+        else:
+            assert env.table.game is game  # the next hand of the same game
+    assert episodes > games + 4
+    vec = je.VectorMahjongEnv(2, "tenhou", opponents="random", episode="hand")
+    vobs, _ = vec.reset(seed=1)
+    first = [t.game for t in vec.tables]
+    ended = 0
+    for _ in range(3000):
+        m = vobs["action_mask"]
+        vobs, _, term, _, info = vec.step((rng.random(m.shape) * m).argmax(axis=1))
+        for i in np.flatnonzero(term):
+            ended += 1
+            if info["final_info"][i].get("rank") is None:
+                assert vec.tables[i].game is first[i]
+        if ended >= 6:
+            break
+    assert ended >= 6

@@ -25,8 +25,9 @@ from jantaku.errors import JantakuError
 from jantaku.rules import Ruleset
 
 from .aec import keep_options, observation_space, render_table
-from .core import Opponent, Table, close_opponents, make_opponent, resolve_rules
+from .core import Opponent, Table, check_choice, close_opponents, make_opponent, resolve_rules
 from .encoding import ENCODING_VERSION, NUM_ACTIONS, encode
+from .selfplay import EPISODES
 
 __all__ = ["MahjongEnv", "opponent_list"]
 
@@ -62,6 +63,9 @@ class MahjongEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         reward: ``"rank"`` (the final result in rank points at the end) or ``"score"`` (point changes,
             scaled as the observation's scores).
         privileged, mjai_events, illegal_action, render_mode, extra_planes: as :class:`jantaku.env.aec.raw_env`.
+        episode: ``"game"`` (default) or ``"hand"``: each hand is an episode, and ``reset()`` without a seed goes
+            on with the same game's next hand (a new game once it is over); with ``reward="rank"`` only the last
+            hand's episode is rewarded, ``reward="score"`` rewards each hand's point changes.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4, "encoding_version": ENCODING_VERSION}  # noqa: RUF012
@@ -78,8 +82,11 @@ class MahjongEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         illegal_action: str = "raise",
         render_mode: str | None = None,
         extra_planes: Sequence[str] = (),
+        episode: str = "game",
     ) -> None:
         self.rules = resolve_rules(rules)
+        self.episode = check_choice("episode", episode, EPISODES)
+        self._hands = 0
         self.seat = seat
         self._opponent_specs = opponent_list(seat, opponents)
         for s, spec in enumerate(self._opponent_specs):
@@ -94,7 +101,14 @@ class MahjongEnv(gym.Env[dict[str, np.ndarray], np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """Start a game: with ``seed`` that game's seed, without one a seed from the environment's generator."""
+        """Start a game: with ``seed`` that game's seed, without one a seed from the environment's generator. With
+        ``episode="hand"`` and no ``seed``, a game not over goes on: the episode is its next hand."""
+        t = self.table
+        if self.episode == "hand" and seed is None and t is not None and not t.over:
+            self._hands = t.game.hands_played
+            self._scores = t.scores()
+            obs = self._observe()
+            return obs, self._info(False, obs["action_mask"])
         super().reset(seed=seed)
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(2**31))
         self.table = Table(self.rules, game_seed, mjai=self.mjai_events)
@@ -105,6 +119,7 @@ class MahjongEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         ]
         self.table.play_bots(self._bots, self.seat)
         self._scores = self.table.scores()
+        self._hands = self.table.game.hands_played
         obs = self._observe()
         return obs, self._info(False, obs["action_mask"])
 
@@ -140,6 +155,8 @@ class MahjongEnv(gym.Env[dict[str, np.ndarray], np.int64]):
             raise JantakuError("call reset() before step()")
         if t.over:
             raise JantakuError("the game is over: call reset()")
+        if self.episode == "hand" and t.game.hands_played != self._hands:
+            raise JantakuError("the episode's hand is over: call reset() (it goes on with the next hand)")
         engine_action, illegal = t.decode(self.seat, action, self.illegal_action)
         t.apply(engine_action)
         t.play_bots(self._bots, self.seat)
@@ -152,7 +169,8 @@ class MahjongEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         if self.render_mode == "human":
             self.render()
         obs = self._observe()
-        return obs, float(reward), t.over, False, self._info(illegal, obs["action_mask"])
+        done = t.over or (self.episode == "hand" and t.game.hands_played != self._hands)
+        return obs, float(reward), done, False, self._info(illegal, obs["action_mask"])
 
     def render(self) -> str | None:
         """A text picture of the table (``ansi``), printed for ``human``."""

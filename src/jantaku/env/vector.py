@@ -43,13 +43,15 @@ from .core import (
 from .encoding import ENCODING_VERSION, NUM_ACTIONS, encode
 from .gym_env import opponent_list
 from .planes import check_names
+from .selfplay import EPISODES
 
 __all__ = ["VectorMahjongEnv"]
 
 
 class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
-    """``num_envs`` games, each with one learning seat (options as :class:`jantaku.env.gym_env.MahjongEnv`;
-    no mjai events in the infos)."""
+    """``num_envs`` games, each with one learning seat (options as :class:`jantaku.env.gym_env.MahjongEnv`, the
+    episode one too: with ``episode="hand"`` a slot whose hand ended goes on with its game's next hand; no mjai
+    events in the infos)."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "encoding_version": ENCODING_VERSION}  # noqa: RUF012
 
@@ -64,6 +66,7 @@ class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         privileged: bool = False,
         illegal_action: str = "raise",
         extra_planes: Sequence[str] = (),
+        episode: str = "game",
     ) -> None:
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
             raise JantakuError(f"num_envs must be a positive integer, got {num_envs!r}")
@@ -78,6 +81,8 @@ class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
         self.privileged = bool(privileged)
         self.extra_planes = check_names(extra_planes)
+        self.episode = check_choice("episode", episode, EPISODES)
+        self._hands: list[int] = []
         self.single_observation_space = observation_space(self.privileged, self.extra_planes)
         self.single_action_space = gym.spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -97,6 +102,7 @@ class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         self.tables[i] = table
         self._bots[i] = bots
         self._scores[i] = table.scores()
+        self._hands[i] = table.game.hands_played
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
@@ -116,6 +122,7 @@ class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         self.tables = [None] * self.num_envs  # type: ignore[list-item]
         self._bots = [[] for _ in range(self.num_envs)]
         self._scores = [[] for _ in range(self.num_envs)]
+        self._hands = [0] * self.num_envs
         for i, s in enumerate(seeds):
             self._new_game(i, s)
         obs = self._observe()
@@ -155,14 +162,20 @@ class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
                 self._scores[i] = now
             elif t.over:
                 rewards[i] = t.final()[self.seat]
-            if t.over:
+            hand_over = self.episode == "hand" and t.game.hands_played != self._hands[i]
+            if t.over or hand_over:
                 terminated[i] = True
                 final_obs[i] = {
                     "observation": encode(t.game, self.seat, self.privileged, extra_planes=self.extra_planes),
                     "action_mask": np.zeros(NUM_ACTIONS, np.int8),
                 }
-                final_info[i] = {"final": t.final()[self.seat], "rank": t.game.result.ranks[self.seat]}  # type: ignore[union-attr]
-                self._new_game(i, int(self._rng.integers(2**31)))
+                result = t.game.result
+                final_info[i] = {"hands_played": t.game.hands_played, "scores": t.scores()}
+                if result is not None:
+                    final_info[i].update(final=t.final()[self.seat], rank=result.ranks[self.seat])
+                    self._new_game(i, int(self._rng.integers(2**31)))
+                else:  # the next hand of the same game, already under way
+                    self._hands[i] = t.game.hands_played
         obs = self._observe()
         info: dict[str, Any] = {"action_mask": obs["action_mask"].copy(), "illegal_action": illegal}
         if terminated.any():
