@@ -96,9 +96,10 @@ class MaskedPPOModule(TorchRLModule, ValueFunctionAPI):
         return self._vf(embeddings).squeeze(-1)
 
 
-class ClonedPPOModule(TorchRLModule, ValueFunctionAPI):
+class ClonedPPOModule(MaskedPPOModule):
     """PPO starting from a behaviour-cloned network (``examples/bc_torch.py``'s ``PolicyNet``, its checkpoint in
-    ``model_config["checkpoint"]``): the cloned body and policy head, a new value head; illegal actions masked."""
+    ``model_config["checkpoint"]``): the cloned body as the torso and its policy head, a new value head; the
+    forward passes (illegal actions masked) are :class:`MaskedPPOModule`'s."""
 
     def setup(self) -> None:
         """Build the cloned network and load its weights."""
@@ -107,28 +108,9 @@ class ClonedPPOModule(TorchRLModule, ValueFunctionAPI):
         state = torch.load(self.model_config["checkpoint"], map_location="cpu", weights_only=True)
         net = PolicyNet(int(state["width"]), int(state["hidden"]))
         net.load_state_dict(state["weights"])
-        self._body = net.body
+        self._torso = net.body
         self._pi = net.head
         self._vf = torch.nn.Linear(net.hidden, 1)
-
-    def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-        obs = batch[Columns.OBS]
-        embeddings = self._body(obs["observation"].float())
-        logits = self._pi(embeddings)
-        legal = obs["action_mask"] > 0
-        return {
-            Columns.ACTION_DIST_INPUTS: torch.where(legal, logits, torch.full_like(logits, _MASKED)),
-            Columns.EMBEDDINGS: embeddings,
-        }
-
-    def _forward_train(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-        return self._forward(batch, **kwargs)
-
-    def compute_values(self, batch: dict[str, Any], embeddings: Any = None) -> torch.Tensor:
-        """The value of each observation in ``batch``."""
-        if embeddings is None:
-            embeddings = self._body(batch[Columns.OBS]["observation"].float())
-        return self._vf(embeddings).squeeze(-1)
 
 
 def build_config(args: argparse.Namespace) -> PPOConfig:
@@ -179,7 +161,7 @@ def save_cloned(module: Any, init_from: str, path: str) -> None:
 
     state = torch.load(init_from, map_location="cpu", weights_only=True)
     net = PolicyNet(int(state["width"]), int(state["hidden"]))
-    net.body.load_state_dict(module._body.state_dict())
+    net.body.load_state_dict(module._torso.state_dict())
     net.head.load_state_dict(module._pi.state_dict())
     save(net, Path(path))
 

@@ -32,7 +32,7 @@ from pettingzoo.utils import wrappers
 from jantaku.errors import JantakuError
 from jantaku.rules import Ruleset
 
-from .core import AGENTS, ILLEGAL_MODES, REWARDS, Table, agent_seat, check_choice, resolve_rules
+from .core import AGENTS, ILLEGAL_MODES, REWARDS, Table, agent_seat, check_choice, check_seed, resolve_rules
 from .encoding import ENCODING_VERSION, NUM_ACTIONS, OBS_PLANES, OBS_PLANES_PRIVILEGED, encode, observation_bounds
 from .planes import check_names, plane_count
 
@@ -92,10 +92,8 @@ class TableEnvBase:
         """A new game: with ``seed`` that game (and the generator of the following seeds restarted from it),
         without one the next seed from the generator."""
         if seed is not None:
-            if not isinstance(seed, int | np.integer) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-                raise JantakuError(f"seed must be a whole number 0 to 2**63-1, got {str(seed)[:40]!r}")
-            self._seeds = np.random.default_rng(int(seed))
-            game_seed = int(seed)
+            game_seed = check_seed(seed)
+            self._seeds = np.random.default_rng(game_seed)
         else:
             game_seed = int(self._seeds.integers(2**31))
         self.table = Table(self.rules, game_seed, mjai=self.mjai_events)

@@ -5,10 +5,13 @@ form (a discard is one integer: its kind and four flags), kept current as the ha
 and changed melds are written, as :func:`~jantaku.env.encoding.encode` keeps its planes), and what is read from
 the engine at each call (the seat, its closed tiles, the flags and counters of the four seats). One numba kernel
 then writes every slot's observation: the rivers and melds in the viewer's seat order, the hand's thermometer,
-the dora, the scalar rows. The engine stays the one source of truth (nothing is inferred from events).
+the dora, the scalar rows. The engine stays the one source of truth: the hand's events only say which seats'
+rivers and melds changed, what is written is read from the engine's seats.
 
 The result is the same array :func:`~jantaku.env.encoding.encode` gives for each game (the tests compare them at
-every decision of whole games of every preset), built several times faster.
+every decision of whole games of four presets, privileged observations too). The kernel writes an observation in
+2-3 us; the Python reading of the engine around it is most of the cost (a vector environment's step is about a
+tenth faster than with :func:`~jantaku.env.encoding.encode_batch`).
 
 >>> from jantaku.rules import load_rules
 >>> from jantaku.table import Game

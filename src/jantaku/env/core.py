@@ -29,6 +29,9 @@ __all__ = [
     "Table",
     "action_index",
     "agent_seat",
+    "batch_masks",
+    "batch_seeds",
+    "check_seed",
     "close_opponents",
     "make_opponent",
     "resolve_rules",
@@ -115,6 +118,41 @@ def close_opponents(bots: list[Opponent | None], specs: list[Any]) -> None:
         close = getattr(owner, "close", None)
         if callable(close):
             close()
+
+
+def check_seed(seed: Any) -> int:
+    """A game seed: a whole number 0 to 2**63-1, or a :class:`JantakuError` saying what was given."""
+    if not isinstance(seed, int | np.integer) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+        raise JantakuError(f"seed must be a whole number 0 to 2**63-1, got {str(seed)[:40]!r}")
+    return int(seed)
+
+
+def batch_seeds(seed: Any, n: int, rng: np.random.Generator) -> tuple[list[int], np.random.Generator]:
+    """The seeds of a vector environment's ``n`` new games and the generator of its later games' seeds: ``seed``
+    an int (``seed``, ``seed + 1``, ...; the generator restarted from it), a list of one seed per game, or
+    ``None`` (drawn from ``rng``)."""
+    if isinstance(seed, list):
+        if len(seed) != n:
+            raise JantakuError(f"give one seed per game ({n}), got {len(seed)}")
+        seeds = [check_seed(x) for x in seed]
+        return seeds, np.random.default_rng(seeds[0])
+    if seed is not None:
+        first = check_seed(seed)
+        return [first + i for i in range(n)], np.random.default_rng(first)
+    return [int(x) for x in rng.integers(2**31, size=n)], rng
+
+
+def batch_masks(tables: list[Table], seats: Any) -> np.ndarray:
+    """The action masks (``int8``, one row per table) of ``seats[i]`` at ``tables[i]``, written at once."""
+    masks = np.zeros((len(tables), NUM_ACTIONS), np.int8)
+    rows: list[int] = []
+    cols: list[int] = []
+    for i, t in enumerate(tables):
+        legal = t.legal(int(seats[i]))
+        rows.extend([i] * len(legal))
+        cols.extend(legal)
+    masks[rows, cols] = 1
+    return masks
 
 
 class Table:

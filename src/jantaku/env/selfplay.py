@@ -42,7 +42,7 @@ from jantaku.rules import Ruleset
 
 from .aec import observation_space
 from .batch import BatchEncoder
-from .core import ILLEGAL_MODES, REWARDS, Table, check_choice, resolve_rules
+from .core import ILLEGAL_MODES, REWARDS, Table, batch_masks, batch_seeds, check_choice, resolve_rules
 from .encoding import ENCODING_VERSION, NUM_ACTIONS, encode
 from .planes import check_names
 
@@ -104,16 +104,7 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """New games everywhere: ``seed`` an int (games get ``seed``, ``seed + 1``, ...), a list of one seed per
         game, or ``None`` (seeds from the generator the last seeded reset started)."""
-        if isinstance(seed, list):
-            if len(seed) != self.num_envs:
-                raise JantakuError(f"give one seed per game ({self.num_envs}), got {len(seed)}")
-            seeds = [_seed(s) for s in seed]
-            self._rng = np.random.default_rng(seeds[0])
-        elif seed is not None:
-            seeds = [_seed(seed) + i for i in range(self.num_envs)]
-            self._rng = np.random.default_rng(seeds[0])
-        else:
-            seeds = [int(x) for x in self._rng.integers(2**31, size=self.num_envs)]
+        seeds, self._rng = batch_seeds(seed, self.num_envs, self._rng)
         self.tables = [Table(self.rules, s, mjai=False) for s in seeds]
         self._scores = [t.scores() for t in self.tables]
         self._hands = [0] * self.num_envs
@@ -122,16 +113,9 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
 
     def _observe(self) -> dict[str, np.ndarray]:
         seats = self.seats
-        masks = np.zeros((self.num_envs, NUM_ACTIONS), np.int8)
-        rows: list[int] = []
-        cols: list[int] = []
         for i, t in enumerate(self.tables):
-            s = t.acting()
-            seats[i] = s
-            legal = t.legal(s)
-            rows.extend([i] * len(legal))
-            cols.extend(legal)
-        masks[rows, cols] = 1
+            seats[i] = t.acting()
+        masks = batch_masks(self.tables, seats)
         obs = self._encoder.encode([t.game for t in self.tables], seats.tolist())
         return {"observation": obs, "action_mask": masks}
 
@@ -199,9 +183,3 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
     def close_extras(self, **kwargs: Any) -> None:
         """End the games."""
         self.tables = []
-
-
-def _seed(seed: Any) -> int:
-    if not isinstance(seed, int | np.integer) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-        raise JantakuError(f"seed must be a whole number 0 to 2**63-1, got {str(seed)[:40]!r}")
-    return int(seed)

@@ -35,6 +35,8 @@ from .core import (
     REWARDS,
     Opponent,
     Table,
+    batch_masks,
+    batch_seeds,
     check_choice,
     close_opponents,
     make_opponent,
@@ -109,16 +111,7 @@ class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """New games everywhere: ``seed`` an int (games get ``seed``, ``seed + 1``, ...), a list of one seed per
         game, or ``None`` (seeds from the generator the last seeded reset started)."""
-        if isinstance(seed, list):
-            if len(seed) != self.num_envs:
-                raise JantakuError(f"give one seed per game ({self.num_envs}), got {len(seed)}")
-            seeds = [int(s) for s in seed]
-            self._rng = np.random.default_rng(seeds[0])
-        elif seed is not None:
-            seeds = [int(seed) + i for i in range(self.num_envs)]
-            self._rng = np.random.default_rng(int(seed))
-        else:
-            seeds = [int(x) for x in self._rng.integers(2**31, size=self.num_envs)]
+        seeds, self._rng = batch_seeds(seed, self.num_envs, self._rng)
         self.tables = [None] * self.num_envs  # type: ignore[list-item]
         self._bots = [[] for _ in range(self.num_envs)]
         self._scores = [[] for _ in range(self.num_envs)]
@@ -130,14 +123,7 @@ class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
 
     def _observe(self) -> dict[str, np.ndarray]:
         obs = self._encoder.encode([t.game for t in self.tables], [self.seat] * self.num_envs)
-        masks = np.zeros((self.num_envs, NUM_ACTIONS), np.int8)
-        rows: list[int] = []
-        cols: list[int] = []
-        for i, t in enumerate(self.tables):
-            legal = t.legal(self.seat)
-            rows.extend([i] * len(legal))
-            cols.extend(legal)
-        masks[rows, cols] = 1
+        masks = batch_masks(self.tables, [self.seat] * self.num_envs)
         return {"observation": obs, "action_mask": masks}
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
