@@ -29,6 +29,7 @@ __all__ = [
     "Table",
     "action_index",
     "agent_seat",
+    "batch_actions",
     "batch_masks",
     "batch_seeds",
     "check_seed",
@@ -140,6 +141,17 @@ def batch_seeds(seed: Any, n: int, rng: np.random.Generator) -> tuple[list[int],
         first = check_seed(seed)
         return [first + i for i in range(n)], np.random.default_rng(first)
     return [int(x) for x in rng.integers(2**31, size=n)], rng
+
+
+def batch_actions(tables: list[Table], actions: Any) -> np.ndarray:
+    """A vector environment's step's actions as one flat array, one per game; a :class:`JantakuError` before the
+    first reset or for a wrong count."""
+    if not tables:
+        raise JantakuError("call reset() before step()")
+    acts = np.asarray(actions).reshape(-1)
+    if acts.shape[0] != len(tables):
+        raise JantakuError(f"give one action per game ({len(tables)}), got {acts.shape[0]}")
+    return acts
 
 
 def batch_masks(tables: list[Table], seats: Any) -> np.ndarray:

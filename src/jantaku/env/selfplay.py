@@ -42,14 +42,24 @@ from jantaku.rules import Ruleset
 
 from .aec import observation_space
 from .batch import BatchEncoder
-from .core import ILLEGAL_MODES, REWARDS, Table, batch_masks, batch_seeds, check_choice, resolve_rules
+from .core import ILLEGAL_MODES, REWARDS, Table, batch_actions, batch_masks, batch_seeds, check_choice, resolve_rules
 from .encoding import ENCODING_VERSION, NUM_ACTIONS, encode
 from .planes import check_names
 
-__all__ = ["EPISODES", "SelfPlayVectorEnv"]
+__all__ = ["EPISODES", "SelfPlayVectorEnv", "batch_setup"]
 
 EPISODES = ("game", "hand")
 """What one episode is: a whole game, or one hand of it."""
+
+
+def batch_setup(env: Any, num_envs: int) -> BatchEncoder:
+    """A vector environment's spaces (one game's and the batch's, from its ``privileged`` and ``extra_planes``)
+    set on ``env``, and its batch encoder."""
+    env.single_observation_space = observation_space(env.privileged, env.extra_planes)
+    env.single_action_space = gym.spaces.Discrete(NUM_ACTIONS)
+    env.observation_space = batch_space(env.single_observation_space, num_envs)
+    env.action_space = batch_space(env.single_action_space, num_envs)
+    return BatchEncoder(num_envs, env.privileged, env.extra_planes)
 
 
 class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
@@ -87,11 +97,7 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_MODES)
         self.privileged = bool(privileged)
         self.extra_planes = check_names(extra_planes)
-        self.single_observation_space = observation_space(self.privileged, self.extra_planes)
-        self.single_action_space = gym.spaces.Discrete(NUM_ACTIONS)
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
-        self._encoder = BatchEncoder(num_envs, self.privileged, self.extra_planes)
+        self._encoder = batch_setup(self, num_envs)
         self._rng = np.random.default_rng()
         self.tables: list[Table] = []
         self.seats = np.zeros(num_envs, np.int64)
@@ -121,11 +127,7 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One action per game (an array of ``num_envs`` indices), each for the seat asked in that game."""
-        if not self.tables:
-            raise JantakuError("call reset() before step()")
-        acts = np.asarray(actions).reshape(-1)
-        if acts.shape[0] != self.num_envs:
-            raise JantakuError(f"give one action per game ({self.num_envs}), got {acts.shape[0]}")
+        acts = batch_actions(self.tables, actions)
         n = self.num_envs
         seat_rewards = np.zeros((n, 4), np.float64)
         terminated = np.zeros(n, bool)

@@ -23,18 +23,16 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
 
 from jantaku.errors import JantakuError
 from jantaku.rules import Ruleset
 
-from .aec import observation_space
-from .batch import BatchEncoder
 from .core import (
     ILLEGAL_MODES,
     REWARDS,
     Opponent,
     Table,
+    batch_actions,
     batch_masks,
     batch_seeds,
     check_choice,
@@ -45,7 +43,7 @@ from .core import (
 from .encoding import ENCODING_VERSION, NUM_ACTIONS, encode
 from .gym_env import opponent_list
 from .planes import check_names
-from .selfplay import EPISODES
+from .selfplay import EPISODES, batch_setup
 
 __all__ = ["VectorMahjongEnv"]
 
@@ -85,11 +83,7 @@ class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         self.extra_planes = check_names(extra_planes)
         self.episode = check_choice("episode", episode, EPISODES)
         self._hands: list[int] = []
-        self.single_observation_space = observation_space(self.privileged, self.extra_planes)
-        self.single_action_space = gym.spaces.Discrete(NUM_ACTIONS)
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
-        self._encoder = BatchEncoder(num_envs, self.privileged, self.extra_planes)
+        self._encoder = batch_setup(self, num_envs)
         self._rng = np.random.default_rng()
         self.tables: list[Table] = []
         self._bots: list[list[Opponent | None]] = []
@@ -128,11 +122,7 @@ class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One action per game (an array of ``num_envs`` indices)."""
-        if not self.tables:
-            raise JantakuError("call reset() before step()")
-        acts = np.asarray(actions).reshape(-1)
-        if acts.shape[0] != self.num_envs:
-            raise JantakuError(f"give one action per game ({self.num_envs}), got {acts.shape[0]}")
+        acts = batch_actions(self.tables, actions)
         rewards = np.zeros(self.num_envs, np.float64)
         terminated = np.zeros(self.num_envs, bool)
         illegal = np.zeros(self.num_envs, bool)
