@@ -2,6 +2,7 @@
 table (issue 35: a policy that learns from people's games, measured). Run in its own process (torch)."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +24,7 @@ def test_the_cloned_policy_agrees_with_held_out_players_and_beats_random_bots(tm
         text=True,
         timeout=600,
         cwd=ROOT,
+        env={**os.environ, "OMP_NUM_THREADS": "1"},  # one core: the suite's other workers keep theirs
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     report = json.loads(out.read_text())

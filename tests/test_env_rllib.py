@@ -4,6 +4,7 @@ nor Ray: every pytest-xdist worker collects it, and importing ``ray.rllib`` cost
 
 import json
 import math
+import os
 import re
 import subprocess
 import sys
@@ -12,6 +13,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).parents[1]
 EXAMPLE = ROOT / "examples" / "rllib_ppo.py"
+ONE_CORE = {**os.environ, "OMP_NUM_THREADS": "1"}
+"""The examples' environment: torch's threads on one core, so that they do not take the other test workers'."""
 
 
 def test_rllib_ppo_example_trains_one_iteration_with_legal_actions_only(tmp_path):
@@ -22,6 +25,7 @@ def test_rllib_ppo_example_trains_one_iteration_with_legal_actions_only(tmp_path
         capture_output=True,
         text=True,
         timeout=300,
+        env=ONE_CORE,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     figures = json.loads(out.read_text())
@@ -64,7 +68,8 @@ def test_ppo_starts_from_a_behaviour_cloned_network(tmp_path):
     args = ["--init-from", str(checkpoint), "--opponents", "efficiency", "--reward", "rank"]
     args += ["--batch", "96", "--minibatch", "48", "--check-steps", "30", "--seed", "2", "--json", str(out)]
     args += ["--save", str(tmp_path / "tuned.pt")]
-    proc = subprocess.run([sys.executable, str(EXAMPLE), *args], capture_output=True, text=True, timeout=300)
+    cmd = [sys.executable, str(EXAMPLE), *args]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=ONE_CORE)
     assert proc.returncode == 0, proc.stderr[-3000:]
     figures = json.loads(out.read_text())
     assert figures["init"]["max_logit_difference"] < 1e-5 and figures["init"]["same_greedy_action"]

@@ -187,10 +187,11 @@ def test_a_dataset_written_on_the_cluster_is_the_local_one(cluster, tmp_path):
 
     from jantaku.env.dataset import write_shards
 
-    records = Path(__file__).parent / "data" / "records" / "tenhou6-json"
+    records = Path(__file__).parents[1] / "examples" / "records"  # an mjlog, an mjx JSON and a tenhou.net/6 JSON
     local = write_shards([records], tmp_path / "local", shard_size=700, extra_planes=("waits",))
     remote = write_shards([records], tmp_path / "ray", shard_size=700, extra_planes=("waits",), ray=cluster)
-    assert remote["samples"] == local["samples"] > 1000 and remote["sources"] == local["sources"]
+    assert remote["samples"] == local["samples"] > 1000 and len(remote["sources"]) == 3
+    assert remote["sources"] == local["sources"]
     assert remote["skipped"] == local["skipped"]
 
     def read(folder, index):
