@@ -50,8 +50,10 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
     """A pool of ``workers`` processes started by a fork server, not forked from the caller: the lab and
     ``jantaku evaluate`` seat any Python policy, and a caller that has run a threaded library (torch's OpenMP
     threads, after training a network) can deadlock a child forked from it. Each worker imports what its jobs
-    need."""
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver"))
+    need. Where there is no fork server, the workers are spawned."""
+    methods = multiprocessing.get_all_start_methods()
+    method = "forkserver" if "forkserver" in methods else "spawn"  # (Windows has neither fork nor a fork server)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method))
 
 
 Progress = Callable[[int, int, float], None]
