@@ -46,6 +46,11 @@ def test_python_policies_are_named_when_they_fail_to_load(tmp_path):
     broken.write_text("raise RuntimeError('no checkpoint here')\n", encoding="utf-8")
     with pytest.raises(JantakuError, match=r"cannot import .*RuntimeError: no checkpoint here"):
         make_bot(f"py:{broken}:Policy")
+    needs = tmp_path / "needs.py"
+    code = "class Policy:\n    def __init__(self, seed):\n        raise RuntimeError('set MY_CHECKPOINT')\n"
+    needs.write_text(code, encoding="utf-8")
+    with pytest.raises(JantakuError, match=r"making the policy failed \(RuntimeError: set MY_CHECKPOINT\)"):
+        make_bot(f"py:{needs}:Policy")
     with pytest.raises(JantakuError, match="has no 'nothing'"):
         make_bot("py:jantaku.bots.simple:nothing")
     with pytest.raises(JantakuError, match="no file"):

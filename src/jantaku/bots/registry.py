@@ -111,7 +111,10 @@ def python_policy(spec: str, seed: int | str = 0) -> Any:
             required = []
         if len(required) == 2:  # act(view, legal)
             return FunctionAgent(obj)
-    agent = obj(seed)
+    try:
+        agent = obj(seed)
+    except Exception as e:  # the policy's own constructor failed (a missing checkpoint, say): name it and why
+        raise JantakuError(f"{spec}: making the policy failed ({type(e).__name__}: {e})") from None
     if not callable(getattr(agent, "act", None)):
         raise JantakuError(f"{spec}: what it made ({type(agent).__name__}) has no act(view, legal)")
     return agent
