@@ -42,7 +42,7 @@ import numpy as np
 import torch
 
 from jantaku.env.agent import ViewObserver
-from jantaku.env.dataset import write_shards
+from jantaku.env.dataset import read_shards, write_shards
 from jantaku.env.encoding import A_RIICHI, NUM_ACTIONS, OBS_PLANES
 from jantaku.lab.evaluate import evaluate
 from jantaku.lab.measures import estimate
@@ -80,17 +80,6 @@ class PolicyNet(torch.nn.Module):
         """Masked logits: illegal actions get the most negative float."""
         logits = self.head(self.body(obs))
         return torch.where(mask, logits, torch.full_like(logits, _MASKED))
-
-
-def load_shards(folder: Path) -> dict[str, np.ndarray]:
-    """Every shard of a dataset folder, concatenated (observations stay float16 until a batch is made)."""
-    index = json.loads((folder / "index.json").read_text(encoding="utf-8"))
-    parts: dict[str, list[np.ndarray]] = {}
-    for shard in index["shards"]:
-        with np.load(folder / shard["file"]) as z:
-            for k in ("obs", "mask", "action", "record", "game"):
-                parts.setdefault(k, []).append(z[k])
-    return {k: np.concatenate(v) for k, v in parts.items()}
 
 
 def _batches(n: int, size: int, rng: np.random.Generator | None) -> list[np.ndarray]:
@@ -248,7 +237,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "hands_skipped": len(index["skipped"]),
         }
         print(f"dataset: {index['samples']:,} samples from {len(files)} files in {seconds:.1f} s", flush=True)
-        data = load_shards(Path(tmp) / "data")
+        data = read_shards(Path(tmp) / "data", ("obs", "mask", "action", "record", "game"))
     held = data["record"] % 5 == 4
     train_set = {k: v[~held] for k, v in data.items()}
     test_set = {k: v[held] for k, v in data.items()}

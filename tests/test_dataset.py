@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from jantaku.bots.registry import make_bot
-from jantaku.env.dataset import iter_samples, torch_dataset, write_shards
+from jantaku.env.dataset import iter_samples, read_shards, torch_dataset, write_shards
 from jantaku.env.encoding import encode, legal_indices
 from jantaku.env.planes import EXTRA_PLANES
 from jantaku.records.export import save_game
@@ -90,11 +90,8 @@ def test_workers_write_the_same_samples(tmp_path):
     two = write_shards([folder], tmp_path / "two", shard_size=400, workers=2)
     assert one["samples"] == two["samples"] > 1000 and one["sources"] == two["sources"]
 
-    def read(where, index):
-        parts = [np.load(where / s["file"]) for s in index["shards"]]
-        return {k: np.concatenate([z[k] for z in parts]) for k in ("obs", "action", "record", "step")}
-
-    a, b = read(tmp_path / "one", one), read(tmp_path / "two", two)
+    fields = ("obs", "action", "record", "step")
+    a, b = read_shards(tmp_path / "one", fields), read_shards(tmp_path / "two", fields)
     for k in a:
         np.testing.assert_array_equal(a[k], b[k])
 

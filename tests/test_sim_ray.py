@@ -185,7 +185,7 @@ def test_a_dataset_written_on_the_cluster_is_the_local_one(cluster, tmp_path):
     samples are those written locally, in the same order, and a hand the engine skips is named by its file."""
     import numpy as np
 
-    from jantaku.env.dataset import write_shards
+    from jantaku.env.dataset import read_shards, write_shards
 
     records = Path(__file__).parents[1] / "examples" / "records"  # an mjlog, an mjx JSON and a tenhou.net/6 JSON
     local = write_shards([records], tmp_path / "local", shard_size=700, extra_planes=("waits",))
@@ -194,10 +194,7 @@ def test_a_dataset_written_on_the_cluster_is_the_local_one(cluster, tmp_path):
     assert remote["sources"] == local["sources"]
     assert remote["skipped"] == local["skipped"]
 
-    def read(folder, index):
-        parts = [np.load(folder / s["file"]) for s in index["shards"]]
-        return {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "action", "record", "step")}
-
-    a, b = read(tmp_path / "local", local), read(tmp_path / "ray", remote)
+    fields = ("obs", "action", "record", "step")
+    a, b = read_shards(tmp_path / "local", fields), read_shards(tmp_path / "ray", fields)
     for k in a:
         np.testing.assert_array_equal(a[k], b[k])

@@ -31,27 +31,10 @@ import numpy as np
 from jantaku.table.actions import CONTINUE, STOP, Action
 from jantaku.table.playerview import PlayerView
 
-from .encoding import encode, legal_indices, mask_of
+from .encoding import GameFacts, encode, legal_indices, mask_of
 from .planes import check_names
 
 __all__ = ["ViewObserver"]
-
-
-class _ViewGame:
-    """What :func:`~jantaku.env.encoding.encode` reads of a game, for a seat that sees the game through views."""
-
-    __slots__ = ("dealer", "first_dealer", "hands_played", "kyoku", "result", "round_wind", "rules", "yame_choice")
-
-    def __init__(self, view: PlayerView, hands_played: int, first_dealer: int, yame: bool) -> None:
-        sv = view.seat_view
-        self.rules = view.rules
-        self.kyoku = sv
-        self.hands_played = hands_played
-        self.first_dealer = first_dealer
-        self.round_wind = sv.round_wind
-        self.dealer = sv.dealer
-        self.result = None
-        self.yame_choice = view.seat if yame else None
 
 
 class ViewObserver:
@@ -75,7 +58,7 @@ class ViewObserver:
             self._hands += 1
         yame = any(a.kind in (STOP, CONTINUE) for a in legal)
         hands_played = self._hands - (0 if yame else 1)  # the stop-or-go-on choice comes after the hand
-        game: Any = _ViewGame(view, hands_played, self._first_dealer, yame)
+        game: Any = GameFacts(view.rules, sv, hands_played, self._first_dealer, view.seat if yame else None)
         mapped = legal_indices(legal)
         obs = encode(game, view.seat, view=view, extra_planes=self.extra_planes)
         return obs, mask_of(mapped), mapped

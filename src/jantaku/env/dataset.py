@@ -34,28 +34,13 @@ from jantaku.records.load import iter_record_files, read_records
 from jantaku.records.replay import rules_for_record
 from jantaku.rules import Ruleset
 
-from .encoding import NUM_ACTIONS, OBS_PLANES, encode, legal_indices, mask_of
+from .encoding import NUM_ACTIONS, OBS_PLANES, GameFacts, encode, legal_indices, mask_of
 from .planes import check_names, plane_count
 
-__all__ = ["FIELDS", "iter_samples", "torch_dataset", "write_shards"]
+__all__ = ["FIELDS", "iter_samples", "read_shards", "torch_dataset", "write_shards"]
 
 FIELDS = ("obs", "mask", "action", "seat", "rank", "score", "record", "game", "hand", "step")
 """The arrays of a shard (one row per sample)."""
-
-
-class _RecordGame:
-    """What the encoding reads of a game, for a hand replayed from a record: the hand, the rules, how many hands
-    came before, the first dealer (a live game's result and stop-or-go-on choice are not known mid-game)."""
-
-    def __init__(self, rules: Ruleset, kyoku: Any, hands_played: int, first_dealer: int) -> None:
-        self.rules = rules
-        self.kyoku = kyoku
-        self.hands_played = hands_played
-        self.first_dealer = first_dealer
-        self.round_wind = kyoku.round_wind
-        self.dealer = kyoku.dealer
-        self.result = None
-        self.yame_choice = None
 
 
 def _final(events: list[dict[str, Any]], first_dealer: int) -> tuple[list[int], list[int]]:
@@ -125,7 +110,7 @@ def _samples_of(
                 collect = _Collector(seats, ranks, scores, {"record": r_index, "game": g_index, "hand": n}, extra)
                 try:
                     k = hand_kyoku(record, n, hand, rs)
-                    collect.game = _RecordGame(rs, k, n, first_dealer)
+                    collect.game = GameFacts(rs, k, n, first_dealer)
                     drive_hand(k, hand[1:], collect)
                 except (JantakuError, ValueError, KeyError, IndexError, StopIteration, AssertionError) as e:
                     if skipped is not None:
@@ -150,7 +135,7 @@ class _Collector:
         self.ranks = ranks
         self.scores = scores
         self.where = where
-        self.game: _RecordGame | None = None
+        self.game: GameFacts | None = None
         self.out: list[dict[str, Any]] = []
 
     def __call__(self, k: Any, seat: int, legal: list[Any], actual: Any, known: bool = True) -> None:
@@ -319,6 +304,18 @@ def _parts_on_ray(jobs: list[Any], folder: Path, address: str, workers: int) -> 
     finally:
         if started:
             ray.shutdown()
+
+
+def read_shards(folder: str | Path, fields: Sequence[str] = FIELDS) -> dict[str, np.ndarray]:
+    """The ``fields`` of every shard :func:`write_shards` wrote in ``folder``, each concatenated in the shards'
+    order (``obs`` stays float16: a batch is made float32 when it is used)."""
+    index = json.loads((Path(folder) / "index.json").read_text(encoding="utf-8"))
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in fields}
+    for shard in index["shards"]:
+        with np.load(Path(folder) / shard["file"]) as z:
+            for k in fields:
+                parts[k].append(z[k])
+    return {k: np.concatenate(v) for k, v in parts.items()}
 
 
 def torch_dataset(folder: str | Path) -> Any:

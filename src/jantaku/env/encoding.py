@@ -108,6 +108,7 @@ __all__ = [
     "OBS_PLANES",
     "OBS_PLANES_PRIVILEGED",
     "SCALARS",
+    "GameFacts",
     "UnknownActionError",
     "action_name",
     "encode",
@@ -756,6 +757,27 @@ def _gather(
 def _scatter(flat: np.ndarray, ones: list[int], idx: list[int], val: list[float]) -> None:
     flat[ones] = 1.0
     flat[idx] = val
+
+
+class GameFacts:
+    """What :func:`encode` reads of a game besides its hand, for a hand seen without its :class:`Game`: a hand
+    replayed from a record (:mod:`jantaku.env.dataset`) or a seat's view (:mod:`jantaku.env.agent`). ``kyoku`` is
+    the hand (the engine's or a seat's view of it); the game's result is not known mid-game; ``yame_choice`` is the
+    seat choosing to stop or play on, if that is the decision."""
+
+    __slots__ = ("dealer", "first_dealer", "hands_played", "kyoku", "result", "round_wind", "rules", "yame_choice")
+
+    def __init__(
+        self, rules: Ruleset, kyoku: Any, hands_played: int, first_dealer: int, yame_choice: int | None = None
+    ) -> None:
+        self.rules = rules
+        self.kyoku = kyoku
+        self.hands_played = hands_played
+        self.first_dealer = first_dealer
+        self.round_wind = kyoku.round_wind
+        self.dealer = kyoku.dealer
+        self.result = None
+        self.yame_choice = yame_choice
 
 
 def encode(

@@ -49,6 +49,7 @@ import numpy as np
 from jantaku.errors import JantakuError
 from jantaku.shapes.shanten import shanten, shanten_after_each
 from jantaku.table.seatview import visible_counts
+from jantaku.tiles import Tile
 
 if TYPE_CHECKING:
     from jantaku.table import Game
@@ -119,27 +120,13 @@ def _safe(k: Any, seat: int, out: np.ndarray) -> None:
         if kind == "reach":
             declared[e["actor"]] = len(discards)
         elif kind == "dahai":
-            discards.append(_KIND_OF_MJAI[e["pai"]])
+            discards.append(Tile.from_mjai(e["pai"]).kind)
     for s in range(4):
         r = (s - seat) % 4
         if r and declared[s] >= 0 and k.seats[s].riichi:
             # the declaration's own discard is the seat's (already safe); every later discard passed it
             for kd in discards[declared[s] + 1 :]:
                 out[r - 1, kd] = 1.0
-
-
-def _mjai_kinds() -> dict[str, int]:
-    names = {}
-    for k in range(27):
-        names[f"{k % 9 + 1}{'mps'[k // 9]}"] = k
-    for j, h in enumerate(("E", "S", "W", "N", "P", "F", "C")):
-        names[h] = 27 + j
-    for suit, k in (("m", 4), ("p", 13), ("s", 22)):
-        names[f"5{suit}r"] = k
-    return names
-
-
-_KIND_OF_MJAI = _mjai_kinds()
 
 
 def extra_planes(game: Game, seat: int, names: Sequence[str], *, view: SeatView | None = None) -> np.ndarray:
