@@ -24,6 +24,7 @@ tenth faster than with :func:`~jantaku.env.encoding.encode_batch`).
 
 from __future__ import annotations
 
+import struct
 from array import array
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -163,7 +164,7 @@ def _fill(  # pragma: no cover - compiled
             o[176 + j, ind >> 2] = 1.0
         for p in range(3):
             for c in range(34):
-                o[182 + p, c] = tmpl[i, p, c]
+                o[182 + p, c] = tmpl[i, seat, p, c]
         s0 = o[182]
         s1 = o[183]
         scale = row[I_SCALE]
@@ -215,13 +216,14 @@ class BatchEncoder:
         self.extra_planes = check_names(extra_planes)
         self._base = OBS_PLANES_PRIVILEGED if self.privileged else OBS_PLANES
         self.planes = self._base + plane_count(self.extra_planes)
-        self._tmpl = np.zeros((slots, 3, 34), np.float32)
+        self._tmpl = np.zeros((slots, 4, 3, 34), np.float32)
+        """Per slot and seat, the scalar rows that stay the same through a hand (written when a hand begins)."""
         self._buf = array("i", bytes(4 * slots * WIDTH))
         """The integer rows, written from Python item by item (no conversion of a list into an array) and read by
         the kernel through :attr:`_ints`, a NumPy view of the same memory."""
         self._ints = np.frombuffer(self._buf, np.int32).reshape(slots, WIDTH)
         self._hand_of: list[tuple[Any, _SlotHand] | None] = [None] * slots
-        self._tmpl_of: list[np.ndarray | None] = [None] * slots
+        self._tmpl_of: list[tuple[Any, ...] | None] = [None] * slots
 
     def encode(self, games: Sequence[Game], seats: Sequence[int], out: np.ndarray | None = None) -> np.ndarray:
         """``(slots, planes, 34)`` observations: ``seats[i]``'s of ``games[i]`` (into ``out`` if given)."""
@@ -257,10 +259,11 @@ class BatchEncoder:
             self._buf[o + I_SCALE] = int(held[1].scale)
         planes = held[1]
         planes.sync(k)
-        tmpl = planes.scalar_template(game, k, seat)
-        if self._tmpl_of[i] is not tmpl:
-            self._tmpl[i] = tmpl
-            self._tmpl_of[i] = tmpl
+        key = (k, game.hands_played, game.round_wind, game.dealer)
+        if self._tmpl_of[i] != key:  # a new hand (or its end): the four seats' templates at once
+            for s in range(4):
+                self._tmpl[i, s] = planes.scalar_template(game, k, s)
+            self._tmpl_of[i] = key
         o = i * WIDTH
         row = self._buf
         phase = k.phase
@@ -272,52 +275,64 @@ class BatchEncoder:
             offered, discarder = k.kakan_tile >> 2, (k.actor - seat) % 4
         else:
             offered = discarder = -1
-        indicators = k._dora_ids()
-        nd = len(indicators)
-        dora = [*indicators, 0, 0, 0, 0, 0][:5]
+        if k.dora_revealed != planes.dora_count:  # the indicators only change when one is turned
+            indicators = k._dora_ids()[:5]
+            _HEAD[len(indicators)].pack_into(row, 4 * (o + I_NDORA), len(indicators), *indicators)
+            planes.dora_count = k.dora_revealed
         won = k.won
         closed = planes.closed
         seats = k.seats
         a, b, c, d_ = seats
-        # I_SEAT .. I_FLAGS + 3, in order (one conversion instead of two dozen stores)
-        row[o : o + I_RED] = array(
-            "i",
-            [
-                seat,
-                drawn,
-                offered,
-                discarder,
-                _PHASES.get(phase, -1),
-                game.yame_choice is not None,
-                game.result is not None,
-                nd,
-                *dora,
-                *k.scores,
-                k.deposits,
-                k.tiles_left,
-                planes.live_wall,
-                a.riichi | won[0] << 1 | closed[0] << 2 | a.ippatsu << 3 | a.kans << 4,
-                b.riichi | won[1] << 1 | closed[1] << 2 | b.ippatsu << 3 | b.kans << 4,
-                c.riichi | won[2] << 1 | closed[2] << 2 | c.ippatsu << 3 | c.kans << 4,
-                d_.riichi | won[3] << 1 | closed[3] << 2 | d_.ippatsu << 3 | d_.kans << 4,
-            ],
+        sc = k.scores
+        _READ.pack_into(  # I_SEAT .. I_PHASE, I_YAME, I_OVER, then I_SCORES .. I_FLAGS + 3, in order
+            row,
+            4 * o,
+            seat,
+            drawn,
+            offered,
+            discarder,
+            _PHASES.get(phase, -1),
+            game.yame_choice is not None,
+            game.result is not None,
+        )
+        _STATE.pack_into(
+            row,
+            4 * (o + I_SCORES),
+            sc[0],
+            sc[1],
+            sc[2],
+            sc[3],
+            k.deposits,
+            k.live_end - k.live_next,  # k.tiles_left, inlined
+            planes.live_wall,
+            a.riichi | won[0] << 1 | closed[0] << 2 | a.ippatsu << 3 | a.kans << 4,
+            b.riichi | won[1] << 1 | closed[1] << 2 | b.ippatsu << 3 | b.kans << 4,
+            c.riichi | won[2] << 1 | closed[2] << 2 | c.ippatsu << 3 | c.kans << 4,
+            d_.riichi | won[3] << 1 | closed[3] << 2 | d_.ippatsu << 3 | d_.kans << 4,
         )
         for s in range(4) if self.privileged else (seat,):
             tiles = seats[s].tiles
-            base = o + I_HANDS + HAND_WIDTH * s
-            row[base] = len(tiles)
-            row[base + 1 : base + 1 + len(tiles)] = array("i", tiles)
+            _HAND[len(tiles)].pack_into(row, 4 * (o + I_HANDS + HAND_WIDTH * s), len(tiles), *tiles)
+
+
+_READ = struct.Struct("7i")
+_STATE = struct.Struct("11i")
+_HEAD = [struct.Struct(f"{1 + n}i") for n in range(6)]
+"""The dora count and ``n`` indicator ids (the slots after them keep older values the kernel does not read)."""
+_HAND = [struct.Struct(f"{1 + n}i") for n in range(HAND_WIDTH)]
+"""A closed hand: its count and ``n`` tile ids."""
 
 
 class _SlotHand(_HandState):
     """A slot's hand: its rivers and melds written as integers into the slot's row (see the module)."""
 
-    __slots__ = ("buf", "offset")
+    __slots__ = ("buf", "dora_count", "offset")
 
     def __init__(self, rules: Any, buf: array[int], offset: int) -> None:
         super().__init__(rules)
         self.buf = buf
         self.offset = offset
+        self.dora_count = -1
 
     def _river(self, k: Any, s: int, river: list[Any], first: int, start: int, rewrite: bool) -> None:
         buf = self.buf

@@ -92,7 +92,7 @@ from jantaku.table.actions import (
     Action,
 )
 from jantaku.table.kyoku import CALLED, CHANKAN, DRAWN, RESPONSES
-from jantaku.table.legal import PlayState
+from jantaku.table.legal import _PREBUILT, PlayState
 from jantaku.table.playerview import PlayerView
 from jantaku.table.seatview import SeatView
 
@@ -236,6 +236,20 @@ def _index(a: Action) -> int:
     )
 
 
+_PREBUILT_INDEX: dict[int, tuple[int, int]] = {
+    id(a): (
+        (A_DISCARD if kind == DISCARD else A_RIICHI) + a.tile.code,  # type: ignore[union-attr]
+        (A_TSUMOGIRI if kind == DISCARD else A_RIICHI_TSUMOGIRI) if a.tsumogiri else 0,
+    )
+    for kind, by_seat in _PREBUILT.items()
+    for by_code in by_seat
+    for pair in by_code
+    for a in pair
+}
+"""The engine's prebuilt discard and riichi actions (they live as long as the module) by ``id``: their index and,
+for a tsumogiri, the tsumogiri index (else 0)."""
+
+
 def legal_indices(legal: Sequence[Action]) -> dict[int, Action]:
     """Map the engine's legal actions to action indices: ``{index: Action}``.
 
@@ -248,7 +262,17 @@ def legal_indices(legal: Sequence[Action]) -> dict[int, Action]:
     [(2, Action('dahai', 0, Tile('3m'))), (37, Action('dahai', 0, Tile('3m'), tsumogiri=True))]
     """
     out: dict[int, Action] = {}
+    prebuilt = _PREBUILT_INDEX
     for a in legal:
+        hit = prebuilt.get(id(a))
+        if hit is not None:  # one of the engine's prebuilt discard and riichi actions (most of them)
+            code, tg = hit
+            if tg:
+                out[tg] = a
+                out.setdefault(code, a)
+            else:
+                out[code] = a
+            continue
         kind = a.kind
         if kind in (DISCARD, RIICHI):
             first = A_DISCARD if kind == DISCARD else A_RIICHI

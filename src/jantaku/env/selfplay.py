@@ -132,13 +132,16 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         seat_rewards = np.zeros((n, 4), np.float64)
         terminated = np.zeros(n, bool)
         illegal = np.zeros(n, bool)
-        final_obs = np.full(n, None, dtype=object)
-        final_info = np.full(n, None, dtype=object)
+        final_obs: np.ndarray | None = None
+        final_info: np.ndarray | None = None
         acted = self.seats.copy()
         score_mode = self.reward_mode == "score"
+        indices = acts.tolist() if acts.dtype.kind in "iu" else [None] * n  # else: decode names what was given
         for i, t in enumerate(self.tables):
             seat = int(acted[i])
-            engine_action, illegal[i] = t.decode(seat, acts[i].item(), self.illegal_action)
+            engine_action = t.legal(seat).get(indices[i])  # type: ignore[arg-type]
+            if engine_action is None:  # not an int, or not legal: decode raises or falls back
+                engine_action, illegal[i] = t.decode(seat, acts[i], self.illegal_action)
             t.apply(engine_action)
             game = t.game
             if score_mode:
@@ -152,6 +155,9 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
             hand_over = self.episode == "hand" and game.hands_played != self._hands[i]
             if game.result is not None or hand_over:
                 terminated[i] = True
+                if final_obs is None or final_info is None:
+                    final_obs = np.full(n, None, dtype=object)
+                    final_info = np.full(n, None, dtype=object)
                 final_obs[i] = {
                     "observation": encode(game, seat, self.privileged, extra_planes=self.extra_planes),
                     "action_mask": np.zeros(NUM_ACTIONS, np.int8),
@@ -175,7 +181,7 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
             "seat_rewards": seat_rewards,
             "illegal_action": illegal,
         }
-        if terminated.any():
+        if final_obs is not None:
             info["final_obs"] = final_obs
             info["_final_obs"] = terminated.copy()
             info["final_info"] = final_info
