@@ -55,7 +55,7 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from jantaku.shapes.shanten import shanten
+from jantaku.shapes.shanten import shanten, shanten_after_each
 from jantaku.shapes.waits import wait_kinds
 from jantaku.table.actions import (
     ANKAN,
@@ -882,15 +882,8 @@ def _improving(counts: list[int], key: bytes) -> tuple[int, tuple[int, ...]]:
     if s == 0:
         kinds = tuple(wait_kinds(counts))
     else:
-        found = []
-        for k in _near(counts):
-            if counts[k] >= 4:
-                continue
-            counts[k] += 1
-            if shanten(counts) < s:
-                found.append(k)
-            counts[k] -= 1
-        kinds = tuple(found)
+        after = shanten_after_each(counts, 1)  # every draw's shanten at once (one block looked up per kind)
+        kinds = tuple(k for k in _near(counts) if (a := after[k]) is not None and a < s)
     if len(_IMPROVING) >= _IMPROVING_MAX:
         _IMPROVING.clear()
     _IMPROVING[key] = (s, kinds)

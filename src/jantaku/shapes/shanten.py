@@ -246,24 +246,27 @@ def shanten_after_each(counts: list[int], change: int, regular_only: bool = Fals
     m, p, s, z = (v >> INFO_SHIFT for v in values)
     total = values[0] + values[1] + values[2] + values[3]
     out: list[int | None] = [None] * NUM_KINDS
+    # One tile moves the seven pairs' and thirteen orphans' shanten by one at most: a regular shanten at or below
+    # the unchanged hand's special shanten less one is the minimum without computing them.
+    floor = _with_special_forms(99, total) - 1 if special else 99
     # each block's kinds in turn, the other three blocks' values fixed: the regular form's lookup is partly done
     # once per block
     rest = total - values[0]
     for offset, value in _neighbours(keys[0], change):
         regular = final[mps[mp[value >> INFO_SHIFT][p]][s]][z][third] - 1
-        out[offset] = _with_special_forms(regular, rest + value) if special else regular
+        out[offset] = regular if regular <= floor else _with_special_forms(regular, rest + value)
     rest, row = total - values[1], mp[m]
     for offset, value in _neighbours(keys[1], change):
         regular = final[mps[row[value >> INFO_SHIFT]][s]][z][third] - 1
-        out[9 + offset] = _with_special_forms(regular, rest + value) if special else regular
+        out[9 + offset] = regular if regular <= floor else _with_special_forms(regular, rest + value)
     rest, row = total - values[2], mps[mp[m][p]]
     for offset, value in _neighbours(keys[2], change):
         regular = final[row[value >> INFO_SHIFT]][z][third] - 1
-        out[18 + offset] = _with_special_forms(regular, rest + value) if special else regular
+        out[18 + offset] = regular if regular <= floor else _with_special_forms(regular, rest + value)
     rest, row = total - values[3], final[mps[mp[m][p]][s]]
     for offset, value in _neighbours(keys[3], change):
         regular = row[value >> INFO_SHIFT][third] - 1
-        out[27 + offset] = _with_special_forms(regular, rest + value) if special else regular
+        out[27 + offset] = regular if regular <= floor else _with_special_forms(regular, rest + value)
     return out
 
 
