@@ -50,9 +50,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the walls, the same for every rule set (default 0)")
     p.add_argument(
         "--bots",
-        default="strong",
-        help="one bot for all seats, or four separated by commas (default strong; e.g. "
-        "strong,efficiency,efficiency,efficiency for the skill share)",
+        default="strong,efficiency,efficiency,efficiency",
+        help="one bot for all seats, or four separated by commas (default strong,efficiency,efficiency,efficiency: "
+        "two levels of play, so the skill share is measured)",
     )
     p.add_argument(
         "--sweep",
@@ -67,7 +67,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--workers",
         type=int,
         default=None,
-        help="processes to play in (default 1); with --ray and no ADDRESS, the local Ray instance's CPUs",
+        help="processes to play in (default: one per CPU, or this process alone for fewer than 40 games in all); "
+        "with --ray and no ADDRESS, the local Ray instance's CPUs",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     tools = p.add_subparsers(dest="tool", metavar="{jielu-fans}", required=False)
@@ -128,10 +129,10 @@ def _check(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     from jantaku.lab.analysis import analyze
     from jantaku.lab.report_text import text_report
-    from jantaku.sim.runner import progress_bar
+    from jantaku.sim.progress import ProgressBar
 
     _check(args)
-    bar = progress_bar if not args.quiet and sys.stderr.isatty() else None
+    bar = ProgressBar() if not args.quiet and sys.stderr.isatty() else None
     report = analyze(args.rules, args.games, args.seed, args.bots, args.sweep, args.workers, args.ray, bar)
     if args.html is not None:
         from jantaku.lab.report_html import html_report

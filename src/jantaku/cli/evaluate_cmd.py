@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from jantaku.sim.runner import progress_bar
+from jantaku.sim.progress import ProgressBar
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         deals=args.deals,
         seed=args.seed,
         workers=args.workers,
-        progress=progress_bar if show else None,
+        progress=ProgressBar() if show else None,
     )
     print(json.dumps(ev.as_json(), indent=2) if args.json else ev.report())
     return 0

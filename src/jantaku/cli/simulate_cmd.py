@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 from jantaku.errors import JantakuError, excerpt
-from jantaku.sim.runner import progress_bar, simulate
+from jantaku.sim.progress import ProgressBar
+from jantaku.sim.runner import simulate
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -80,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     _check(args)
     show = not args.quiet and (sys.stderr.isatty() or args.games >= 20)
-    bar = progress_bar if show else None
+    bar = ProgressBar() if show else None
     if args.ray is not None:
         from jantaku.sim.ray_runner import simulate_ray
 

@@ -18,12 +18,16 @@ from jantaku.rules import Ruleset
 
 from .measures import Estimate, columns, difference, estimate_all, measures_for
 from .rulesets import parse_sweep, rule_sets
-from .runner import GameRow, Progress, run_local, run_ray
+from .runner import GameRow, Progress, available_cpus, run_local, run_ray
 
 __all__ = ["DEFAULT_BOTS", "MAX_GAMES", "MIN_GAMES", "Report", "RuleSetResult", "analyze", "parse_bots"]
 
-DEFAULT_BOTS = ("strong",)
-"""The bots when none are named: jantaku's strongest (:mod:`jantaku.bots.strong`) at every seat."""
+DEFAULT_BOTS = ("strong", "efficiency", "efficiency", "efficiency")
+"""The lineup when none is named: jantaku's strongest bot (:mod:`jantaku.bots.strong`) against three efficiency
+bots - two levels of play, so the skill share is measured, at about a tenth of the CPU of four strong bots."""
+AUTO_WORKERS_FROM = 40
+"""Games in all (rule sets times games) from which an analysis without ``workers`` plays in one process per CPU
+(fewer are played in this process: starting the workers would cost more than it saves)."""
 MIN_GAMES = 2
 """Fewest games per rule set: an interval needs two."""
 MAX_GAMES = 100_000
@@ -102,7 +106,8 @@ def analyze(
 ) -> Report:
     """Play ``games`` games under each rule set of ``rules`` (comma-separated presets or TOML files) or of
     ``sweep`` (``PARAM=V1,V2,...`` over each of them) and measure them. ``ray``: ``None`` for processes
-    (``workers`` of them, default 1), ``""`` for a local Ray instance (of ``workers`` CPUs, default all), or
+    (``workers`` of them; by default one per CPU this process may use, or this process alone for fewer than
+    :data:`AUTO_WORKERS_FROM` games in all), ``""`` for a local Ray instance (of ``workers`` CPUs, default all), or
     a cluster's address."""
     if isinstance(games, bool) or not isinstance(games, int) or not MIN_GAMES <= games <= MAX_GAMES:
         raise JantakuError(f"--games must be {MIN_GAMES}-{MAX_GAMES}, got {excerpt(games)}")
@@ -113,7 +118,9 @@ def analyze(
     if ray is not None:
         rows = run_ray(sets, games, seed, lineup, ray or None, workers, progress)
     else:
-        rows = run_local(sets, games, seed, lineup, workers or 1, progress)
+        if workers is None:
+            workers = available_cpus() if games * len(sets) >= AUTO_WORKERS_FROM else 1
+        rows = run_local(sets, games, seed, lineup, workers, progress)
     report = measure(named, rows, seed, lineup)
     report.sweep = parse_sweep(sweep) if sweep else None
     report.seconds = time.perf_counter() - start

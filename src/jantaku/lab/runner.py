@@ -20,6 +20,7 @@ draws (each win's value, each player's final score and points).
 from __future__ import annotations
 
 import multiprocessing
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -35,6 +36,7 @@ from jantaku.table import Game
 __all__ = [
     "GameRow",
     "Progress",
+    "available_cpus",
     "game_seed",
     "lineup_at",
     "play_chunk",
@@ -44,6 +46,14 @@ __all__ = [
     "run_ray",
     "value_bin",
 ]
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity where the system tells it, else the machine's count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - macOS and Windows have no affinity call
+        return max(1, os.cpu_count() or 1)
 
 
 def process_pool(workers: int) -> ProcessPoolExecutor:

@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -287,15 +286,3 @@ class _Totals:
         summary.draw_rate = summary.draw_rate / hands
         summary.mean_win_points = sum(points) / len(points) if points else 0.0
         return summary
-
-
-def progress_bar(done: int, total: int, seconds: float) -> None:
-    """A one-line progress bar on stderr."""
-    width = 30
-    filled = int(width * done / max(1, total))
-    rate = done / max(seconds, 1e-9)
-    eta = (total - done) / rate if rate else 0
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games {rate:.1f}/s eta {eta:.0f}s ")
-    if done >= total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()

@@ -117,7 +117,8 @@ def play_and_draw(args: dict[str, Any]) -> tuple[dict[str, Any], str, str, list[
         raise BadRequest(f"at most {ANALYSE_MAX_TOTAL_GAMES} games in all on the web page (rule sets x games)")
     from jantaku.lab.analysis import analyze
 
-    report = analyze(args["rules"], args["games"], args["seed"], args["bots"], args["sweep"])
+    # in the server's worker thread, never a pool of processes: the heavy-work limits count one CPU per analysis
+    report = analyze(args["rules"], args["games"], args["seed"], args["bots"], args["sweep"], workers=1)
     rid = secrets.token_hex(8)
     images: list[bytes] = []
 
