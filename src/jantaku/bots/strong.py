@@ -247,6 +247,8 @@ class _Ctx:
         self._gains: dict[int, float] = {}
         self._placement(view)
         self.cache: dict[bytes, tuple[int, int]] = {}
+        self.chances: dict[tuple[tuple[float, ...], float, bool], tuple[float, float]] = {}
+        """:func:`_chances` by its arguments (many discards of one decision ask the same)."""
         self.follow_default: float | None = None
         self.riichi_win = RIICHI_WIN
         self.tenpai_value = self._tenpai_value()
@@ -336,6 +338,14 @@ def _chances(steps: Sequence[float], waits: float, ron: bool, ctx: _Ctx) -> tupl
     """The chance to win before the hand ends, and the chance to be tenpai, not having won, when the wall runs out:
     ``steps`` the per-draw chance of each shanten step still to go (first step first), ``waits`` the unseen copies
     of the winning tiles once tenpai."""
+    key = (tuple(steps), waits, ron)
+    got = ctx.chances.get(key)
+    if got is None:
+        got = ctx.chances[key] = _chances_of(key[0], waits, ron, ctx)
+    return got
+
+
+def _chances_of(steps: Sequence[float], waits: float, ron: bool, ctx: _Ctx) -> tuple[float, float]:
     n = ctx.n_unseen
     p_win = min(0.9, waits / n * (RON_FACTOR if ron else 1.0))
     levels = len(steps)
@@ -906,22 +916,23 @@ def _is_tenpai(counts: list[int]) -> bool:
     return got
 
 
+_SPREAD = tuple(
+    frozenset(j for j in range(k - 2, k + 3) if 0 <= j < 27 and j // 9 == k // 9) if k < 27 else frozenset((k,))
+    for k in range(34)
+)
+"""The kinds a held tile of each kind makes near: itself and its suit neighbours within two (an honour: itself)."""
+
+
 def _near(counts: Sequence[int]) -> list[int]:
     """Kinds whose draw can lower the shanten of a hand held in ``counts`` (held kinds and suit neighbours
-    within two; the terminals and honours when a thirteen-orphans try is on)."""
-    out = []
-    for k in range(34):
-        if counts[k]:
-            out.append(k)
-            continue
-        if k < 27:
-            n = k % 9
-            lo, hi = k - min(n, 2), k + min(8 - n, 2)
-            if any(counts[lo : hi + 1]):
-                out.append(k)
+    within two; the terminals and honours when a thirteen-orphans try is on), in order."""
+    near: set[int] = set()
+    for k, c in enumerate(counts):
+        if c:
+            near |= _SPREAD[k]
     if sum(1 for k in YAOCHU if counts[k]) >= 8:
-        out = sorted(set(out) | YAOCHU)
-    return out
+        near |= YAOCHU
+    return sorted(near)
 
 
 # -- 洁律 (004 洁律麻将) ---------------------------------------------------------------------------------------
