@@ -118,11 +118,11 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         return obs, {"action_mask": obs["action_mask"].copy(), "seat": self.seats.copy()}
 
     def _observe(self) -> dict[str, np.ndarray]:
-        seats = self.seats
-        for i, t in enumerate(self.tables):
-            seats[i] = t.acting()
-        masks = batch_masks(self.tables, seats)
-        obs = self._encoder.encode([t.game for t in self.tables], seats.tolist())
+        tables = self.tables
+        seats = [t.acting() for t in tables]
+        self.seats = np.array(seats, np.int64)
+        masks = batch_masks(tables, seats)
+        obs = self._encoder.encode([t.game for t in tables], seats)
         return {"observation": obs, "action_mask": masks}
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -134,11 +134,12 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         illegal = np.zeros(n, bool)
         final_obs: np.ndarray | None = None
         final_info: np.ndarray | None = None
-        acted = self.seats.copy()
+        acted = self.seats
+        acted_seats = acted.tolist()
         score_mode = self.reward_mode == "score"
         indices = acts.tolist() if acts.dtype.kind in "iu" else [None] * n  # else: decode names what was given
         for i, t in enumerate(self.tables):
-            seat = int(acted[i])
+            seat = acted_seats[i]
             engine_action = t.legal(seat).get(indices[i])  # type: ignore[arg-type]
             if engine_action is None:  # not an int, or not legal: decode raises or falls back
                 engine_action, illegal[i] = t.decode(seat, acts[i], self.illegal_action)
