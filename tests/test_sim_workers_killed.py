@@ -14,8 +14,7 @@ from jantaku.sim.runner import _seed_ranges, simulate
 
 
 def _children(pid: int) -> list[int]:
-    """The processes ``pid`` forked (its pool's workers: the same command line; not a browser or a server)."""
-    own = Path(f"/proc/{pid}/cmdline").read_bytes()
+    """The processes whose parent is ``pid``."""
     out = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -23,12 +22,21 @@ def _children(pid: int) -> list[int]:
         except OSError:
             continue
         if int(fields[1]) == pid:
-            try:
-                same = (stat.parent / "cmdline").read_bytes() == own
-            except OSError:
-                continue
-            if same:
-                out.append(int(stat.parent.name))
+            out.append(int(stat.parent.name))
+    return out
+
+
+def _workers(pid: int) -> list[int]:
+    """The pool workers of ``pid``: the children of its fork server (the workers are not forked from the caller,
+    jantaku.sim.pool)."""
+    out = []
+    for child in _children(pid):
+        try:
+            cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"forkserver" in cmdline:
+            out.extend(_children(child))
     return out
 
 
@@ -38,7 +46,7 @@ def test_a_killed_worker_loses_no_game():
     def kill_one_worker() -> None:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not killed:
-            workers = [p for p in _children(os.getpid()) if p != os.getpid()]
+            workers = _workers(os.getpid())
             if len(workers) >= 2:
                 time.sleep(0.2)  # a few games under way
                 os.kill(workers[0], signal.SIGKILL)

@@ -19,11 +19,8 @@ draws (each win's value, each player's final score and points).
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +28,7 @@ from jantaku.bots import make_bot
 from jantaku.errors import JantakuError
 from jantaku.jielu import JieluResult
 from jantaku.rules import Ruleset
+from jantaku.sim.pool import available_cpus, process_pool
 from jantaku.table import Game
 
 __all__ = [
@@ -46,24 +44,6 @@ __all__ = [
     "run_ray",
     "value_bin",
 ]
-
-
-def available_cpus() -> int:
-    """The CPUs this process may run on (its affinity where the system tells it, else the machine's count)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - macOS and Windows have no affinity call
-        return max(1, os.cpu_count() or 1)
-
-
-def process_pool(workers: int) -> ProcessPoolExecutor:
-    """A pool of ``workers`` processes started by a fork server, not forked from the caller: the lab and
-    ``jantaku evaluate`` seat any Python policy, and a caller that has run a threaded library (torch's OpenMP
-    threads, after training a network) can deadlock a child forked from it. Each worker imports what its jobs
-    need. Where there is no fork server, the workers are spawned."""
-    methods = multiprocessing.get_all_start_methods()
-    method = "forkserver" if "forkserver" in methods else "spawn"  # (Windows has neither fork nor a fork server)
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method))
 
 
 Progress = Callable[[int, int, float], None]

@@ -10,7 +10,6 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +18,8 @@ from jantaku.bots import make_bot
 from jantaku.errors import JantakuError
 from jantaku.rules import Ruleset, load_rules
 from jantaku.table import Game
+
+from .pool import process_pool
 
 __all__ = ["GameStats", "SimulationIncomplete", "Summary", "play_game", "simulate"]
 
@@ -193,7 +194,7 @@ def _run_in_pool(
         if not pending:
             break
         failed = []
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with process_pool(workers) as pool:
             futures = [(i, pool.submit(_run_chunk, jobs[i])) for i in pending]
             for i, future in futures:
                 try:
