@@ -84,8 +84,9 @@ class EfficiencyBot:
         discards = [a for a in legal if a.kind == DISCARD]
         riichis = [a for a in legal if a.kind == RIICHI]
         pool = riichis or discards
-        best = self._best_discards(counts, visible, pool) if pool else []
-        best_shanten = min(_shanten_after_discard(counts, self._regular_only))
+        after = shanten_after_each(counts, -1, self._regular_only)  # every discard's shanten at once
+        best = self._best_discards(counts, visible, pool, after) if pool else []
+        best_shanten = min([s for s in after if s is not None] or [8])
         for a in legal:
             # a kan that costs nothing (the hand is as close after it as after the best discard) is taken
             if a.kind in (ANKAN, KAKAN) and a.tile is not None:
@@ -99,16 +100,16 @@ class EfficiencyBot:
         # the first legal action
         return next((a for a in legal if a.kind in (ANKAN, KAKAN, DAIMINKAN)), legal[0])
 
-    def _best_discards(self, counts: list[int], visible: list[int], pool: list[Action]) -> list[Action]:
+    def _best_discards(
+        self, counts: list[int], visible: list[int], pool: list[Action], after: list[int | None]
+    ) -> list[Action]:
+        """``pool`` best first; ``after``: the shanten after discarding each kind (``shanten_after_each``)."""
         scored = []
         seen: dict[int, tuple[int, int]] = {}
         for a in pool:
             k = a.tile.kind  # type: ignore[union-attr]
             if k not in seen:
-                counts[k] -= 1
-                s = self._shanten(counts)
-                counts[k] += 1
-                seen[k] = (s, 0)
+                seen[k] = (after[k], 0)  # type: ignore[assignment]
         best_s = min(v[0] for v in seen.values())
         for k, (s, _) in list(seen.items()):
             if s == best_s:
