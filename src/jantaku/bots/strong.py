@@ -947,12 +947,13 @@ def _jielu_win_score(view: PlayerView, win: Action) -> int | None:
     :meth:`~jantaku.bots.base.PlayerView.offered_win`), or None when it cannot be worked out."""
     from jantaku.errors import JantakuError
     from jantaku.jielu import score_hand as jielu_score_hand
+    from jantaku.jielu.fantable import table_for_rules
 
     offered = view.offered_win(win)
     if offered is None:
         return None
-    try:
-        return int(jielu_score_hand(*offered).score)
+    try:  # with the rule set's fan values and win rule (its cap on wildcards), as the table pays it
+        return int(jielu_score_hand(*offered, table=table_for_rules(view.rules)).score)
     except JantakuError:
         return None  # not a scorable hand after all: take the win
 

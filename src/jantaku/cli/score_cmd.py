@@ -173,7 +173,7 @@ def _run_jielu(req: dict[str, object], as_json: bool) -> int:
     result = score_hand(jreq.hand, jreq.conditions, extra_wildcards=jreq.extra_wildcards, table=table)
     if not result.is_win:
         # as a riichi hand that cannot win: a message and exit 2 (the JSON lines mode answers {"error": ...})
-        raise JantakuError(f"{jreq.hand}: no reading of this hand is worth 1 point: it cannot win")
+        raise JantakuError(f"{jreq.hand}: {result.shortfall}: it cannot win")
     if as_json:
         print(json.dumps(result_to_json(result, jreq), ensure_ascii=False))
         return 0

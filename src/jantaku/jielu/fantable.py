@@ -3,6 +3,7 @@ name."""
 
 from jantaku.rules.fantable import (
     FAMILIES,
+    NO_WILDCARD_CAP,
     CombinationSpec,
     FanTable,
     FanTableError,
@@ -11,10 +12,12 @@ from jantaku.rules.fantable import (
     load_fan_table,
     table_for_rules,
     with_points,
+    with_win_rule,
 )
 
 __all__ = [
     "FAMILIES",
+    "NO_WILDCARD_CAP",
     "CombinationSpec",
     "FanTable",
     "FanTableError",
@@ -23,4 +26,5 @@ __all__ = [
     "load_fan_table",
     "table_for_rules",
     "with_points",
+    "with_win_rule",
 ]

@@ -7,10 +7,11 @@ scores: ``tsumo`` (自摸和), ``haitei``/``houtei`` (海底和), ``rinshan``/``
 (天和). Riichi-only fields (riichi, ippatsu, dora, honba, ...) must keep their default values, and the riichi rule
 overrides ``red_fives`` and ``open_tanyao`` are errors.
 
-The result: ``score`` (S after the 32/24 rule and the halving; 0, with ``error`` saying why, when no reading
-reaches 1 point), ``fans`` as [name, points, melds used], ``wildcards`` (``count`` and ``each`` as [the hand's own
-tile or "extra", the tile it stands for]), the reading (``melds``, ``pair``), ``value`` before halving, ``total``,
-``mode``, and in the original mode ``payments`` (each seat's change; pao needs per-fan input, see
+The result: ``score`` (S after the 32/24 rule and the halving, with the rule set's cap on wildcards; 0, with
+``error`` saying why, when no reading reaches 1 point; a win below the rule set's ``jielu_min_score`` keeps its S
+and has an ``error`` too), ``fans`` as [name, points, melds used], ``wildcards`` (``count`` and ``each`` as [the
+hand's own tile or "extra", the tile it stands for]), the reading (``melds``, ``pair``), ``value`` before halving,
+``total``, ``mode``, and in the original mode ``payments`` (each seat's change; pao needs per-fan input, see
 :func:`jantaku.jielu.original_payments`).
 
 >>> out = score_request({"hand": "123m456p789s11z344z", "win": "4z", "rules": "jielu"})
@@ -20,6 +21,10 @@ tile or "extra", the tile it stands for]), the reading (``melds``, ``pair``), ``
 {'count': 2, 'each': [['3z', '1z'], ['extra', '4z']]}
 >>> print(score_request({"hand": "19m19p19s11234567z", "rules": "jielu"})["error"])
 no reading of this hand is worth 1 point: it cannot win
+>>> from jantaku.jielu.fantable import default_fan_table, with_win_rule     # a rule file's jielu_min_score = 8
+>>> needs_8 = with_win_rule(default_fan_table(), min_score=8)
+>>> print(result_to_json(score_hand(Hand.parse("123m456p789s11z344z"), table=needs_8))["error"])
+its best reading is worth 5 points, below the 8 a win needs under these rules: it cannot win
 >>> score_request({"hand": "123m456p789s11z344z", "riichi": True, "rules": "jielu"})
 {'error': '洁律 has no riichi (and no double riichi or ippatsu)'}
 """
@@ -146,7 +151,7 @@ def result_to_json(result: JieluResult, request: JieluRequest | None = None) -> 
         if request.rules.jielu_mode == "original" and request.conditions is not None and result.is_win:
             out["payments"] = [int(p) for p in original_payments(request.conditions.winner, result.score)]
     if not result.is_win:
-        out["error"] = "no reading of this hand is worth 1 point: it cannot win"
+        out["error"] = f"{result.shortfall}: it cannot win"
     return out
 
 

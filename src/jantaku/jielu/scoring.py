@@ -79,6 +79,8 @@ class JieluResult:
         melds: the reading's four melds (mpsz; a declared meld - a call or a kong - ends in ``+``).
         pair: the reading's pair (mpsz), ``""`` without a reading.
         extra_wildcards: wildcards the hand had on top of its tiles.
+        min_score: the least score a win needs under the table it was scored with (1, the document's; a rule
+            set's ``jielu_min_score``). A non-winner's hand completed with extra wildcards is not a win: 1.
     """
 
     hand: Hand
@@ -91,15 +93,35 @@ class JieluResult:
     melds: tuple[str, ...]
     pair: str
     extra_wildcards: int = 0
+    min_score: int = 1
 
     @property
     def is_win(self) -> bool:
-        """True when the hand is worth at least 1 point (a legal win)."""
-        return self.score >= 1
+        """True when the hand is worth at least 1 point and the least score a win needs (a legal win)."""
+        return self.score >= max(1, self.min_score)
+
+    @property
+    def shortfall(self) -> str:
+        """Why the hand may not win, in words (``""`` when it may).
+
+        >>> from jantaku.jielu.fantable import default_fan_table, with_win_rule
+        >>> table = with_win_rule(default_fan_table(), min_score=8)
+        >>> score_hand(Hand.parse("123m456p789s11z344z"), table=table).shortfall
+        'its best reading is worth 5 points, below the 8 a win needs under these rules'
+        """
+        if self.score < 1:
+            return "no reading of this hand is worth 1 point"
+        if not self.is_win:
+            points = "point" if self.score == 1 else "points"
+            return (
+                f"its best reading is worth {self.score} {points}, below the {self.min_score} a win needs under "
+                "these rules"
+            )
+        return ""
 
     def explain(self) -> str:
         """A few lines for people: the score and how it arises, each fan with the melds it uses, the wildcards."""
-        if not self.is_win:
+        if self.score < 1:
             return "score 0: no reading of this hand is worth 1 point (it cannot win)\n"
         w = len(self.wildcards)
         how = ""
@@ -112,6 +134,8 @@ class JieluResult:
         elif self.total > self.value:
             rule = f" (sum {self.total}, capped)"
         lines = [f"score {self.score}: value {self.value}{rule}{how}"]
+        if not self.is_win:
+            lines[0] += f" - below the {self.min_score} a win needs under these rules (it cannot win)"
         lines.append(f"  melds {' '.join(self.melds)}, pair {self.pair}")
         width = max(_width(f.name) for f in self.fans) if self.fans else 0
         for f in self.fans:
@@ -184,14 +208,18 @@ def score_hand(
         first_draw: 天和 (with the dealt hand and the first draw).
         extra_wildcards: wildcards on top of the hand's tiles (a non-winner at the end of a hand gets one).
         wildcards: which of the closed tiles the player treats as wildcards; by default the best choice.
-        max_wildcards: the most wildcards to use, extra ones included; by default no limit.
-        table: the fan table; by default the shipped one (the project's proposed values).
+        max_wildcards: the most wildcards to use, extra ones included; by default no limit beyond the table's
+            cap (a rule set's ``jielu_max_wildcards``, which always applies).
+        table: the fan table; by default the shipped one (the project's proposed values). A rule set's table
+            (:func:`~jantaku.jielu.fantable.table_for_rules`) carries its win rule: the result's
+            :attr:`~JieluResult.is_win` needs its least score (``jielu_min_score``; not for a non-winner's hand,
+            which is paid whatever it scores), and the wildcards stay within its cap.
         at_least: a score the hand is known to reach with these circumstances: a table that has just found, by
             the legal-win check, that the hand may win passes 1, and the search for the best score looks only
             for more (a score the hand does not reach is taken as reached).
 
     Raises :class:`JieluError` for a hand of the wrong size and :class:`WildcardError` for wildcards that are
-    called tiles or tiles the hand does not hold.
+    called tiles, tiles the hand does not hold, or more than the table's cap allows.
 
     >>> score_hand(Hand.parse("11m 111z+ 222z+ 333z+ 444z+")).score     # 四喜 and 对对和: 32
     32
@@ -228,6 +256,11 @@ def score_hand(
         flags = incidental_flags(conditions)
         tsumo, last_tile, kong, first_draw = flags["tsumo"], flags["last_tile"], flags["kong"], flags["first_draw"]
     replaced = _replaced_kinds(hand, wildcards) if wildcards is not None else None
+    limit = t.wildcard_limit(extra_wildcards)
+    if replaced is not None and limit is not None and len(replaced) + extra_wildcards > limit:
+        raise WildcardError(
+            f"{len(replaced) + extra_wildcards} wildcards named; these rules allow at most {limit} in a hand"
+        )
     fixed = tuple(code_of_meld(m) for m in hand.melds)
     incidental = _incidental(tsumo, last_tile, kong, first_draw, t)
     closed = _closed_counts(hand)
@@ -243,7 +276,7 @@ def score_hand(
             max_wildcards=max_wildcards,
             replaced=replaced,
         )
-    return _result(hand, found, extra_wildcards)
+    return _result(hand, found, extra_wildcards, 1 if extra_wildcards else t.min_score)
 
 
 def _best_found(
@@ -301,9 +334,9 @@ def _completion(
     return Completion(ev.value >> w, w, ev, melds, closed_melds, pair, replaced, stands_for)
 
 
-def _result(hand: Hand, found: Completion | None, extra: int) -> JieluResult:
+def _result(hand: Hand, found: Completion | None, extra: int, min_score: int = 1) -> JieluResult:
     if found is None:
-        return JieluResult(hand, 0, 0, 0, False, (), (), (), "", extra)
+        return JieluResult(hand, 0, 0, 0, False, (), (), (), "", extra, min_score)
     melds: list[str] = []
     closed_left = list(found.closed_melds)
     for code in found.melds:  # a declared meld is written with a '+'
@@ -320,7 +353,17 @@ def _result(hand: Hand, found: Completion | None, extra: int) -> JieluResult:
         wcs.append(Wildcard(tile, Tile(KIND_NAMES[k])))
     ev = found.evaluation
     return JieluResult(
-        hand, found.score, ev.value, ev.total, ev.full, fans, tuple(wcs), tuple(melds), pair_name(found.pair), extra
+        hand,
+        found.score,
+        ev.value,
+        ev.total,
+        ev.full,
+        fans,
+        tuple(wcs),
+        tuple(melds),
+        pair_name(found.pair),
+        extra,
+        min_score,
     )
 
 
@@ -339,7 +382,9 @@ def best_value(hand: Hand, *, extra_wildcards: int = 0, table: FanTable | None =
 
 
 def can_win(hand: Hand, conditions: WinConditions | None = None, *, table: FanTable | None = None) -> bool:
-    """The legal-win check: whether some choice of wildcards makes the 14-tile ``hand`` worth at least 1 point.
+    """The legal-win check: whether some choice of wildcards makes the 14-tile ``hand`` worth at least 1 point
+    (the table's least score and cap on wildcards apply: a rule set's table, :func:`~jantaku.jielu.fantable.
+    table_for_rules`, carries its ``jielu_min_score`` and ``jielu_max_wildcards``).
 
     With ``conditions`` the win's incidental fans count too (a complete hand whose only fan is 自摸和 may win
     by tsumo, not by ron). It is answered by the compiled check of :mod:`jantaku.jielu.wincheck`, which the
@@ -347,6 +392,9 @@ def can_win(hand: Hand, conditions: WinConditions | None = None, *, table: FanTa
 
     >>> can_win(Hand.parse("123m456p789s11z344z")), can_win(Hand.parse("19m19p19s11234567z"))
     (True, False)
+    >>> from jantaku.jielu.fantable import default_fan_table, with_win_rule
+    >>> can_win(Hand.parse("123m456p789s11z344z"), table=with_win_rule(default_fan_table(), max_wildcards=0))
+    False
     """
     if hand.tile_count != 14:
         raise JieluError(f"the legal-win check takes a 14-tile hand, {str(hand)!r} has {hand.tile_count}")

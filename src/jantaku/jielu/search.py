@@ -134,7 +134,8 @@ def best_completion(
         extra: wildcards the hand has on top of its tiles (a non-winner's one extra wildcard at the end).
         incidental: the win's incidental fans as (name, points), counted only when no wildcard is used.
         table: the fan table (default: the shipped one).
-        max_wildcards: the most wildcards to use, extra ones included (default: no limit).
+        max_wildcards: the most wildcards to use, extra ones included (default: no limit beyond the table's own
+            cap, :meth:`~jantaku.jielu.fantable.FanTable.wildcard_limit`, which always applies).
         replaced: fix which of the hand's own tiles (kinds) are wildcards; by default the search chooses.
         stop_at: stop at the first completion scoring at least this much (for a yes/no question such as
             "may this hand win?"); it is then not necessarily the best.
@@ -152,6 +153,9 @@ def best_completion(
     cnt = tuple(int(c) for c in counts)
     if len(cnt) != 34 or min(cnt) < 0:
         raise JieluError(f"34 counts (0-4) are expected, got {list(cnt)}")
+    table_limit = t.wildcard_limit(extra)
+    if table_limit is not None:  # the rule set's cap on wildcards (a rule-maker's option)
+        max_wildcards = table_limit if max_wildcards is None else min(max_wildcards, table_limit)
     key = (
         cnt,
         tuple(sorted(fixed)),

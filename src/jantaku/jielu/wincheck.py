@@ -1,4 +1,4 @@
-"""The legal-win check, compiled: may this 14-tile hand win for at least 1 point?
+"""The legal-win check, compiled: may this 14-tile hand win for at least 1 point (the rule set's minimum)?
 
 The table engine asks this after every discard, for every other seat, and on every draw (004 无振听: a 洁律 win is
 not gated by waits), so it is the cost of a 洁律 game. :func:`jantaku.jielu.search.best_completion` answers it
@@ -11,6 +11,10 @@ treated as wildcards); it wins when its value halved ``w`` times is at least 1, 
 when every group holds a real tile of its own (no pair or meld made only of wildcards: Hall's condition over the
 groups). With ``w = 0`` the win's incidental fans count too. Values reach at most ``max(full, cap)`` (32), so no
 reading with more than 5 wildcards can win.
+
+A rule set may change the win rule (rule-maker's options, :func:`jantaku.jielu.fantable.with_win_rule`): a
+least score ``m`` above 1 (the reading's value must reach ``m * 2**w``; the search starts as if a score of
+``m - 1`` had been found) and a cap on ``w`` (the levels above it are never searched).
 
 The search visits the kinds in order, honors first, and at each kind chooses the chows that begin there, a pung
 and the pair (the groups' lowest kind), so each reading is reached once and the wildcards it needs are known kind
@@ -1476,6 +1480,21 @@ def _real_tiles(c: np.ndarray, codes: np.ndarray, n_fixed: int, pair: int) -> bo
     return True
 
 
+_TABLES_BY_FANS: dict[tuple[object, ...], _Tables] = {}
+
+
+def _tables_of(table: FanTable) -> _Tables:
+    """The arrays of ``table`` (built once per set of fan values: tables that differ only in their win rule share
+    them, :func:`~jantaku.jielu.fantable.with_win_rule`)."""
+    key = (tuple(table.points.items()), tuple(table.family.items()), table.combinations, table.full, table.cap)
+    found = _TABLES_BY_FANS.get(key)
+    if found is None:
+        if len(_TABLES_BY_FANS) > 64:
+            _TABLES_BY_FANS.clear()
+        found = _TABLES_BY_FANS[key] = _Tables(table)
+    return found
+
+
 class WinCheck:
     """The compiled legal-win check for one fan table: ``check(counts, fixed, incidental)``.
 
@@ -1484,14 +1503,17 @@ class WinCheck:
         fixed: the called melds' codes (:mod:`jantaku.jielu.melds`).
         incidental: the win's incidental fans as (name, points); they count only without wildcards.
 
-    It answers exactly what ``best_completion(counts, fixed, incidental=incidental, table=table, stop_at=1) is
-    not None`` answers (the tests compare them), and raises :class:`~jantaku.jielu.errors.JieluError` for counts
+    The table's win rule applies (:class:`~jantaku.jielu.fantable.FanTable`): the hand may win when some choice
+    of at most ``table.max_wildcards`` wildcards makes it worth ``table.min_score`` or more (the document: any
+    number of wildcards, 1 point). It answers exactly what ``best_completion(counts, fixed,
+    incidental=incidental, table=table, stop_at=m, floor=m - 1) is not None`` answers for ``m =
+    table.min_score`` (the tests compare them), and raises :class:`~jantaku.jielu.errors.JieluError` for counts
     that are not a hand of 14 tiles or hold a fifth copy of a kind.
     """
 
     def __init__(self, table: FanTable) -> None:
         self.table = table
-        self._t = _Tables(table)
+        self._t = _tables_of(table)
         self._per_melds: dict[tuple[tuple[int, ...], tuple[tuple[str, int], ...]], tuple[np.ndarray, ...]] = {}
 
     def __call__(self, counts: Sequence[int], fixed: Sequence[int], incidental: Sequence[tuple[str, int]] = ()) -> bool:
@@ -1529,7 +1551,7 @@ class WinCheck:
         found = _search(c, fixed_cnt, codes, ints, *self._t.tabs)
         if found < 0:  # the counts are not a hand to check (the search looks first)
             self._counts(counts, fixed_cnt, ints, 0)
-        return found > 0
+        return found >= self.table.min_score  # (the search starts from min_score - 1: _prepare)
 
     def best_score(
         self,
@@ -1559,6 +1581,7 @@ class WinCheck:
         if isinstance(at_least, bool) or not isinstance(at_least, int) or at_least < 0:
             raise JieluError(f"at_least must be a whole number >= 0, got {at_least!r}")
         ints = ints.copy()
+        ints[2] = self._max_w(extra)
         ints[9] = extra
         ints[10] = max(self.table.full, self.table.cap)
         ints[11] = at_least
@@ -1578,6 +1601,7 @@ class WinCheck:
         fixed_cnt, _, ints = prep
         c = self._counts(counts, fixed_cnt, ints, extra)
         ints = ints.copy()
+        ints[2] = self._max_w(extra)
         ints[9] = extra
         out = np.zeros(5, dtype=np.int64)
         out[: len(fixed)] = fixed
@@ -1585,6 +1609,13 @@ class WinCheck:
         if w == 0:
             return None
         return w, tuple(int(x) for x in out[len(fixed) : 4]), int(out[4])
+
+    def _max_w(self, extra: int = 0) -> int:
+        """The most wildcards a reading may use: what can still pay (``2**w`` at most the highest value), within
+        the table's cap (:meth:`~jantaku.jielu.fantable.FanTable.wildcard_limit`; a non-winner's extra wildcards
+        always allowed)."""
+        limit = self.table.wildcard_limit(extra)
+        return self._t.max_w if limit is None else min(self._t.max_w, limit)
 
     @staticmethod
     def _counts(counts: Sequence[int], fixed_cnt: np.ndarray, ints: np.ndarray, extra: int) -> np.ndarray:
@@ -1625,7 +1656,7 @@ class WinCheck:
             [
                 t.full,
                 t.cap,
-                t.max_w,
+                self._max_w(),  # the most wildcards (best_score and first_reading set theirs)
                 t.shape[1 + kongs] if kongs else 0,
                 sum(inc),
                 max(inc, default=0),
@@ -1633,8 +1664,8 @@ class WinCheck:
                 fixed_mask,
                 fixed_chows,
                 0,  # extra wildcards (set by best_score)
-                1,  # stop at a score of 1: the legal-win check
-                0,  # a score known to be reached (set by best_score)
+                self.table.min_score,  # stop at the least score a win needs: the legal-win check
+                self.table.min_score - 1,  # look only above it (set by best_score: a score known to be reached)
             ],
             dtype=np.int64,
         )

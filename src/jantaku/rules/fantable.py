@@ -19,6 +19,7 @@ table may add, drop or redefine them (see :mod:`jantaku.jielu.combos`).
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ from .ruleset import RulesError
 
 __all__ = [
     "FAMILIES",
+    "NO_WILDCARD_CAP",
     "CombinationSpec",
     "FanTable",
     "FanTableError",
@@ -40,6 +42,7 @@ __all__ = [
     "load_fan_table",
     "table_for_rules",
     "with_points",
+    "with_win_rule",
 ]
 
 
@@ -99,7 +102,8 @@ class CombinationSpec:
 
 @dataclass(frozen=True, eq=False)
 class FanTable:
-    """Points of every fan, the combination fans' definitions, and the 32/24 rule's two numbers.
+    """Points of every fan, the combination fans' definitions, the 32/24 rule's two numbers, and the win rule a
+    rule set adds (the least score a win needs, the most wildcards it may use).
 
     Attributes:
         points: fan name -> points, for every fan.
@@ -108,6 +112,13 @@ class FanTable:
         full: a fan worth at least this much makes the hand's value exactly ``full`` (32).
         cap: otherwise the sum is capped at this (24).
         source: where the table was read from.
+        min_score: the least score S a win needs (the document: 1; a rule set's ``jielu_min_score``).
+        max_wildcards: the most wildcards a win may use (``None``: no cap, the document's rule; a rule set's
+            ``jielu_max_wildcards``). A non-winner's hand completed with extra wildcards may use at least those
+            (:meth:`wildcard_limit`).
+
+    The scorer, the optimiser and the compiled legal-win check read the win rule from the table they are given,
+    so every path that scores or checks a hand with a rule set's table (:func:`table_for_rules`) obeys it.
     """
 
     points: Mapping[str, int]
@@ -116,11 +127,28 @@ class FanTable:
     full: int = 32
     cap: int = 24
     source: str = field(default="", compare=False)
+    min_score: int = 1
+    max_wildcards: int | None = None
 
     @property
     def max_value(self) -> int:
         """The highest value a hand can have before wildcard halving: ``max(full, cap)``."""
         return max(self.full, self.cap)
+
+    def wildcard_limit(self, extra: int = 0) -> int | None:
+        """The most wildcards a completion may use under this table's cap (``None``: no cap). A non-winner's hand
+        completed with ``extra`` wildcards keeps them whatever the cap (the document gives the wildcard
+        unconditionally: 未和牌时补充一张万能牌); they count against it, so its own tiles make up the rest.
+
+        >>> t = with_win_rule(default_fan_table(), max_wildcards=2)
+        >>> t.wildcard_limit(), t.wildcard_limit(1), with_win_rule(t, max_wildcards=0).wildcard_limit(1)
+        (2, 2, 1)
+        >>> default_fan_table().wildcard_limit() is None
+        True
+        """
+        if self.max_wildcards is None:
+            return None
+        return max(self.max_wildcards, extra)
 
 
 def _positive_int(value: Any, what: str) -> int:
@@ -244,9 +272,63 @@ def _with_points(items: tuple[tuple[str, int], ...], base: FanTable) -> FanTable
         for c in base.combinations
     )
     source = f"{base.source or 'fan table'} with {len(items)} value(s) changed"
-    return FanTable(MappingProxyType(points), base.family, combos, base.full, base.cap, source)
+    return dataclasses.replace(base, points=MappingProxyType(points), combinations=combos, source=source)
+
+
+NO_WILDCARD_CAP = 14
+"""``jielu_max_wildcards`` at this value (a hand's 14 tiles, the default) means no cap."""
+
+
+def with_win_rule(base: FanTable, *, min_score: int = 1, max_wildcards: int | None = None) -> FanTable:
+    """``base`` with a win rule: the least score ``min_score`` a win needs and the most wildcards
+    ``max_wildcards`` it may use (``None``: no cap). The document's rule (1, no cap) gives ``base`` itself; the
+    same arguments give the same table object (the scorer's and the check's caches are per table).
+
+    >>> t = with_win_rule(default_fan_table(), min_score=2, max_wildcards=3)
+    >>> t.min_score, t.max_wildcards, t.points["混一色"]
+    (2, 3, 6)
+    >>> t is with_win_rule(default_fan_table(), min_score=2, max_wildcards=3)
+    True
+    >>> with_win_rule(default_fan_table(), min_score=0)
+    Traceback (most recent call last):
+    ...
+    jantaku.rules.fantable.FanTableError: the least score a win needs must be a whole number >= 1, got 0
+    """
+    if isinstance(min_score, bool) or not isinstance(min_score, int) or min_score < 1:
+        raise FanTableError(f"the least score a win needs must be a whole number >= 1, got {min_score!r}")
+    if max_wildcards is not None and (
+        isinstance(max_wildcards, bool) or not isinstance(max_wildcards, int) or max_wildcards < 0
+    ):
+        raise FanTableError(f"the most wildcards a win may use must be a whole number >= 0, got {max_wildcards!r}")
+    if min_score == base.min_score and max_wildcards == base.max_wildcards:
+        return base
+    return _with_win_rule(base, min_score, max_wildcards)
+
+
+@cache
+def _with_win_rule(base: FanTable, min_score: int, max_wildcards: int | None) -> FanTable:
+    rule = [f"a win needs {min_score}"] if min_score != 1 else []
+    if max_wildcards is not None:
+        rule.append(f"at most {max_wildcards} wildcard(s)")
+    source = f"{base.source or 'fan table'}; {', '.join(rule) or 'the win rule of the document'}"
+    return dataclasses.replace(base, min_score=min_score, max_wildcards=max_wildcards, source=source)
 
 
 def table_for_rules(rules: Any) -> FanTable:
-    """The fan table a rule set plays with: the shipped one with the rule set's ``jielu_fans`` values."""
-    return with_points(tuple(getattr(rules, "jielu_fans", ()) or ()))
+    """The fan table a rule set plays with: the shipped one with the rule set's ``jielu_fans`` values and its win
+    rule (``jielu_min_score``, ``jielu_max_wildcards``; see :func:`with_win_rule`).
+
+    >>> from jantaku.rules import load_rules
+    >>> table_for_rules(load_rules("jielu")) is default_fan_table()
+    True
+    >>> t = table_for_rules(load_rules("jielu").replace(jielu_max_wildcards=2, jielu_min_score=4))
+    >>> t.max_wildcards, t.min_score
+    (2, 4)
+    """
+    table = with_points(tuple(getattr(rules, "jielu_fans", ()) or ()))
+    cap = getattr(rules, "jielu_max_wildcards", NO_WILDCARD_CAP)
+    return with_win_rule(
+        table,
+        min_score=getattr(rules, "jielu_min_score", 1),
+        max_wildcards=None if cap >= NO_WILDCARD_CAP else cap,
+    )

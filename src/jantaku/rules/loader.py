@@ -62,9 +62,10 @@ def _shipped_presets() -> frozenset[str]:
     return frozenset(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
-INT_RANGES: dict[str, tuple[int, int]] = {"rounds": (1, 4)}
+INT_RANGES: dict[str, tuple[int, int]] = {"rounds": (1, 4), "jielu_max_wildcards": (0, 14), "jielu_min_score": (1, 32)}
 """Integer parameters with a narrower range than any integer: ``rounds`` counts prevailing winds (East to North;
-a fifth wind does not exist, and the engine has no seat wind for it)."""
+a fifth wind does not exist, and the engine has no seat wind for it); ``jielu_max_wildcards`` counts wildcards in
+a hand of 14 tiles (14: no cap); ``jielu_min_score`` is a 洁律 score S, which never exceeds 32 (the full score)."""
 
 
 def coerce_value(key: str, value: Any) -> Any:

@@ -382,6 +382,23 @@ class Ruleset:
         "survive).",
         "004 番种表 (values lost); decision",
     )
+    jielu_max_wildcards: int = _p(
+        14,
+        "洁律: the most wildcards a win may use (0-14; 14, the default: no cap, as the document sets none). A "
+        "rule-maker's option, not in the document: with a cap, a hand may win only if some choice of at most "
+        "that many wildcards reaches `jielu_min_score`, and it is scored on the best such choice. The wildcard "
+        "a non-winner receives at the end of a hand counts against the cap, but is never taken away (a cap of 0 "
+        "still lets it complete the hand): a completed hand holds no more wildcards than a win may.",
+        "004 和牌时可将任意张未固定的手牌视为万能牌 (any number of tiles) and 未和牌时补充一张万能牌; the cap is a "
+        "rule-maker's option (decision)",
+    )
+    jielu_min_score: int = _p(
+        1,
+        "洁律: the least score S (after the wildcards' halving) a win needs (1-32; 1, the default, is the "
+        "document's). A rule-maker's option above 1, not in the document: a hand worth less may not win. A "
+        "non-winner's hand completed at the end of a hand is not a win and is paid whatever it scores.",
+        "004 1分起和 (1); a higher minimum is a rule-maker's option (decision)",
+    )
 
     def replace(self, **changes: Any) -> Ruleset:
         """A copy with some parameters changed (values are validated like a preset's, by the loader's

@@ -87,8 +87,11 @@ class JieluWins:
         robbed = self.actor if chankan else None
         for seat in seats:
             cond = self._win_conditions(seat, tid, tsumo, chankan)
-            # the legal-win check found a completion worth 1 point: the best score is looked for above it
-            result = jielu_score_hand(self._win_hand(seat, tid, tsumo), cond, table=self._fan_table, at_least=1)
+            # the legal-win check found a completion worth the least score a win needs (1 by the document; the rule
+            # set's jielu_min_score, within its cap on wildcards, both carried by the table): the best score is
+            # looked for from there
+            hand = self._win_hand(seat, tid, tsumo)
+            result = jielu_score_hand(hand, cond, table=self._fan_table, at_least=self._fan_table.min_score)
             payments = [0, 0, 0, 0]
             if self._play_on:
                 payments[seat] = _POINTS_MULTIPLIERS[len(self.wins)] * result.score
@@ -147,7 +150,9 @@ class JieluWins:
 
     def _jielu_end(self, reason: str) -> None:
         """The end of a 洁律 hand: under the points mode each player who has not won scores its hand completed
-        with one extra wildcard, 1x (004 未和牌时补充一张万能牌; docs/rules/sources.md, 洁律 step 4)."""
+        with one extra wildcard, 1x (004 未和牌时补充一张万能牌; docs/rules/sources.md, 洁律 step 4). Under a
+        rule set's cap on wildcards (``jielu_max_wildcards``) the extra one counts against the cap but is always
+        allowed; the least score a win needs (``jielu_min_score``) does not apply: this is no win."""
         completions: dict[int, JieluResult] = {}
         deltas = [0, 0, 0, 0]
         if self._play_on:

@@ -592,7 +592,9 @@ def has_discard_after_call(table: PlayState, seat: int, consumed: tuple[Tile, ..
 
 def jielu_may_win(table: PlayState, seat: int, tile: int, tsumo: bool, chankan: bool = False) -> bool:
     """The 洁律 legal-win check: some choice of wildcards makes the hand worth 1 point or more (the win's
-    incidental fans included); it is not gated by waits, and there is no furiten (004 无振听).
+    incidental fans included; a rule set's ``jielu_min_score`` and ``jielu_max_wildcards``, carried by its fan
+    table, raise the least score and cap the wildcards); it is not gated by waits, and there is no furiten (004
+    无振听).
 
     It runs on every discard for every other seat, so it passes the hand as counts and the moment as flags
     (:func:`jantaku.jielu.can_win_counts`), not as a :class:`Hand` and :class:`WinConditions`."""
