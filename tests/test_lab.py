@@ -111,7 +111,10 @@ def test_same_seed_same_json_and_workers_do_not_change_it(east_only, capsys):
     first = run_json(capsys, *args)
     again = run_json(capsys, *args)
     two_processes = run_json(capsys, *args, "--workers", "2")
+    # the run's metadata (start, seconds, workers, command line) aside, the reports are the same object
+    meta = [out.pop("metadata") for out in (first, again, two_processes)]
     assert first == again == two_processes
+    assert meta[2]["workers"] == 2 and meta[0]["seed"] == 11 and meta[0]["command"].endswith("--json --quiet")
     other = run_json(capsys, *args[:-4], "--seed", "12", "--bots", "efficiency")
     assert other["rule_sets"] != first["rule_sets"]
 
@@ -139,9 +142,13 @@ def test_table_and_html_report(tmp_path, capsys):
     assert main([*args, "--html", str(target), "--quiet"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0].startswith("2 games per rule set, seed 1")
-    assert "win_rate" in out and "difference from mleague on the same walls" in out
+    assert "win_rate" in out and "Paired differences from mleague on the same walls" in out
+    # the differences lead, the estimates follow
+    assert out.index("Paired differences") < out.index("Flagged:") < out.index("Estimates (95% intervals")
     text = target.read_text(encoding="utf-8")
-    assert text.count('<img src="data:image/png;base64,') == 4
+    # forest plots of the differences (one per group of measures), then key measures, two histograms, yaku
+    forests = text.count("<figcaption>Paired differences from mleague")
+    assert forests >= 5 and text.count('<img src="data:image/png;base64,') == forests + 4
     assert "<script" not in text and "mean_win" in text
 
 

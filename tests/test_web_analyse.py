@@ -49,10 +49,14 @@ def test_an_analysis_and_its_report(client):
     # the server's pages allow no inline content: pictures and style sheet are the server's own addresses
     assert "data:image" not in page.text and "<style>" not in page.text
     assert '<link rel="stylesheet" href="/static/analyse.css">' in page.text
-    for n in range(4):
+    pictures = page.text.count("<img ")
+    # forest plots of the paired differences, key measures, two histograms, yaku
+    assert pictures == data["pictures"] >= 6
+    for n in range(pictures):
         img = client.get(f"{data['report']}/{n}.png")
         assert img.status_code == 200 and img.content[:8] == b"\x89PNG\r\n\x1a\n"
-    assert client.get(f"{data['report']}/4.png").status_code == 404
+    assert client.get(f"{data['report']}/{pictures}.png").status_code == 404
+    assert "Paired differences from kiriage=false" in page.text and "Holm" in page.text
     assert client.get("/analyse/report/0000000000000000").status_code == 404
     # the same request gives the same measures
     again = client.post("/api/analyse", json=body).json()

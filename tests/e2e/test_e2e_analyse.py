@@ -25,9 +25,10 @@ def test_standalone_report_renders_with_its_plots(page, tmp_path):
     page.goto(target.as_uri())
     page.wait_for_function(ALL_IMAGES_LOADED)
     widths = _widths(page)
-    assert len(widths) == 4 and all(w >= 400 for w in widths), widths
+    # the paired differences' forest plots (a group of measures each), key measures, two histograms, yaku
+    assert len(widths) >= 8 and all(w >= 400 for w in widths), widths
     assert page.locator("h1").inner_text().startswith("jantaku analyze: starting_points=25000")
-    assert page.locator("table").count() == 3  # measures, differences, yaku
+    assert page.locator("table").count() == 5  # the run, the rule sets' settings, differences, measures, yaku
     assert page.locator("td", has_text="bust_rate").count() >= 1
 
 
@@ -41,13 +42,14 @@ def test_analyse_page_runs_an_analysis_and_opens_its_report(page, context, serve
     assert page.locator("#status").inner_text() == "Done."
     assert page.locator("#summary td", has_text="win_rate").count() == 1
     page.wait_for_function(ALL_IMAGES_LOADED)
-    assert len(_widths(page)) == 4
+    assert len(_widths(page)) >= 8  # every picture of the report, the paired differences' first
+    assert "flagged after Holm's correction" in page.locator("#summary").inner_text()
     with context.expect_page() as opened:
         page.click("#report-link")
     report = opened.value
     report.wait_for_load_state()
     report.wait_for_function(ALL_IMAGES_LOADED)
-    assert len(_widths(report)) == 4 and all(w > 0 for w in _widths(report))
+    assert len(_widths(report)) == len(_widths(page)) and all(w > 0 for w in _widths(report))
     assert report.locator("h1").inner_text() == "jantaku analyze: mleague, mu"
     # the style sheet is the server's own file, so the policy lets it apply
     assert report.evaluate("() => getComputedStyle(document.body).backgroundColor") == "rgb(255, 255, 255)"

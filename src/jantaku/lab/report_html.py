@@ -1,9 +1,14 @@
-"""The HTML report of an analysis: tables of every measure with its interval, and plots made by matplotlib.
+"""The HTML report of an analysis: the run, the rule sets' settings side by side, the paired differences from the
+reference (forest plots and a table), then each rule set's estimates (plots and tables), made with matplotlib.
 
-The plots: the key measures of each rule set with their intervals (for a sweep over numbers, a curve with its
-interval band), histograms of win values and of final scores, and the frequency of the most common yaku. By
-default the pictures are PNG embedded as base64 and the style sheet is inline, so the file stands alone; the
-web table renders the same page with the pictures and style sheet as its own addresses (its pages allow no
+Sections, in order: the run's metadata (:attr:`jantaku.lab.analysis.Report.metadata`); the parameters on which
+the rule sets differ (:func:`jantaku.lab.rulesets.differing_settings`); with two or more rule sets, a forest
+plot of every measure with a defined difference (:mod:`jantaku.lab.forest`, in groups) and the table of
+differences, flagged ones in bold after Holm's correction; then the key measures of each rule set with their
+intervals (for a sweep of one parameter over numbers, a curve with its interval band), histograms of win
+values and of final scores, the frequency of the most common yaku, and the tables of estimates. By default
+the pictures are PNG embedded as base64 and the style sheet is inline, so the file stands alone; the web
+table renders the same page with the pictures and style sheet as its own addresses (its pages allow no
 inline content).
 
 matplotlib comes with the ``lab`` extra (``pip install 'jantaku[lab]'``); without it :func:`require_matplotlib`
@@ -23,10 +28,19 @@ from typing import Any
 from jantaku.errors import JantakuError
 
 from .analysis import Report
-from .report_text import TOP_YAKU, format_estimate
-from .rulesets import sweep_value
+from .forest import groups, plot_forest
+from .report_text import TOP_YAKU, correction_line, format_estimate, format_p
+from .rulesets import differing_settings, setting_text, sweep_value
 
-__all__ = ["KEY_MEASURES", "figures", "html_report", "render", "require_matplotlib"]
+__all__ = [
+    "KEY_MEASURES",
+    "difference_figures",
+    "estimate_figures",
+    "figures",
+    "html_report",
+    "render",
+    "require_matplotlib",
+]
 
 KEY_MEASURES = (
     "win_rate",
@@ -49,7 +63,8 @@ h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.6em; }
 table { border-collapse: collapse; font-size: 0.85em; }
 th, td { padding: 0.15em 0.6em; border-bottom: 1px solid #ddd; text-align: right; white-space: nowrap; }
 th:first-child, td:first-child { text-align: left; }
-td.sig { font-weight: bold; }
+td.sig { font-weight: bold; color: #a00; }
+table.meta td { text-align: left; white-space: normal; }
 figure { margin: 1em 0; } figcaption { font-size: 0.85em; color: #555; }
 img { max-width: 100%; height: auto; }
 p.note { font-size: 0.85em; color: #555; max-width: 60em; }
@@ -73,11 +88,16 @@ def _png(fig: Any) -> bytes:
     return buf.getvalue()
 
 
-def _new_figure(width: float, height: float) -> Any:
+def _new_figure(width: float, height: float, layout: str | None = "constrained") -> Any:
     require_matplotlib()
     from matplotlib.figure import Figure
 
-    return Figure(figsize=(width, height), layout="constrained")
+    return Figure(figsize=(width, height), layout=layout)
+
+
+def _plain_figure(width: float, height: float) -> Any:
+    """A figure without automatic layout (the forest plots place their panels themselves: far faster)."""
+    return _new_figure(width, height, None)
 
 
 def _numeric(values: Sequence[str]) -> list[float] | None:
@@ -98,7 +118,8 @@ def _plot_measures(report: Report) -> bytes:
     rows = max(1, math.ceil(len(names) / cols))
     fig = _new_figure(4.0 * cols, 2.6 * rows)
     axes = fig.subplots(rows, cols, squeeze=False)
-    xs_num = _numeric(report.sweep[1]) if report.sweep and len(report.results) == len(report.sweep[1]) else None
+    one = report.sweeps[0] if len(report.sweeps) == 1 else None
+    xs_num = _numeric(one[1]) if one and len(report.results) == len(one[1]) else None
     labels = [r.name for r in report.results]
     xs = xs_num if xs_num is not None else list(range(len(labels)))
     for k, ax in enumerate(axes.flat):
@@ -112,7 +133,7 @@ def _plot_measures(report: Report) -> bytes:
         if xs_num is not None:
             ax.fill_between(xs, low, high, alpha=0.25, color="tab:blue", label="95% interval")
             ax.plot(xs, mean, marker="o", color="tab:blue")
-            ax.set_xlabel(report.sweep[0] if report.sweep else "")
+            ax.set_xlabel(one[0] if one else "")
         else:
             err = [
                 [mu - lo for mu, lo in zip(mean, low, strict=True)],
@@ -195,15 +216,61 @@ def _plot_yaku(report: Report, yaku: list[str]) -> bytes:
     return _png(fig)
 
 
+def _yaku_numbers(report: Report) -> dict[str, str]:
+    """``yaku:NAME`` and ``yaku_han:NAME`` -> ``#i NAME``, numbered as the yaku bars and table number them."""
+    names: list[str] = []
+    for r in report.results:
+        names.extend(k for k in r.measures if k.startswith("yaku:") and k not in names)
+    out = {}
+    for i, k in enumerate(names, start=1):
+        out[k] = f"#{i} {k}"
+        out[f"yaku_han:{k[5:]}"] = f"#{i} yaku_han:{k[5:]}"
+    return out
+
+
+def _difference_names(report: Report) -> list[str]:
+    """Every measure with a difference in some comparison: the measures' order, the yaku's han after them."""
+    names: list[str] = []
+    for c in report.comparisons:
+        names.extend(k for k in c.differences if k not in names)
+    return [k for k in names if not k.startswith("yaku_han:")] + [k for k in names if k.startswith("yaku_han:")]
+
+
+def difference_figures(report: Report) -> list[tuple[str, bytes]]:
+    """The forest plots of the paired differences, one per group of measures, as (caption, PNG bytes); none
+    with one rule set."""
+    if not report.comparisons:
+        return []
+    # a yaku whose name the fonts may lack (a 洁律 fan) is titled by its number in the yaku table
+    labels = {
+        k: f"{k.split(':', 1)[0]} {v.split()[0]}"
+        for k, v in _yaku_numbers(report).items()
+        if not k.split(":", 1)[1].isascii()
+    }
+    out = []
+    for title, names in groups(_difference_names(report)):
+        fig = plot_forest(report.comparisons, names, _plain_figure, labels)
+        caption = (
+            f"Paired differences from {report.reference}: {title} (each rule set minus {report.reference}, "
+            "95% intervals; red diamond: flagged after Holm's correction; grey cross: seen under neither). "
+            f"Measures: {', '.join(names)}"
+        )
+        out.append((caption, _png(fig)))
+    return out
+
+
 def figures(report: Report) -> list[tuple[str, bytes]]:
-    """The report's pictures as (caption, PNG bytes)."""
+    """The report's pictures as (caption, PNG bytes): the paired differences' forest plots
+    (:func:`difference_figures`), then the estimates' (:func:`estimate_figures`)."""
+    return difference_figures(report) + estimate_figures(report)
+
+
+def estimate_figures(report: Report) -> list[tuple[str, bytes]]:
+    """The pictures of the rule sets' own estimates: key measures, histograms, yaku."""
     yaku = _top_yaku(report)
-    sweep = report.sweep is not None and _numeric(report.sweep[1]) is not None
-    what = (
-        f"over {report.sweep[0]} (band: 95% interval)"
-        if sweep and report.sweep
-        else "per rule set (bars: 95% interval)"
-    )
+    one = report.sweeps[0] if len(report.sweeps) == 1 else None
+    sweep = one is not None and _numeric(one[1]) is not None and len(report.results) == len(one[1])
+    what = f"over {one[0]} (band: 95% interval)" if sweep and one else "per rule set (bars: 95% interval)"
     out = [(f"Key measures {what}", _plot_measures(report))]
     tail = " (values past the 99.5th percentile in the last bin)"
     out.append((f"Value of a win (points; 洁律: S){tail}", _plot_hist(report, "win_values", "value of a win")))
@@ -226,22 +293,59 @@ def _table(report: Report, names: list[str], labels: dict[str, str] | None = Non
     return f"<table><thead><tr><th>measure</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
-def _diff_table(report: Report, names: list[str]) -> str:
-    base = report.results[0].name
-    head = "".join(f"<th>{html.escape(r.name)} - {html.escape(base)}</th>" for r in report.results[1:])
+def _diff_table(report: Report, names: list[str], labels: dict[str, str]) -> str:
+    ref = html.escape(report.reference)
+    head = "".join(f"<th>{html.escape(c.rule_set)} - {ref}</th>" for c in report.comparisons)
     rows = []
     for k in names:
         cells = []
-        for r in report.results[1:]:
-            d = r.differences.get(k)
+        for c in report.comparisons:
+            d = c.differences.get(k)
             if d is None:
                 cells.append("<td>-</td>")
-            else:
-                sig = d.ci[0] > 0 or d.ci[1] < 0
-                cls = ' class="sig"' if sig else ""
-                cells.append(f"<td{cls}>{html.escape(format_estimate(k, d, signed=True))}</td>")
-        rows.append(f"<tr><td>{html.escape(k)}</td>{''.join(cells)}</tr>")
+                continue
+            cls = ' class="sig"' if d.flagged else ""
+            tip = html.escape(f"p = {format_p(d.p)}, Holm-adjusted p = {format_p(d.p_holm)}")
+            text = format_estimate(k, d, signed=True) + (" *" if d.flagged else "")
+            cells.append(f'<td{cls} title="{tip}">{html.escape(text)}</td>')
+        rows.append(f"<tr><td>{html.escape(labels.get(k, k))}</td>{''.join(cells)}</tr>")
     return f"<table><thead><tr><th>measure</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def _settings_table(report: Report) -> str:
+    """The parameters on which the rule sets differ, side by side."""
+    differ = differing_settings([r.rules for r in report.results])
+    if not differ:
+        return "<p class='note'>One rule set: nothing to set side by side.</p>"
+    head = "".join(f"<th>{html.escape(r.name)}</th>" for r in report.results)
+    rows = "".join(
+        f"<tr><td>{html.escape(p)}</td>"
+        + "".join(f"<td>{html.escape(excerpt_text(setting_text(v)))}</td>" for v in values)
+        + "</tr>"
+        for p, values in differ
+    )
+    return (
+        "<p class='note'>The parameters on which the rule sets differ (every other one is the same in all).</p>"
+        f"<table><thead><tr><th>parameter</th>{head}</tr></thead><tbody>{rows}</tbody></table>"
+    )
+
+
+def excerpt_text(text: str, limit: int = 80) -> str:
+    """``text`` cut to ``limit`` characters (a long fan table in a settings cell)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _metadata_table(report: Report) -> str:
+    meta = dict(report.metadata)
+    if not meta:
+        meta = {"seed": report.seed, "games": report.results[0].games, "bots": report.bots}
+    rows = []
+    for k, v in meta.items():
+        if v is None or v == []:
+            continue
+        text = ", ".join(str(x) for x in v) if isinstance(v, list) else str(v)
+        rows.append(f"<tr><th>{html.escape(k)}</th><td>{html.escape(text)}</td></tr>")
+    return f"<table class='meta'><tbody>{''.join(rows)}</tbody></table>"
 
 
 def render(report: Report, image_src: Callable[[int, bytes], str] | None = None, stylesheet: str | None = None) -> str:
@@ -253,35 +357,57 @@ def render(report: Report, image_src: Callable[[int, bytes], str] | None = None,
     for r in res:
         names.extend(k for k in r.measures if k not in names)
     main = [k for k in names if not k.startswith(("yaku:", "yaku_han:"))]
-    yaku_rows = [k for k in names if k.startswith("yaku:")]
-    numbers = {k: f"#{i} {k}" for i, k in enumerate(yaku_rows, start=1)}  # the yaku bars' numbers
-    yaku_rows = [x for k in yaku_rows for x in (k, f"yaku_han:{k[5:]}") if x in names]
-    figs = "".join(
-        f'<figure><img src="{html.escape(src(i, png))}" alt="{html.escape(cap)}"><figcaption>{html.escape(cap)}'
-        "</figcaption></figure>"
-        for i, (cap, png) in enumerate(figures(report))
-    )
+    numbers = _yaku_numbers(report)  # the yaku bars' numbers
+    yaku_rows = [x for k in names if k.startswith("yaku:") for x in (k, f"yaku_han:{k[5:]}") if x in names]
+    diff_pictures = difference_figures(report)
+    pictures = list(enumerate(diff_pictures + estimate_figures(report)))
+    n_diff = len(diff_pictures)
+
+    def fig_html(items: list[tuple[int, tuple[str, bytes]]]) -> str:
+        return "".join(
+            f'<figure><img src="{html.escape(src(i, png))}" alt="{html.escape(cap)}">'
+            f"<figcaption>{html.escape(cap)}</figcaption></figure>"
+            for i, (cap, png) in items
+        )
+
     style = f'<link rel="stylesheet" href="{html.escape(stylesheet)}">' if stylesheet else f"<style>{STYLE}</style>"
     title = "jantaku analyze: " + ", ".join(r.name for r in res)
     rules_line = html.escape(", ".join(f"{r.name} ({r.rules.title})" for r in res))
     diff = ""
-    if len(res) > 1:
-        diff = (
-            f"<h2>Differences from {html.escape(res[0].name)} on the same walls</h2>"
-            "<p class='note'>Paired by game (common random numbers); bold: the 95% interval excludes 0.</p>"
-            + _diff_table(report, main)
+    if report.comparisons:
+        ref = html.escape(report.reference)
+        flagged = "; ".join(
+            f"{html.escape(c.rule_set)}: {html.escape(', '.join(c.flagged)) or 'none'} ({len(c.flagged)} of {c.tested})"
+            for c in report.comparisons
         )
+        diff = (
+            f"<h2>Paired differences from {ref} on the same walls</h2>"
+            f"<p class='note'>Each rule set minus {ref}, paired by game (common random numbers), with the 95% "
+            f"interval of the paired jackknife; rates in percentage points. {html.escape(correction_line(report))}; "
+            "flagged differences are bold and marked * (hover a cell for its p-values).</p>"
+            f"<p>Flagged: {flagged}.</p>"
+            + fig_html(pictures[:n_diff])
+            + _diff_table(report, _difference_names(report), numbers)
+        )
+    body_figs = fig_html(pictures[n_diff:])
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
         f"<title>{html.escape(title)}</title>{style}</head><body class='report'>"
         f"<h1>{html.escape(title)}</h1>"
         f"<p>{res[0].games} games per rule set, seed {report.seed}, bots {html.escape(', '.join(report.bots))} "
         f"(player p sits at seat (p + game) mod 4). Rule sets: {rules_line}.</p>"
-        "<p class='note'>Every figure is an estimate with its 95% interval (jackknife over games). Rates per "
-        "player-hand unless named otherwise; skill_share is the share of the variance of a player's final score "
-        "explained by which bot plays (see the documentation, guide/analyze).</p>"
-        f"{figs}<h2>Measures</h2>{_table(report, main)}{diff}"
-        f"<h2>Yaku (share of wins, and mean han when present)</h2>{_table(report, yaku_rows, numbers)}"
+        f"<h2>The run</h2>{_metadata_table(report)}"
+        f"<h2>Rule sets</h2>{_settings_table(report)}"
+        f"{diff}"
+        "<h2>Estimates of each rule set</h2>"
+        "<p class='note'>Every figure is an estimate with its 95% interval: for a rate of events, the Wilson "
+        "interval with the effective number of chances (the jackknife's error over games turned into a sample "
+        "size), and where the event never happened the exact one-sided upper bound 1 - 0.05^(1/n) over its n "
+        "chances; for other measures the jackknife's over games. Rates per player-hand unless named otherwise; "
+        "skill_share is the share of the variance of a player's final score explained by which bot plays (see "
+        "the documentation, guide/analyze).</p>"
+        f"{body_figs}<h3>Measures</h3>{_table(report, main)}"
+        f"<h3>Yaku (share of wins, and mean han when present)</h3>{_table(report, yaku_rows, numbers)}"
         "</body></html>\n"
     )
 

@@ -4,7 +4,8 @@
 - ``POST /api/analyse`` with ``{"rules": "mleague,mu", "games": 8, "seed": 0, "bots": "strong", "sweep": null}``
   plays the games as heavy work (:mod:`jantaku.web.heavy`: in a worker process, within the server's limits on
   heavy requests and the analysis deadline, :data:`~jantaku.web.heavy.DEADLINES`) and answers the report's JSON
-  (:meth:`jantaku.lab.analysis.Report.to_json`) with ``report``, the address of its HTML page. Only presets
+  (:meth:`jantaku.lab.analysis.Report.to_json`) with ``report``, the address of its HTML page, and ``pictures``,
+  how many pictures it has (``/analyse/report/{id}/0.png`` ...: the paired differences' first). Only presets
   are accepted as rule sets (a file name would read the server's files), only jantaku's own bots (an ``mjai:``
   bot would start a program), and at most :data:`~jantaku.web.limits.ANALYSE_MAX_GAMES` games per rule set,
   :data:`~jantaku.web.limits.ANALYSE_MAX_TOTAL_GAMES` in all and
@@ -156,7 +157,8 @@ async def analyse(request: Request) -> Response:
     client = request.client.host if request.client else None
     out, rid, page, images = await request.app.state.heavy.run("analyse", client, "analyse", args)
     keep(rid, page, images)
-    return JSONResponse({**out, "report": f"/analyse/report/{rid}", "limits": _limits()})
+    report = f"/analyse/report/{rid}"
+    return JSONResponse({**out, "report": report, "pictures": len(images), "limits": _limits()})
 
 
 def _limits() -> dict[str, int]:

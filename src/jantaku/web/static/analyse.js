@@ -11,8 +11,19 @@ function cell(tag, text) {
 
 function fmt(name, est) {
   const rate = /rate|share/.test(name);
+  if (est.observed === 0) return `not observed (< ${(100 * est.ci[1]).toPrecision(2)}%)`;
   const f = (x) => (rate ? (100 * x).toFixed(1) + "%" : Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(2));
   return `${f(est.mean)} (${f(est.ci[0])} to ${f(est.ci[1])})`;
+}
+
+function flagged(data) {
+  // the paired differences from the reference that Holm's correction flags (the report's headline)
+  const p = document.createElement("p");
+  if (!data.comparisons) return p;
+  const parts = Object.entries(data.comparisons).map(
+    ([name, c]) => `${name}: ${c.flagged.length ? c.flagged.join(", ") : "none"} (of ${c.tested})`);
+  p.textContent = `Differences from ${data.reference} flagged after Holm's correction - ${parts.join("; ")}.`;
+  return p;
 }
 
 function summary(data) {
@@ -55,8 +66,8 @@ async function run(event) {
     if (!res.ok) { status.textContent = `Error: ${data.error || res.status}`; return; }
     status.textContent = "Done.";
     document.getElementById("report-link").href = data.report;
-    document.getElementById("summary").replaceChildren(summary(data));
-    const figs = [0, 1, 2, 3].map((i) => {
+    document.getElementById("summary").replaceChildren(flagged(data), summary(data));
+    const figs = Array.from({ length: data.pictures || 4 }, (_, i) => i).map((i) => {
       const img = document.createElement("img");
       img.src = `${data.report}/${i}.png`;
       img.alt = `figure ${i + 1}`;
