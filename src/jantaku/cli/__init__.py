@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import shlex
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -81,6 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # only the top-level -h and --version, which end the run before any subcommand is parsed)
     parser = build_parser(argv[0] if argv and argv[0] in _COMMAND_NAMES else None)
     args = parser.parse_args(argv)
+    args.command_line = shlex.join(["jantaku", *argv])  # what a report records of the run (jantaku analyze)
     if not getattr(args, "command", None):
         parser.print_help()
         return 2

@@ -29,16 +29,27 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "analyze",
         help="measure what rule sets do to the game (rates, values, yaku, ranks, skill) with intervals",
         description="Play N games under each rule set with bots, on the same walls for every rule set, and\n"
-        "report win, deal-in, tsumo, riichi, call and draw rates, hand values, yaku frequencies, game\n"
-        "length, final scores, how often the leader after East wins and the skill share (the share of\n"
-        "the final scores' variance explained by which bot plays), each with a 95% interval.\n"
+        "report each rule set's difference from the reference (the first, or --reference) on the same\n"
+        "games with its 95% interval, flagged only when its p-value stays below 0.05 after Holm's\n"
+        "correction over the measures of the comparison; then each rule set's own estimates: win,\n"
+        "deal-in, tsumo, riichi, call and draw rates, hand values, yaku frequencies, game length, final\n"
+        "scores, how often the leader after East wins and the skill share (the share of the final\n"
+        "scores' variance explained by which bot plays), each with a 95% interval (Wilson for rates;\n"
+        "'not observed (< x%)' with the exact upper bound for an event never seen).\n"
         "`jantaku analyze jielu-fans --help`: the 洁律 fan analysis.",
         epilog="examples (small; a real analysis plays hundreds of games):\n"
         "  jantaku analyze --rules mleague,mu --games 2 --seed 1 --bots efficiency\n"
         "  jantaku analyze --rules mleague --sweep kiriage=false,true --games 2 --bots efficiency --json\n"
+        "  jantaku analyze --rules mleague --sweep kiriage=false,true --sweep starting_points=25000,30000 \\\n"
+        "      --reference kiriage=false,starting_points=25000 --games 2 --bots efficiency\n"
         "  jantaku analyze --rules mu,meibi --games 2 --bots strong,efficiency,efficiency,efficiency "
         "--html out/report.html\n"
-        "  jantaku analyze --rules examples/rules/my_league.toml,mleague --games 2 --bots efficiency --workers 2",
+        "  jantaku analyze --rules mleague,mu --games 2 --bots efficiency --csv out/lab.csv --markdown out/lab.md "
+        "--latex out/lab.tex\n"
+        "  jantaku analyze --rules examples/rules/my_league.toml,mleague --games 2 --bots efficiency --workers 2\n"
+        "\n"
+        "--csv writes one row per number: 'estimate' rows (rule_set, measure, value, low, high, observed) and\n"
+        "'difference' rows (rule_set minus reference: value, low, high, observed, p, p_holm, flagged).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
@@ -57,11 +68,23 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--sweep",
         metavar="PARAM=V1,V2,...",
+        action="append",
         default=None,
-        help="play each rule set with one parameter set to each value (rule sets named PARAM=V)",
+        help="play each rule set with one parameter set to each value (rule sets named PARAM=V); give it again "
+        "for another parameter: every combination is played (named P1=V1,P2=V2; with several --rules, "
+        "RULES:P1=V1,...), at most 24 rule sets in all",
+    )
+    p.add_argument(
+        "--reference",
+        metavar="NAME",
+        default=None,
+        help="the rule set the others are compared with, by its name in the report (default the first)",
     )
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.add_argument("--html", metavar="FILE", default=None, help="write an HTML report with plots (needs matplotlib)")
+    p.add_argument("--csv", metavar="FILE", default=None, help="write every estimate and difference as CSV")
+    p.add_argument("--markdown", metavar="FILE", default=None, help="write the tables as Markdown")
+    p.add_argument("--latex", metavar="FILE", default=None, help="write the tables as a LaTeX fragment")
     add_ray_argument(p)
     p.add_argument(
         "--workers",
@@ -117,36 +140,71 @@ def _check(args: argparse.Namespace) -> None:
         raise JantakuError(f"--workers must be 1-{MAX_WORKERS}, got {excerpt(args.workers)}")
     if args.ray and args.workers is not None:
         raise JantakuError("--workers sets the CPUs of a local Ray instance; a cluster's size is its own (drop it)")
-    if args.html is not None:
-        target = Path(args.html)
+    outputs = _outputs(args)
+    for option, name in outputs:
+        target = Path(name)
         if target.is_dir() or not target.parent.is_dir():
-            raise JantakuError(f"--html {excerpt(args.html, 200)}: not a file in an existing folder")
+            raise JantakuError(f"{option} {excerpt(name, 200)}: not a file in an existing folder")
+    if len({str(Path(name).resolve()) for _, name in outputs}) < len(outputs):
+        raise JantakuError("--html, --csv, --markdown and --latex must name different files")
+    if args.html is not None:
         from jantaku.lab.report_html import require_matplotlib
 
         require_matplotlib()
 
 
+_OUTPUTS = (
+    ("--html", "html", "HTML report"),
+    ("--csv", "csv", "CSV"),
+    ("--markdown", "markdown", "Markdown"),
+    ("--latex", "latex", "LaTeX"),
+)
+"""The files ``analyze`` writes: option, attribute, what the terminal calls it."""
+
+
+def _outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The files asked for, as (option, file name)."""
+    return [(option, getattr(args, attr)) for option, attr, _ in _OUTPUTS if getattr(args, attr, None) is not None]
+
+
+def _write(name: str, text: str) -> None:
+    try:
+        Path(name).write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise JantakuError(f"cannot write {excerpt(name, 200)}: {e.strerror or e}") from None
+
+
 def run(args: argparse.Namespace) -> int:
+    from jantaku.lab import exports
     from jantaku.lab.analysis import analyze
     from jantaku.lab.report_text import text_report
     from jantaku.sim.progress import ProgressBar
 
     _check(args)
     bar = ProgressBar() if not args.quiet and sys.stderr.isatty() else None
-    report = analyze(args.rules, args.games, args.seed, args.bots, args.sweep, args.workers, args.ray, bar)
-    if args.html is not None:
-        from jantaku.lab.report_html import html_report
+    report = analyze(
+        args.rules, args.games, args.seed, args.bots, args.sweep, args.workers, args.ray, bar, args.reference
+    )
+    report.metadata["command"] = getattr(args, "command_line", None)
+    writers = {"csv": exports.to_csv, "markdown": exports.to_markdown, "latex": exports.to_latex}
+    written = []
+    for _, attr, what in _OUTPUTS:
+        name = getattr(args, attr, None)
+        if name is None:
+            continue
+        if attr == "html":
+            from jantaku.lab.report_html import html_report
 
-        try:
-            Path(args.html).write_text(html_report(report), encoding="utf-8")
-        except OSError as e:
-            raise JantakuError(f"cannot write {excerpt(args.html, 200)}: {e.strerror or e}") from None
+            _write(name, html_report(report))
+        else:
+            _write(name, writers[attr](report))
+        written.append(f"{what}: {name}")
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=1, allow_nan=False))
     else:
         print(text_report(report))
-        if args.html is not None:
-            print(f"\nHTML report: {args.html}")
+        if written:
+            print("\n" + "\n".join(written))
     return 0
 
 
