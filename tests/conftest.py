@@ -13,6 +13,9 @@ Every process the run starts carries the mark ``JANTAKU_TEST_RUN`` in its enviro
 ends, however it ends (``tests/reaper.py``: a sweep at the end, and a watcher that sweeps when pytest is killed).
 The 洁律 check is compiled into numba's cache once, before the workers start.
 
+``pg_cluster`` is a throwaway PostgreSQL server (tests/pgserver.py), started once per test process by the first
+test that runs on PostgreSQL; ``fresh_url()`` gives each test a schema of its own.
+
 Each worker sets what lives at the start of each test module apart from the garbage collector (``gc.freeze``):
 the imports of numba, Ray, torch, Playwright and the earlier modules' caches grew a worker to a million objects,
 and every full collection walked them all again (15-17 of them a worker, 0.4-0.6 s each, and pytest's five at
@@ -33,11 +36,13 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import reaper
+from pgserver import Cluster, PostgresUnavailable
 
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -173,3 +178,22 @@ def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) 
     if _TRACE:
         with open(_TRACE, "a", encoding="utf-8") as f:
             f.write(nodeid + "\n")
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    try:
+        cluster = Cluster()
+    except PostgresUnavailable as e:
+        pytest.fail(str(e), pytrace=False)
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def games_db(request, tmp_path) -> str:
+    """The web table's games database, each test run on both: a SQLite file, and a PostgreSQL URL whose tables
+    live in a new schema of ``pg_cluster``."""
+    if request.param == "sqlite":
+        return str(tmp_path / "games.sqlite3")
+    return request.getfixturevalue("pg_cluster").fresh_url()

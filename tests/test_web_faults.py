@@ -3,7 +3,8 @@ same database, kill -9, a full disk, and the limits on what it holds in memory.
 
 - A move is stored before it is answered; a write the store refuses (disk full, database locked) answers 503
   and leaves the table exactly as it was (the same game goes on as if the refused move had never been sent).
-- Two servers on one file never both accept a move for one step: the loser gets 409 and reads the table again.
+- Two servers on one database (a SQLite file, a PostgreSQL database) never both accept a move for one step: the
+  loser gets 409 and reads the table again.
 - ``jantaku serve`` killed with SIGKILL during play and started again keeps every acknowledged move and every
   finished game; on a full disk it refuses the write and the table stays as it was.
 - Finished and idle tables leave memory and come back on demand; tables held and created per address are
@@ -28,10 +29,12 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from starlette.testclient import TestClient
 
 from jantaku.web.app import create_app
-from jantaku.web.storage import SqliteStore
+from jantaku.web.storage import SqliteStore, SqlStore
+from jantaku.web.store_engine import WRITE
 from jantaku.web.tables import Conflict, TableManager, Unavailable
 from seats import claim_all, create_claimed
 
@@ -41,30 +44,21 @@ HUMAN_AND_BOTS = ["human", "random", "random", "random"]
 # -- a store whose writes fail on demand -----------------------------------------------------------------------
 
 
-class _FailingConnection:
-    """A sqlite3 connection whose COMMIT raises ``error`` while it is set (the transaction is then rolled back by
-    the store, as SQLite does on a full disk)."""
+class _FailingStore(SqlStore):
+    """A store whose writes' COMMIT fails with ``error`` while it is set (the transaction is then rolled back, as
+    the database does on a full disk); reads go on."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
+    def __init__(self, db) -> None:
+        super().__init__(db)
         self.error: str | None = None
+        sa.event.listen(self.engine, "commit", self._commit)
 
-    def execute(self, sql, *args):
-        if self.error and sql.strip().upper() == "COMMIT":
-            raise sqlite3.OperationalError(self.error)
-        return self._db.execute(sql, *args)
-
-    def __getattr__(self, name):
-        return getattr(self._db, name)
+    def _commit(self, conn) -> None:
+        if self.error and conn.get_execution_options().get(WRITE):
+            raise sa.exc.OperationalError("COMMIT", None, sqlite3.OperationalError(self.error))
 
 
 TWO_PEOPLE = ["human", "human", "random", "random"]
-
-
-def _failing_store(path):
-    store = SqliteStore(path)
-    store._db = _FailingConnection(store._db)
-    return store
 
 
 def _seeds(prefix):
@@ -82,8 +76,8 @@ def _act(client, tid, token, step, index=0):
     return client.post(f"/api/tables/{tid}/act", json={"token": token, "step": step, "index": index})
 
 
-def test_a_refused_write_leaves_the_table_exactly_as_it_was(tmp_path):
-    store = _failing_store(tmp_path / "a.sqlite3")
+def test_a_refused_write_leaves_the_table_exactly_as_it_was(tmp_path, games_db):
+    store = _FailingStore(games_db)
     with (
         TestClient(create_app(store, seed_source=_seeds("fault"))) as c,
         TestClient(create_app(SqliteStore(tmp_path / "b.sqlite3"), seed_source=_seeds("fault"))) as ref,
@@ -96,7 +90,7 @@ def test_a_refused_write_leaves_the_table_exactly_as_it_was(tmp_path):
             view = _view(c, tid, token)
             stored = store.get_table(tid)
             if n % 3 == 0:  # the disk is full for this move: refused, nothing changed, here or in the store
-                store._db.error = "database or disk is full"
+                store.error = "database or disk is full"
                 r = _act(c, tid, token, view["step"])
                 assert r.status_code == 503 and "database or disk is full" in r.json()["error"], r.text
                 assert "nothing changed" in r.json()["error"]
@@ -105,7 +99,7 @@ def test_a_refused_write_leaves_the_table_exactly_as_it_was(tmp_path):
                     ws.send_json({"type": "act", "step": view["step"], "index": 0})
                     msg = ws.receive_json()
                     assert msg["type"] == "error" and msg["status"] == 503
-                store._db.error = None
+                store.error = None
                 assert _view(c, tid, token) == view
                 assert store.get_table(tid) == stored
             # the same move, now stored: the game goes on exactly as on a server that never failed
@@ -117,17 +111,18 @@ def test_a_refused_write_leaves_the_table_exactly_as_it_was(tmp_path):
             assert store.get_table(tid).actions == ref.app.state.store.get_table(rid).actions
 
 
-def test_a_refused_write_of_a_new_table_stores_nothing(tmp_path):
-    store = _failing_store(tmp_path / "a.sqlite3")
+def test_a_refused_write_of_a_new_table_stores_nothing(games_db):
+    store = _FailingStore(games_db)
     with TestClient(create_app(store)) as c:
-        store._db.error = "database is locked"
+        store.error = "database is locked"
         for seats in (HUMAN_AND_BOTS, ["random"] * 4):
             r = c.post("/api/tables", json={"rules": "mleague", "seats": seats})
             assert r.status_code == 503 and "database is locked" in r.json()["error"]
-        store._db.error = None
+        store.error = None
         assert c.get("/api/games").json() == {"games": []}
         assert c.app.state.manager.tables == {}
-        assert store._db.execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 0
+        with store.engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT COUNT(*) FROM tables")).scalar() == 0
 
 
 def test_sqlite_reporting_a_full_database_refuses_the_move(tmp_path):
@@ -136,8 +131,9 @@ def test_sqlite_reporting_a_full_database_refuses_the_move(tmp_path):
     manager = TableManager(store)
     table = manager.create("tenhou", HUMAN_AND_BOTS, seed="full")
     token = table.seats[0].token
-    pages = store._db.execute("PRAGMA page_count").fetchone()[0]
-    store._db.execute(f"PRAGMA max_page_count = {pages}")
+    with store.engine.connect() as conn:
+        pages = conn.exec_driver_sql("PRAGMA page_count").scalar()
+    _cap_pages(store, pages)
     refused = 0
     for _ in range(60):
         before = table.view(0)
@@ -152,17 +148,30 @@ def test_sqlite_reporting_a_full_database_refuses_the_move(tmp_path):
             break
         assert store.get_table(table.id).actions == table.actions  # every answered move is stored
     assert refused == 1
-    store._db.execute("PRAGMA max_page_count = 1073741823")
+    _cap_pages(store, 1073741823)
     manager.act(table.id, token, before["step"], 0)  # room again: the same move goes through
     assert store.get_table(table.id).actions == table.actions
 
 
-# -- two server processes on one file -------------------------------------------------------------------------
+def _cap_pages(store, pages):
+    """Let the store's SQLite file grow to ``pages`` pages at most, on every connection it opens from now on
+    (those it holds are closed)."""
+    for old in getattr(store, "_caps", []):
+        sa.event.remove(store.engine, "connect", old)
+
+    def cap(dbapi_conn, _record):
+        dbapi_conn.execute(f"PRAGMA max_page_count = {pages}")
+
+    sa.event.listen(store.engine, "connect", cap)
+    store._caps = [cap]
+    store.engine.dispose()
 
 
-def test_two_servers_on_one_file_never_both_accept_a_step(tmp_path):
-    path = tmp_path / "shared.sqlite3"
-    with TestClient(create_app(SqliteStore(path))) as a, TestClient(create_app(SqliteStore(path))) as b:
+# -- two server processes on one database ---------------------------------------------------------------------
+
+
+def test_two_servers_on_one_database_never_both_accept_a_step(games_db):
+    with TestClient(create_app(SqlStore(games_db))) as a, TestClient(create_app(SqlStore(games_db))) as b:
         data = claim_all(a, a.post("/api/tables", json={"rules": "tenhou", "seats": TWO_PEOPLE}).json())
         tid, tokens = data["id"], [data["seats"][0]["token"], data["seats"][1]["token"]]
         for _ in range(6):
@@ -175,21 +184,20 @@ def test_two_servers_on_one_file_never_both_accept_a_step(tmp_path):
             lost = _act(b, tid, token, step)  # the same step, on the other server: refused
             assert lost.status_code == 409, lost.text
             assert _view(b, tid, token) == won.json()  # the loser reads the table again
-        # the other way round, with b holding a table a loaded earlier: a's write is checked against the file
+        # the other way round, with b holding a table a loaded earlier: a's write is checked against the database
         views = [_view(a, tid, t) for t in tokens]
         seat = 0 if views[0]["actions"] else 1
         assert _act(b, tid, tokens[seat], views[seat]["step"]).status_code == 200
         r = _act(a, tid, tokens[seat], views[seat]["step"])
         assert r.status_code == 409
-        stored = SqliteStore(path).get_table(tid)
+        stored = _stored(games_db, tid)
         held = [c.app.state.manager.get(tid) for c in (a, b)]
         assert len(stored.actions) == held[0].step == held[1].step
         assert _view(a, tid, tokens[seat]) == _view(b, tid, tokens[seat])
 
 
-def test_a_table_read_again_from_the_file_keeps_its_watchers(tmp_path):
-    path = tmp_path / "shared.sqlite3"
-    with TestClient(create_app(SqliteStore(path))) as a, TestClient(create_app(SqliteStore(path))) as b:
+def test_a_table_read_again_from_the_database_keeps_its_watchers(games_db):
+    with TestClient(create_app(SqlStore(games_db))) as a, TestClient(create_app(SqlStore(games_db))) as b:
         data = claim_all(a, a.post("/api/tables", json={"rules": "tenhou", "seats": TWO_PEOPLE}).json())
         tid, tokens = data["id"], [data["seats"][0]["token"], data["seats"][1]["token"]]
         views = [_view(a, tid, t) for t in tokens]
@@ -204,10 +212,9 @@ def test_a_table_read_again_from_the_file_keeps_its_watchers(tmp_path):
             assert pushed["view"] == _view(a, tid, tokens[1 - seat])
 
 
-def test_the_store_refuses_a_write_that_does_not_extend_its_step(tmp_path):
+def test_the_store_refuses_a_write_that_does_not_extend_its_step(games_db):
     """The compare-and-swap itself, raced from two connections: each step is taken exactly once."""
-    path = tmp_path / "race.sqlite3"
-    first, second = TableManager(SqliteStore(path)), TableManager(SqliteStore(path))
+    first, second = TableManager(SqlStore(games_db)), TableManager(SqlStore(games_db))
     table = create_claimed(first, "tenhou", ["human", "human", "random", "random"], seed="race")
     tokens = [s.token for s in table.seats[:2]]
     for _ in range(15):
@@ -229,8 +236,19 @@ def test_the_store_refuses_a_write_that_does_not_extend_its_step(tmp_path):
         for t in threads:
             t.join()
         assert sorted(results) == ["409", "ok"], results
-        stored = SqliteStore(path).get_table(table.id)
+        stored = _stored(games_db, table.id)
         assert len(stored.actions) == first.get(table.id).step == second.get(table.id).step
+    first.store.close()
+    second.store.close()
+
+
+def _stored(db, table_id):
+    """The table as a third process reads it from the database."""
+    store = SqlStore(db)
+    try:
+        return store.get_table(table_id)
+    finally:
+        store.close()
 
 
 # -- memory ---------------------------------------------------------------------------------------------------

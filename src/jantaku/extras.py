@@ -8,8 +8,8 @@ Everything else is an extra, installed by name (``pip install 'jantaku[web]'``; 
 ========  ===============================================================  ==============================
 extra     what it adds                                                     packages
 ========  ===============================================================  ==============================
-web       ``jantaku serve``: the web table (its 洁律 tables and /league)   Starlette, uvicorn, websockets,
-                                                                           SQLAlchemy, Alembic, numba
+web       ``jantaku serve``: the web table (its 洁律 tables and /league),  Starlette, uvicorn, websockets,
+          its games in SQLite or PostgreSQL                                SQLAlchemy, Alembic, psycopg, numba
 league    ``jantaku league``: the league recorder, SQLite or PostgreSQL    SQLAlchemy, Alembic, psycopg
 jielu     洁律麻将 scoring and play (its legal-win check is compiled)      numba
 env       :mod:`jantaku.env`: PettingZoo and Gymnasium environments        PettingZoo, Gymnasium, numba
@@ -56,7 +56,7 @@ EXTRAS = {
     "ray": ("ray",),
 }
 """The modules each extra brings (those jantaku imports; psycopg, which SQLAlchemy loads for a PostgreSQL URL,
-comes with ``league``)."""
+comes with ``web`` and ``league``)."""
 
 
 class MissingExtra(JantakuError, ImportError):

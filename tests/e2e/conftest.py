@@ -41,8 +41,8 @@ def chromium_path() -> str:
 
 @pytest.fixture(scope="module")
 def pg():
-    """A throwaway PostgreSQL cluster for a module's league pages (tests/league/pg.py); stopped after it."""
-    from league.pg import Cluster, PostgresUnavailable
+    """A throwaway PostgreSQL cluster for a module's league pages (tests/pgserver.py); stopped after it."""
+    from pgserver import Cluster, PostgresUnavailable
 
     try:
         cluster = Cluster()

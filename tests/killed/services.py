@@ -15,7 +15,7 @@ from pathlib import Path
 import reaper
 from e2e.chromium import LAUNCH_ARGS, ensure_chromium
 from jantaku.sim.ray_cluster import free_ports, start_node
-from league.pg import Cluster
+from pgserver import Cluster
 
 
 def test_start_every_service_and_wait_to_be_killed(tmp_path):

@@ -1,23 +1,9 @@
 """Fixtures of the league tests: ``db_url`` runs a test on SQLite and on PostgreSQL (a throwaway cluster
-started once per session, see :mod:`tests.league.pg`)."""
+started once per session, ``pg_cluster`` in tests/conftest.py, see tests/pgserver.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-
-from .pg import Cluster, PostgresUnavailable
-
-
-@pytest.fixture(scope="session")
-def pg_cluster() -> Iterator[Cluster]:
-    try:
-        cluster = Cluster()
-    except PostgresUnavailable as e:
-        pytest.fail(str(e), pytrace=False)
-    yield cluster
-    cluster.stop()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

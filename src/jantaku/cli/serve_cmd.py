@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import errno
 import socket
-import sqlite3
 import threading
 from pathlib import Path
 from typing import Any
@@ -22,11 +21,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "serve",
         help="run the web table in a browser",
         description="Start the web table: play whole games against bots or with friends (each seat has its own "
-        "link), browse and export stored games, and score hands. Games are kept in a SQLite file.",
+        "link), browse and export stored games, and score hands. Games are kept in a SQLite file or a PostgreSQL "
+        "database.",
         epilog="examples:\n  jantaku serve\n  jantaku serve --port 8080 --db out/games.sqlite3   (an existing folder)\n"
         "  jantaku serve --max-tables 200 --tables-per-minute 10\n"
         "  jantaku serve --host 0.0.0.0 --allowed-host mahjong.example.org\n\n"
-        "Every move is stored before it is answered. Only tables in play are held in memory: a finished game,\n"
+        "Games may live in PostgreSQL instead: --db postgresql://USER@HOST/DB (the password from PGPASSWORD or\n"
+        "~/.pgpass, never printed). Every move is stored before it is answered; several servers on one database\n"
+        "never both accept a move for the same step (409). Only tables in play are held in memory: a finished game,\n"
         "and a table unused for --idle-minutes, is kept in the database only and read back when asked for.\n"
         "Requests are limited (JSON bodies 256 KiB, uploads 8 MiB, gzip uploads 32 MiB once inflated).\n"
         "The server answers only to 127.0.0.1, localhost, [::1], its --host, the --allowed-host names and any\n"
@@ -36,11 +38,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--db", default="jantaku.sqlite3", help="the SQLite file for games (default ./jantaku.sqlite3)")
+    p.add_argument(
+        "--db",
+        default="jantaku.sqlite3",
+        metavar="FILE_OR_URL",
+        help="the games database: a SQLite file (default ./jantaku.sqlite3; sqlite:///PATH too) or a PostgreSQL URL, "
+        "postgresql://USER@HOST/DB (psycopg 3; several servers may share it). Its tables are created or upgraded "
+        "when the server starts",
+    )
     p.add_argument(
         "--league-db",
         help="the league recorder's database at /league: a SQLite file or a postgresql:// URL "
-        "(default: beside --db, e.g. ./jantaku.league.sqlite3)",
+        "(default: beside a SQLite --db, e.g. ./jantaku.league.sqlite3, or a PostgreSQL --db itself)",
     )
     p.add_argument(
         "--max-tables",
@@ -233,14 +242,11 @@ def run(args: argparse.Namespace) -> int:
     except WebError as e:
         raise JantakuError("--" + e.message.replace("result_seconds", "result-seconds")) from None
 
-    db = Path(args.db).expanduser()
-    if not db.parent.is_dir():
-        raise JantakuError(f"--db: no folder {str(db.parent)!r} for the games database (create it first)")
+    db = games_database(args.db)
     if args.league_db and "://" not in args.league_db:
         league_folder = Path(args.league_db).expanduser().parent
         if not league_folder.is_dir():
             raise JantakuError(f"--league-db: no folder {str(league_folder)!r} for the league database")
-    from jantaku.web.storage import SqliteStore
 
     creation = league_creation(args)
     try:
@@ -254,17 +260,10 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise JantakuError(f"--{e}") from None
 
-    try:
-        store = SqliteStore(db)
-        store.check_writable()
-    except (sqlite3.Error, OSError) as e:
-        raise JantakuError(
-            f"--db {str(db)!r}: the games database cannot be written there ({e}); give a writable place with --db"
-        ) from None
+    store = open_games_database(db)
     sock = listening_socket(args.host, args.port)
     app = create_app(
-        store,
-        db=db,  # the league database's default lies beside it
+        store,  # the league database's default lies beside its file, or is its PostgreSQL database
         max_tables=args.max_tables,
         idle_seconds=args.idle_minutes * 60,
         creates_per_minute=args.tables_per_minute,
@@ -277,7 +276,7 @@ def run(args: argparse.Namespace) -> int:
         heavy=heavy,
         bot_games_days=args.bot_games_days,
     )
-    print(f"jantaku web table: open {url_for(args.host, args.port)}  (games in {db})", flush=True)
+    print(f"jantaku web table: open {url_for(args.host, args.port)}  (games in {store.shown})", flush=True)
     # the 洁律 legal-win check is compiled on first use: do it now, beside the server, not in the first 洁律 game
     threading.Thread(target=_warm_jielu, name="jielu-warm-up", daemon=True).start()
     serve_forever(
@@ -292,6 +291,67 @@ def run(args: argparse.Namespace) -> int:
         **proxy_config(args.proxy),
     )
     return 0
+
+
+def games_database(db: str) -> str | Path:
+    """``--db`` checked before anything is opened: a SQLite file in an existing folder (``~`` expanded) or a
+    database URL that :func:`~jantaku.web.store_engine.database_url` takes (a bad one, or PostgreSQL without its
+    driver, is one line naming ``--db``, the password masked).
+
+    >>> games_database("postgresql://ann:secret@db.example/games")
+    'postgresql://ann:secret@db.example/games'
+    >>> try:
+    ...     games_database("postgresql://ann:secret@db.example:port/games")
+    ... except JantakuError as e:
+    ...     print(str(e).split(" (")[0])
+    --db: the games database URL 'postgresql://ann:***@db.example:port/games' cannot be read
+    """
+    from jantaku.web.store_engine import database_url
+
+    try:
+        url = database_url(db)
+    except JantakuError as e:
+        raise JantakuError(f"--db: {e}") from None
+    if url.get_backend_name() == "sqlite" and url.database != ":memory:":
+        folder = Path(url.database or "").expanduser().parent
+        if not folder.is_dir():
+            raise JantakuError(f"--db: no folder {str(folder)!r} for the games database (create it first)")
+    return db if "://" in db else Path(db).expanduser()
+
+
+def open_games_database(db: str | Path) -> Any:
+    """The games store of ``--db`` (:func:`games_database`), opened, migrated and checked to take writes, or one
+    line saying why it cannot be used (never the password)."""
+    from jantaku.web.storage import SqlStore, StoreError
+    from jantaku.web.store_engine import database_url, shown
+    from jantaku.web.store_migrations import NewerSchema
+
+    url = database_url(db)
+    where = repr(str(db)) if url.get_backend_name() == "sqlite" else shown(url)
+    try:
+        store = SqlStore(db)
+    except NewerSchema as e:
+        raise JantakuError(f"--db {where}: the games database was {e.reason}") from None
+    except (StoreError, OSError) as e:
+        raise _unusable(url, where, e) from None
+    try:
+        store.check_writable()
+    except (StoreError, OSError) as e:
+        store.close()
+        raise _unusable(url, where, e) from None
+    return store
+
+
+def _unusable(url: Any, where: str, e: Exception) -> JantakuError:
+    reason = getattr(e, "reason", None) or str(e)
+    if url.get_backend_name() == "sqlite":
+        return JantakuError(
+            f"--db {where}: the games database cannot be written there ({reason}); give a writable place with --db"
+        )
+    return JantakuError(
+        f"--db {where}: the games database cannot be used ({reason}); check the URL, that the server runs and "
+        "that the user may create and change tables there"
+    )
 
 
 def _deadline(text: str) -> tuple[str, float]:

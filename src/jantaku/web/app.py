@@ -119,7 +119,8 @@ from .limits import (
     read_body,
 )
 from .review import ReviewService, check_bot
-from .storage import GameStore, SqliteStore
+from .storage import GameStore, SqlStore
+from .store_engine import database_url
 from .svg import TILE_NAMES, tile_svg
 from .tables import (
     AUTO_KEYS,
@@ -778,11 +779,15 @@ async def _server_error(request: Request, exc: Exception) -> Response:
     return _error(500, f"server error ({type(exc).__name__}); the request changed nothing that was acknowledged")
 
 
-def _league_db_beside(store: Any, db: str | Path | None) -> Path:
-    """The league database's default: beside the games' SQLite file (``db``, or the file of the store given),
-    else ``jantaku.league.sqlite3`` in the working folder (a store that is not a file)."""
-    path = db if db is not None else getattr(store, "path", None)
-    if path is None or str(path) == ":memory:" or "://" in str(path):
+def _league_db_beside(store: Any, db: str | Path | None) -> str | Path:
+    """The league database's default: the games' PostgreSQL database itself (its tables are apart), or a SQLite
+    file beside the games' one (``db``, or the file of the store given), else ``jantaku.league.sqlite3`` in the
+    working folder (a store that is not a file)."""
+    url = database_url(db) if db is not None else getattr(store, "url", None)
+    if url is not None and url.get_backend_name() == "postgresql":
+        return url.render_as_string(hide_password=False)
+    path = url.database if url is not None else getattr(store, "path", None)
+    if path is None or str(path) == ":memory:":
         path = "jantaku.sqlite3"
     return Path(path).with_suffix(".league.sqlite3")
 
@@ -804,10 +809,10 @@ def create_app(
     heavy: HeavyLimits | None = None,
     bot_games_days: float = BOT_GAMES_DAYS,
 ) -> Starlette:
-    """The application over ``store`` (default: a :class:`~jantaku.web.storage.SqliteStore` at ``db``, or
-    ``jantaku.sqlite3`` in the working folder). ``seed_source`` gives new tables their seeds (default: random;
-    tests fix it to replay the same games). ``max_tables``, ``idle_seconds`` and ``creates_per_minute`` bound
-    the tables held in memory and the tables one address may create a minute (see
+    """The application over ``store`` (default: a :class:`~jantaku.web.storage.SqlStore` at ``db``, a SQLite file
+    or a PostgreSQL URL, else ``jantaku.sqlite3`` in the working folder). ``seed_source`` gives new tables their
+    seeds (default: random; tests fix it to replay the same games). ``max_tables``, ``idle_seconds`` and
+    ``creates_per_minute`` bound the tables held in memory and the tables one address may create a minute (see
     :class:`~jantaku.web.tables.TableManager`). ``allowed_hosts``: the host names the server answers to (IP
     addresses are always answered; ``None``, the default: every name, for tests and an application behind a
     proxy that checks them; ``jantaku serve`` passes :data:`LOOPBACK_HOSTS`, its ``--host`` and its
@@ -815,14 +820,15 @@ def create_app(
     ``table_defaults``: the pace and time options of a table created without them (default
     :class:`~jantaku.web.tables.TableOptions`: no pace, no hold, no timer; ``jantaku serve`` passes its own).
     ``league_db``: the league recorder's database at ``/league`` (:mod:`jantaku.web.league`; default a SQLite
-    file beside ``db``, opened on first use). ``max_sockets`` and ``max_sockets_per_address`` cap the open table
-    websockets in all and from one address (0: no cap; :class:`~jantaku.web.limits.SocketLimiter`).
+    file beside ``db``, or the games' PostgreSQL database itself; opened on first use). ``max_sockets`` and
+    ``max_sockets_per_address`` cap the open table websockets in all and from one address (0: no cap;
+    :class:`~jantaku.web.limits.SocketLimiter`).
     ``league_creation``: who may create league events on the web (``None``: anyone; a secret: whoever sends it;
     ``""``: nobody; see :func:`~jantaku.web.league.league_app`). ``heavy``: the limits on heavy requests
     (reviews, analyses, record uploads; default :class:`~jantaku.web.heavy.HeavyLimits`), which run in worker
     processes started on the first one (:mod:`jantaku.web.heavy`), a table of four bots included.
     ``bot_games_days``: stored games of bots alone are deleted after this many days (0: kept)."""
-    store = store if store is not None else SqliteStore(db if db is not None else "jantaku.sqlite3")
+    store = store if store is not None else SqlStore(db if db is not None else "jantaku.sqlite3")
     pool = HeavyPool(heavy)
     routes = [
         Route("/", page),

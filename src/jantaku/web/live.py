@@ -58,6 +58,7 @@ from jantaku.table.actions import ANKAN, CHI, DAIMINKAN, DISCARD, KAKAN, PASS, P
 from jantaku.table.kyoku import CHANKAN, DRAWN, ENDED, RESPONSES, IllegalActionError, Kyoku
 
 from .errors import BadRequest, Conflict, Forbidden, NotFound, Unavailable
+from .gamestore import StoredGame, StoredTable, utc_now
 from .options import (
     _ANNOUNCED,
     _ANSWER_PHASES,
@@ -76,7 +77,6 @@ from .options import (
     _no_auto,
     table_rules,
 )
-from .storage import StoredGame, StoredTable, utc_now
 from .views import (
     _meld_json,
     _sorted_ids,

@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
-import sqlite3
 import threading
 import time
 from collections import deque
@@ -28,6 +27,7 @@ from jantaku.table import Game
 from jantaku.text import TextError, check_name
 
 from .errors import BadRequest, Conflict, Forbidden, NotFound, TooManyRequests, Unavailable, WebError
+from .gamestore import GameStore, StaleWrite, StoreClosed, StoredGame, StoredTable, StoreError, utc_now
 from .live import LiveTable, SeatInfo, _short, rebuild_table
 from .options import (
     _EARLY,
@@ -40,7 +40,6 @@ from .options import (
     playable_presets,
     table_rules,
 )
-from .storage import GameStore, StaleWrite, StoredGame, StoredTable, utc_now
 from .views import (
     action_from_json,
 )
@@ -573,7 +572,7 @@ class TableManager:
                 return
             except Exception as e:  # a store that refused the write: put the table back and try again in a second
                 table._restore(before)
-                if isinstance(e.__cause__, sqlite3.ProgrammingError):  # the store was closed: the server stops
+                if isinstance(e.__cause__, StoreClosed):  # the store was closed: the server stops
                     table.wake_at = None
                     return
                 log.warning("table %s: a timed step could not be stored (%s); retrying", table.id, e)
@@ -595,10 +594,11 @@ class TableManager:
 
     @contextlib.contextmanager
     def _storing(self, table_id: str) -> Iterator[None]:
-        """A context in which a store failure (disk full, database locked) becomes :class:`Unavailable`."""
+        """A context in which a store failure (disk full, database locked, a lost connection) becomes
+        :class:`Unavailable`."""
         try:
             yield
-        except (sqlite3.Error, OSError) as e:
+        except (StoreError, OSError) as e:
             raise Unavailable(
                 f"table {table_id}: the game store refused the request ({e}); nothing changed, try again"
             ) from e

@@ -1,128 +1,312 @@
-"""Where the web table keeps its games: one small interface (:class:`GameStore`) and SQLite behind it.
+"""Where the web table keeps its games: :class:`SqlStore`, the :class:`~jantaku.web.gamestore.GameStore` on
+SQLAlchemy Core, in a SQLite file (the default, nothing to set up) or a PostgreSQL database (several server
+processes on one database); :class:`SqliteStore` is its name for a SQLite file.
 
-Two kinds of rows: *games* (finished games: the players, the complete mjai event log and a summary, and the
-table they were played at, from which a seat's view of the final table is rebuilt on demand) and *tables*
-(games in play: rules, seed, seats with their secret tokens and every action so far, from which the live game
-is rebuilt after a restart). The schema carries its own version and is created or migrated when a store is
-opened; every write is one transaction, so nothing is ever half-stored.
+The schema is created or migrated with Alembic when a store is opened (:mod:`jantaku.web.store_migrations`;
+a SQLite file of the hand-written schema from before is migrated in place); every write is one transaction, so
+nothing is ever half-stored.
 
-Several server processes may share one file: a write to a table in play names the step it extends
-(``expected_step``), and a write from a process that missed another's move is refused with
-:class:`StaleWrite` rather than overwriting it. A write the database cannot take (disk full, database
-locked for longer than the busy timeout) raises :class:`sqlite3.Error` and leaves the file as it was.
+Several server processes may share one database: a write to a table in play names the step it extends
+(``expected_step``), and the write is an ``UPDATE ... WHERE id = :id AND step = :expected_step AND tokens =
+:tokens`` whose count of rows decides, inside the transaction: a write from a process that missed another's move
+matches no row and is refused with :class:`StaleWrite` rather than overwriting it (PostgreSQL makes the second
+of two concurrent writers wait for the first and then look at the row it left; SQLite lets one writer at a time
+in). A write the database cannot take (disk full, a lock held past the busy timeout, a lost connection) raises
+:class:`StoreError` and changes nothing.
 
 >>> store = SqliteStore(":memory:")
 >>> store.save_game(StoredGame("g1", "2026-01-01T00:00:00Z", "mleague", [{"name": "a"}], "finished", [], {}))
 >>> [g.id for g in store.list_games()], store.get_game("nope")
 (['g1'], None)
+>>> store.save_table(StoredTable("t1", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z", "tenhou", "s", [], []))
+>>> store.save_table(StoredTable("t1", "2026-01-01T00:00:00Z", "2026-01-01T00:00:09Z", "tenhou", "s", [], []), 3)
+Traceback (most recent call last):
+...
+jantaku.web.gamestore.StaleWrite: table t1 is no longer at step 3
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
-import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
 
-__all__ = ["SCHEMA_VERSION", "GameStore", "SqliteStore", "StaleWrite", "StoredGame", "StoredTable", "utc_now"]
+import sqlalchemy as sa
+from sqlalchemy.exc import DBAPIError
 
-# Each entry moves the schema from version i to i + 1; a database is brought up to date when opened.
-_MIGRATIONS: tuple[str, ...] = (
+from jantaku.errors import JantakuError
+
+from . import store_schema as t
+from .gamestore import GameStore, StaleWrite, StoreClosed, StoredGame, StoredTable, StoreError, utc_now
+from .store_engine import BUSY_TIMEOUT, database_url, is_memory, make_engine, mask, shown, transaction
+from .store_migrations import current_revision, head_revision, upgrade
+
+__all__ = [
+    "BUSY_TIMEOUT",
+    "GameStore",
+    "SqlStore",
+    "SqliteStore",
+    "StaleWrite",
+    "StoreClosed",
+    "StoreError",
+    "StoredGame",
+    "StoredTable",
+    "utc_now",
+]
+
+
+def _reason(e: BaseException) -> str:
+    """The database's own words for a failure: the first line of the driver's message (passwords masked)."""
+    orig = getattr(e, "orig", None) or e
+    lines = str(orig).strip().splitlines()
+    return mask(lines[0].strip()) if lines else type(orig).__name__
+
+
+class SqlStore:
+    """:class:`~jantaku.web.gamestore.GameStore` on SQLAlchemy Core. ``db`` is a SQLite file (a path, its folder
+    made if missing, or ``sqlite:///PATH``; ``":memory:"``: a throwaway store) or a PostgreSQL URL
+    (``postgresql://USER@HOST/DB``, psycopg 3; see :func:`~jantaku.web.store_engine.database_url`).
+
+    The schema is brought up to date on opening (:func:`~jantaku.web.store_migrations.upgrade`); a database
+    that cannot be opened or written by a newer jantaku raises :class:`StoreError` (a bad ``db``:
+    :class:`~jantaku.errors.JantakuError`), naming the database with its password masked (:attr:`shown`).
     """
-    CREATE TABLE games (
-        id TEXT PRIMARY KEY,
-        created TEXT NOT NULL,
-        rules TEXT NOT NULL,
-        players TEXT NOT NULL,
-        status TEXT NOT NULL,
-        events TEXT NOT NULL,
-        summary TEXT NOT NULL
-    );
-    CREATE INDEX games_created ON games (created);
-    """,
-    """
-    CREATE TABLE tables (
-        id TEXT PRIMARY KEY,
-        created TEXT NOT NULL,
-        updated TEXT NOT NULL,
-        rules TEXT NOT NULL,
-        seed TEXT NOT NULL,
-        seats TEXT NOT NULL,
-        actions TEXT NOT NULL,
-        status TEXT NOT NULL
-    );
-    """,
-    """
-    ALTER TABLE tables ADD COLUMN step INTEGER NOT NULL DEFAULT 0;
-    UPDATE tables SET step = json_array_length(actions);
-    ALTER TABLE games ADD COLUMN table_state TEXT;
-    """,
-    """
-    ALTER TABLE tables ADD COLUMN owner TEXT;
-    ALTER TABLE tables ADD COLUMN tokens INTEGER NOT NULL DEFAULT 0;
-    """,
-    """
-    ALTER TABLE tables ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
-    """,
+
+    def __init__(self, db: str | Path) -> None:
+        self.url = database_url(db)
+        """The database's SQLAlchemy URL (its ``str`` masks the password)."""
+        self.shown = shown(self.url)
+        """The database as it may be printed: the URL with its password masked, or the SQLite file's path."""
+        self.is_sqlite = self.url.get_backend_name() == "sqlite"
+        self.path: str | None = None
+        """The SQLite file (``":memory:"`` for a throwaway store); ``None`` for PostgreSQL."""
+        if self.is_sqlite:
+            self.path = self.url.database or ":memory:"
+            self.shown = self.path
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self.engine = make_engine(self.url)
+        # SQLite: writers of this process queue here rather than on the file's lock (the busy timeout polls);
+        # a store in memory is one connection, so its readers queue too
+        self._lock = threading.RLock()
+        self._shared = is_memory(self.url)
+        self._closed = False
+        try:
+            upgrade(self.engine)
+        except DBAPIError as e:
+            self.engine.dispose()
+            reason = _reason(e)
+            raise StoreError(f"cannot open the games database {self.shown}: {reason}", reason) from e
+        except BaseException:
+            self.engine.dispose()
+            raise
+
+    def check_writable(self) -> None:
+        """Take the database's write lock and let it go: a :class:`StoreError` when the file (or its folder), or
+        the PostgreSQL tables, cannot be written, so a server can say so at start instead of at the first move."""
+        with self._transaction(write=True) as conn:
+            if not self.is_sqlite:  # needs the right to change the rows, and a server that is not read-only
+                conn.exec_driver_sql("LOCK TABLE tables IN ROW EXCLUSIVE MODE")
+
+    @property
+    def schema_revision(self) -> str | None:
+        """The Alembic revision of the open database."""
+        with self._lock if self._shared else contextlib.nullcontext():
+            return current_revision(self.engine)
+
+    @property
+    def head_revision(self) -> str:
+        """The revision this jantaku writes."""
+        return head_revision()
+
+    @contextmanager
+    def _transaction(self, write: bool = False) -> Iterator[sa.Connection]:
+        """A transaction (see :func:`~jantaku.web.store_engine.transaction`); the database's refusals become
+        :class:`StoreError`, which changes nothing (the transaction is rolled back)."""
+        serial = self._shared or (write and self.is_sqlite)
+        with self._lock if serial else contextlib.nullcontext():
+            if self._closed:
+                raise StoreClosed(f"the games database {self.shown} is closed")
+            try:
+                with transaction(self.engine, write) as conn:
+                    yield conn
+            except (DBAPIError, sa.exc.TimeoutError) as e:  # (TimeoutError: no free connection in the pool)
+                reason = _reason(e)
+                raise StoreError(reason, reason) from e
+
+    # -- games -----------------------------------------------------------------------------------------------
+
+    def save_game(self, game: StoredGame) -> None:
+        with self._transaction(write=True) as conn:
+            self._insert_game(conn, game)
+
+    @staticmethod
+    def _insert_game(conn: sa.Connection, game: StoredGame, state: StoredTable | None = None) -> None:
+        """Insert or replace ``game`` (the whole row: ``state`` is the table it was played at, or none)."""
+        row = {
+            "id": game.id,
+            "created": game.created,
+            "rules": game.rules,
+            "players": json.dumps(game.players, ensure_ascii=False),
+            "status": game.status,
+            "events": json.dumps(game.events, ensure_ascii=False, separators=(",", ":")),
+            "summary": json.dumps(game.summary, ensure_ascii=False),
+            "table_state": _table_json(state) if state is not None else None,
+        }
+        conn.execute(_upsert(conn.dialect.name, "games"), row)
+
+    def get_game(self, game_id: str) -> StoredGame | None:
+        with self._transaction() as conn:
+            row = conn.execute(_GET_GAME, {"key": game_id}).first()
+        if row is None:
+            return None
+        return StoredGame(row[0], row[1], row[2], json.loads(row[3]), row[4], json.loads(row[5]), json.loads(row[6]))
+
+    def list_games(self, limit: int = 100, offset: int = 0) -> list[StoredGame]:
+        with self._transaction() as conn:
+            rows = conn.execute(_LIST_GAMES, {"limit": limit, "offset": offset}).all()
+        return [StoredGame(r[0], r[1], r[2], json.loads(r[3]), r[4], [], json.loads(r[5])) for r in rows]
+
+    # -- tables in play --------------------------------------------------------------------------------------
+
+    def save_table(self, table: StoredTable, expected_step: int | None = None) -> None:
+        changes = {
+            "updated": table.updated,
+            "seats": json.dumps(table.seats, ensure_ascii=False),
+            "actions": json.dumps(table.actions, separators=(",", ":")),
+            "status": table.status,
+            "step": len(table.actions),
+            "options": json.dumps(table.options, separators=(",", ":")),
+        }
+        with self._transaction(write=True) as conn:
+            if expected_step is None:
+                row = {"id": table.id, "created": table.created, "rules": table.rules, "seed": table.seed}
+                row.update(changes, owner=table.owner, tokens=table.tokens)
+                conn.execute(_upsert(conn.dialect.name, "tables"), row)
+                return
+            where = {"key": table.id, "expected_step": expected_step, "expected_tokens": table.tokens}
+            if conn.execute(_MOVE, {**where, **changes}).rowcount != 1:
+                raise StaleWrite(f"table {table.id} is no longer at step {expected_step}")
+
+    def get_table(self, table_id: str) -> StoredTable | None:
+        with self._transaction() as conn:
+            row = conn.execute(_GET_TABLE, {"key": table_id}).first()
+        if row is None:
+            return None
+        seats, actions, options = json.loads(row[5]), json.loads(row[6]), json.loads(row[10] or "{}")
+        return StoredTable(row[0], row[1], row[2], row[3], row[4], seats, actions, row[7], row[8], int(row[9]), options)
+
+    def table_step(self, table_id: str) -> int | None:
+        stamp = self.table_stamp(table_id)
+        return None if stamp is None else stamp[0]
+
+    def table_stamp(self, table_id: str) -> tuple[int, int] | None:
+        with self._transaction() as conn:
+            row = conn.execute(_STAMP, {"key": table_id}).first()
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    def save_tokens(self, table: StoredTable, expected_step: int, expected_tokens: int) -> None:
+        changes = {"updated": table.updated, "seats": json.dumps(table.seats, ensure_ascii=False)}
+        where = {"key": table.id, "expected_step": expected_step, "expected_tokens": expected_tokens}
+        with self._transaction(write=True) as conn:
+            if conn.execute(_RELINK, {**where, **changes, "tokens": table.tokens}).rowcount != 1:
+                raise StaleWrite(f"table {table.id} is no longer at step {expected_step} with these links")
+
+    def finish_table(
+        self, table_id: str, game: StoredGame, expected_step: int | None = None, state: StoredTable | None = None
+    ) -> None:
+        with self._transaction(write=True) as conn:
+            if expected_step is not None:
+                tokens = state.tokens if state is not None else 0
+                where = {"key": table_id, "expected_step": expected_step, "expected_tokens": tokens}
+                if conn.execute(_FINISH, where).rowcount != 1:
+                    raise StaleWrite(f"table {table_id} is no longer at step {expected_step}")
+            else:
+                conn.execute(_DROP, {"key": table_id})
+            self._insert_game(conn, game, state)
+
+    def get_finished_table(self, table_id: str) -> StoredTable | None:
+        with self._transaction() as conn:
+            text = conn.execute(_FINISHED_TABLE, {"key": table_id}).scalar()
+        if text is None:
+            return None
+        obj = json.loads(text)
+        return StoredTable(**{k: v for k, v in obj.items() if k in StoredTable.__dataclass_fields__})
+
+    def delete_bot_games(self, before: str) -> int:
+        with self._transaction(write=True) as conn:
+            return int(conn.execute(_BOT_GAMES[conn.dialect.name], {"before": before}).rowcount)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            self.engine.dispose()
+
+
+class SqliteStore(SqlStore):
+    """The store in a SQLite file (``path``; ``":memory:"``: a throwaway store): :class:`SqlStore`, under the name
+    it had before it knew PostgreSQL. A database URL of another kind is refused."""
+
+    def __init__(self, path: str | Path) -> None:
+        if database_url(path).get_backend_name() != "sqlite":
+            raise JantakuError(f"SqliteStore keeps games in SQLite, not in {mask(str(path))!r}: use SqlStore")
+        super().__init__(path)
+
+
+# The statements, built once (SQLAlchemy compiles each once per database kind and keeps it). A write to a table
+# in play names the row and the step and token count it extends; its count of rows decides.
+_g, _t = t.games.c, t.tables.c
+_KEY = sa.bindparam("key")
+_EXTENDS = sa.and_(
+    _t.id == _KEY, _t.step == sa.bindparam("expected_step"), _t.tokens == sa.bindparam("expected_tokens")
 )
-SCHEMA_VERSION = len(_MIGRATIONS)
-"""The schema version this code writes."""
+_GET_GAME = sa.select(_g.id, _g.created, _g.rules, _g.players, _g.status, _g.events, _g.summary).where(_g.id == _KEY)
+_LIST_GAMES = (
+    sa.select(_g.id, _g.created, _g.rules, _g.players, _g.status, _g.summary)
+    .order_by(_g.created.desc(), _g.id)
+    .limit(sa.bindparam("limit", type_=sa.Integer))
+    .offset(sa.bindparam("offset", type_=sa.Integer))
+)
+_FINISHED_TABLE = sa.select(_g.table_state).where(_g.id == _KEY)
+_GET_TABLE = sa.select(
+    _t.id, _t.created, _t.updated, _t.rules, _t.seed, _t.seats, _t.actions, _t.status, _t.owner, _t.tokens, _t.options
+).where(_t.id == _KEY)
+_STAMP = sa.select(_t.step, _t.tokens).where(_t.id == _KEY)
+_MOVE = t.tables.update().where(_EXTENDS)  # SET: updated, seats, actions, status, step, options (the parameters)
+_RELINK = t.tables.update().where(_EXTENDS)  # SET: updated, seats, tokens
+_FINISH = t.tables.delete().where(_EXTENDS)
+_DROP = t.tables.delete().where(_t.id == _KEY)
 
 
-BUSY_TIMEOUT = 5.0
-"""Seconds a write waits for another process's transaction on the same file before it fails."""
+@functools.cache
+def _upsert(dialect: str, table: str) -> sa.Executable:
+    """Insert a whole row into ``table`` or, when its id is there, replace every other column (the row is the
+    statement's parameters)."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert
+    target = t.metadata.tables[table]
+    statement = insert(target)
+    others = {c.name: statement.excluded[c.name] for c in target.columns if c.name != "id"}
+    return statement.on_conflict_do_update(index_elements=[target.c.id], set_=others)
 
 
-class StaleWrite(Exception):
-    """A write to a table in play that does not extend the stored step: another process moved it first."""
-
-
-def utc_now() -> str:
-    """The current time as ISO 8601 UTC text (seconds)."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-@dataclass
-class StoredGame:
-    """A finished game as stored: ``players`` are ``{"name", "kind", "bot"}`` objects by seat, ``events`` the
-    complete mjai log, ``summary`` the final scores, ranks and rank points."""
-
-    id: str
-    created: str
-    rules: str
-    players: list[dict[str, Any]]
-    status: str
-    events: list[dict[str, Any]] = field(default_factory=list)
-    summary: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class StoredTable:
-    """A game in play as stored: enough to rebuild it (rules, seed, seats and every action applied)."""
-
-    id: str
-    created: str
-    updated: str
-    rules: str
-    seed: str
-    seats: list[dict[str, Any]]
-    actions: list[dict[str, Any]]
-    status: str = "playing"
-    owner: str | None = None
-    """The table creator's secret (it may replace the invitation of a seat nobody holds); ``None`` for tables from
-    before it."""
-    tokens: int = 0
-    """How many times a seat's token or invitation changed (claimed, reissued, left): a write from a process that
-    missed one is refused."""
-    options: dict[str, Any] = field(default_factory=dict)
-    """The table's pace and time options, each seat's auto options and how many finished hands were let go
-    (see :class:`~jantaku.web.tables.TableOptions`); empty for tables from before them."""
+# the stored games of bots alone before a time: no seat of a person, no table kept (a person's game keeps one)
+_BOT_GAMES = {
+    "sqlite": sa.text(
+        "DELETE FROM games WHERE created < :before AND table_state IS NULL AND NOT EXISTS"
+        " (SELECT 1 FROM json_each(games.players) WHERE json_extract(value, '$.kind') = 'human')"
+    ),
+    "postgresql": sa.text(
+        "DELETE FROM games WHERE created < :before AND table_state IS NULL AND NOT EXISTS"
+        " (SELECT 1 FROM json_array_elements(CAST(games.players AS json)) AS seat WHERE seat ->> 'kind' = 'human')"
+    ),
+}
 
 
 def _table_json(table: StoredTable) -> str:
@@ -143,272 +327,3 @@ def _table_json(table: StoredTable) -> str:
         ensure_ascii=False,
         separators=(",", ":"),
     )
-
-
-class GameStore(Protocol):
-    """What the web table needs from storage. Every method is atomic."""
-
-    def save_game(self, game: StoredGame) -> None:
-        """Insert or replace a finished game."""
-
-    def get_game(self, game_id: str) -> StoredGame | None:
-        """A stored game, or ``None``."""
-
-    def list_games(self, limit: int = 100, offset: int = 0) -> list[StoredGame]:
-        """Stored games, newest first, without their event logs (``events`` empty)."""
-
-    def save_table(self, table: StoredTable, expected_step: int | None = None) -> None:
-        """Insert or replace a game in play; with ``expected_step``, only if the stored table is at that step
-        (else :class:`StaleWrite`, nothing written)."""
-
-    def get_table(self, table_id: str) -> StoredTable | None:
-        """A game in play, or ``None``."""
-
-    def table_step(self, table_id: str) -> int | None:
-        """The stored step of a game in play (how many actions it holds), or ``None``."""
-
-    def table_stamp(self, table_id: str) -> tuple[int, int] | None:
-        """The stored step of a game in play and how many times a seat's token was reissued, or ``None``."""
-
-    def save_tokens(self, table: StoredTable, expected_step: int, expected_tokens: int) -> None:
-        """Store a game in play's seats (a reissued token) with ``table.tokens``, only if the stored table is at
-        ``expected_step`` with ``expected_tokens`` reissues (else :class:`StaleWrite`, nothing written)."""
-
-    def finish_table(
-        self, table_id: str, game: StoredGame, expected_step: int | None = None, state: StoredTable | None = None
-    ) -> None:
-        """Store the finished game (with ``state``, the table it was played at) and drop its table row, both or
-        neither; with ``expected_step`` only if the stored table is at that step (else :class:`StaleWrite`)."""
-
-    def get_finished_table(self, table_id: str) -> StoredTable | None:
-        """The table a finished game was played at (its seats with their tokens and every action), or
-        ``None``."""
-
-    def delete_bot_games(self, before: str) -> int:
-        """Delete the stored games created before ``before`` (ISO 8601 UTC text) in which no person sat; how
-        many."""
-        ...
-
-    def close(self) -> None:
-        """Release the store."""
-
-
-class SqliteStore:
-    """:class:`GameStore` on a SQLite file (stdlib :mod:`sqlite3`); ``":memory:"`` for a throwaway store.
-
-    The schema is created or migrated to :data:`SCHEMA_VERSION` on opening (each step in one transaction);
-    a database written by a newer jantaku is refused rather than damaged.
-    """
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.RLock()
-        self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA foreign_keys = ON")
-        if self.path != ":memory:":
-            # readers never wait for a writer; each commit is synced to disk (one fsync) before it returns
-            self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.execute("PRAGMA synchronous = FULL")  # an acknowledged move survives a power cut too
-        self._migrate()
-
-    def check_writable(self) -> None:
-        """Take the database's write lock and let it go: an :class:`sqlite3.Error` when the file (or its folder)
-        cannot be written, so a server can say so at start instead of at the first move."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute("ROLLBACK")
-
-    # -- schema ----------------------------------------------------------------------------------------------
-
-    @property
-    def schema_version(self) -> int:
-        """The schema version of the open database."""
-        row = self._db.execute("SELECT version FROM schema_version").fetchone()
-        return int(row[0]) if row else 0
-
-    def _migrate(self) -> None:
-        with self._lock:
-            self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            version = self.schema_version
-            if version > SCHEMA_VERSION:
-                raise RuntimeError(
-                    f"{self.path}: database schema version {version} is newer than this jantaku's ({SCHEMA_VERSION})"
-                )
-            for target in range(version + 1, SCHEMA_VERSION + 1):
-                with self._transaction() as db:
-                    for statement in _MIGRATIONS[target - 1].split(";"):
-                        if statement.strip():
-                            db.execute(statement)
-                    db.execute("DELETE FROM schema_version")
-                    db.execute("INSERT INTO schema_version (version) VALUES (?)", (target,))
-
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-                self._db.execute("COMMIT")  # a COMMIT that fails (disk full) is rolled back too
-            except BaseException:
-                if self._db.in_transaction:
-                    with contextlib.suppress(sqlite3.Error):  # SQLite may have rolled back by itself
-                        self._db.execute("ROLLBACK")
-                raise
-
-    # -- games -----------------------------------------------------------------------------------------------
-
-    def save_game(self, game: StoredGame) -> None:
-        with self._transaction() as db:
-            self._insert_game(db, game)
-
-    @staticmethod
-    def _insert_game(db: sqlite3.Connection, game: StoredGame) -> None:
-        db.execute(
-            "INSERT OR REPLACE INTO games (id, created, rules, players, status, events, summary)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                game.id,
-                game.created,
-                game.rules,
-                json.dumps(game.players, ensure_ascii=False),
-                game.status,
-                json.dumps(game.events, ensure_ascii=False, separators=(",", ":")),
-                json.dumps(game.summary, ensure_ascii=False),
-            ),
-        )
-
-    def get_game(self, game_id: str) -> StoredGame | None:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT id, created, rules, players, status, events, summary FROM games WHERE id = ?", (game_id,)
-            ).fetchone()
-        if row is None:
-            return None
-        return StoredGame(row[0], row[1], row[2], json.loads(row[3]), row[4], json.loads(row[5]), json.loads(row[6]))
-
-    def list_games(self, limit: int = 100, offset: int = 0) -> list[StoredGame]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT id, created, rules, players, status, summary FROM games"
-                " ORDER BY created DESC, id LIMIT ? OFFSET ?",
-                (limit, offset),
-            ).fetchall()
-        return [StoredGame(r[0], r[1], r[2], json.loads(r[3]), r[4], [], json.loads(r[5])) for r in rows]
-
-    # -- tables in play --------------------------------------------------------------------------------------
-
-    def save_table(self, table: StoredTable, expected_step: int | None = None) -> None:
-        seats = json.dumps(table.seats, ensure_ascii=False)
-        actions = json.dumps(table.actions, separators=(",", ":"))
-        options = json.dumps(table.options, separators=(",", ":"))
-        with self._transaction() as db:
-            if expected_step is None:
-                db.execute(
-                    "INSERT OR REPLACE INTO tables"
-                    " (id, created, updated, rules, seed, seats, actions, status, step, owner, tokens, options)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        table.id,
-                        table.created,
-                        table.updated,
-                        table.rules,
-                        table.seed,
-                        seats,
-                        actions,
-                        table.status,
-                        len(table.actions),
-                        table.owner,
-                        table.tokens,
-                        options,
-                    ),
-                )
-                return
-            cursor = db.execute(
-                "UPDATE tables SET updated = ?, seats = ?, actions = ?, status = ?, step = ?, options = ?"
-                " WHERE id = ? AND step = ? AND tokens = ?",
-                (
-                    table.updated,
-                    seats,
-                    actions,
-                    table.status,
-                    len(table.actions),
-                    options,
-                    table.id,
-                    expected_step,
-                    table.tokens,
-                ),
-            )
-            if cursor.rowcount != 1:
-                raise StaleWrite(f"table {table.id} is no longer at step {expected_step}")
-
-    def get_table(self, table_id: str) -> StoredTable | None:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT id, created, updated, rules, seed, seats, actions, status, owner, tokens, options"
-                " FROM tables WHERE id = ?",
-                (table_id,),
-            ).fetchone()
-        if row is None:
-            return None
-        seats, actions, options = json.loads(row[5]), json.loads(row[6]), json.loads(row[10] or "{}")
-        return StoredTable(row[0], row[1], row[2], row[3], row[4], seats, actions, row[7], row[8], int(row[9]), options)
-
-    def table_step(self, table_id: str) -> int | None:
-        with self._lock:
-            row = self._db.execute("SELECT step FROM tables WHERE id = ?", (table_id,)).fetchone()
-        return None if row is None else int(row[0])
-
-    def table_stamp(self, table_id: str) -> tuple[int, int] | None:
-        with self._lock:
-            row = self._db.execute("SELECT step, tokens FROM tables WHERE id = ?", (table_id,)).fetchone()
-        return None if row is None else (int(row[0]), int(row[1]))
-
-    def save_tokens(self, table: StoredTable, expected_step: int, expected_tokens: int) -> None:
-        seats = json.dumps(table.seats, ensure_ascii=False)
-        with self._transaction() as db:
-            cursor = db.execute(
-                "UPDATE tables SET updated = ?, seats = ?, tokens = ? WHERE id = ? AND step = ? AND tokens = ?",
-                (table.updated, seats, table.tokens, table.id, expected_step, expected_tokens),
-            )
-            if cursor.rowcount != 1:
-                raise StaleWrite(f"table {table.id} is no longer at step {expected_step} with these links")
-
-    def finish_table(
-        self, table_id: str, game: StoredGame, expected_step: int | None = None, state: StoredTable | None = None
-    ) -> None:
-        with self._transaction() as db:
-            if expected_step is not None:
-                tokens = state.tokens if state is not None else 0
-                cursor = db.execute(
-                    "DELETE FROM tables WHERE id = ? AND step = ? AND tokens = ?", (table_id, expected_step, tokens)
-                )
-                if cursor.rowcount != 1:
-                    raise StaleWrite(f"table {table_id} is no longer at step {expected_step}")
-            else:
-                db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
-            self._insert_game(db, game)
-            if state is not None:
-                db.execute("UPDATE games SET table_state = ? WHERE id = ?", (_table_json(state), game.id))
-
-    def get_finished_table(self, table_id: str) -> StoredTable | None:
-        with self._lock:
-            row = self._db.execute("SELECT table_state FROM games WHERE id = ?", (table_id,)).fetchone()
-        if row is None or row[0] is None:
-            return None
-        obj = json.loads(row[0])
-        return StoredTable(**{k: v for k, v in obj.items() if k in StoredTable.__dataclass_fields__})
-
-    def delete_bot_games(self, before: str) -> int:
-        with self._transaction() as db:
-            cur = db.execute(
-                "DELETE FROM games WHERE created < ? AND table_state IS NULL AND NOT EXISTS"
-                " (SELECT 1 FROM json_each(games.players) WHERE json_extract(value, '$.kind') = 'human')",
-                (before,),
-            )
-            return cur.rowcount
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()

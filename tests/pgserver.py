@@ -1,9 +1,10 @@
-"""A throwaway PostgreSQL cluster for the league tests: Debian's server binaries, a cluster in a temporary
-folder listening only on a unix socket there, run as the ``postgres`` user when the tests run as root (the
-server refuses root). ``JANTAKU_TEST_POSTGRES_URL`` names an existing server to use instead. Missing server
-binaries are installed with apt-get when the tests run as root (as the browser tests do with chromium, so the
-README's test command works on a fresh machine; ``.ci/run`` installs them beforehand); otherwise they are a
-failure, never a skip."""
+"""A throwaway PostgreSQL cluster for the tests that run on PostgreSQL (the league recorder's and the web table's games
+store; the ``pg_cluster`` fixture of tests/conftest.py starts one per test process): Debian's server binaries, a
+cluster in a temporary folder listening only on a unix socket there, run as the ``postgres`` user when the tests run
+as root (the server refuses root). ``JANTAKU_TEST_POSTGRES_URL`` names an existing server to use instead. Missing
+server binaries are installed with apt-get when the tests run as root (as the browser tests do with chromium, so the
+README's test command works on a fresh machine; ``.ci/run`` installs them beforehand); otherwise they are a failure,
+never a skip."""
 
 from __future__ import annotations
 
@@ -44,6 +45,12 @@ def _bin(name: str) -> str:
     return found[-1]
 
 
+def psycopg_url(url: str) -> str:
+    """``url`` with psycopg 3 as its driver (SQLAlchemy's default for ``postgresql://`` is psycopg2)."""
+    scheme, rest = url.split("://", 1)
+    return f"postgresql+psycopg://{rest}" if scheme in ("postgresql", "postgres") else url
+
+
 class Cluster:
     """A running throwaway cluster; :meth:`fresh_url` gives each test its own schema."""
 
@@ -77,10 +84,8 @@ class Cluster:
         """A URL whose tables live in a new, empty schema."""
         import sqlalchemy as sa
 
-        from jantaku.league.store import database_url
-
         name = "t_" + uuid.uuid4().hex[:12]
-        engine = sa.create_engine(database_url(self.url))
+        engine = sa.create_engine(psycopg_url(self.url))
         with engine.begin() as conn:
             conn.exec_driver_sql(f"CREATE SCHEMA {name}")
         engine.dispose()
