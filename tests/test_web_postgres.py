@@ -128,3 +128,16 @@ def test_a_user_who_may_only_read_is_refused_at_start(pg_cluster, capsys):
             conn.exec_driver_sql(f"REVOKE ALL ON SCHEMA {schema} FROM jantaku_reader")
             conn.exec_driver_sql("DROP ROLE jantaku_reader")
         engine.dispose()
+
+
+def test_serve_takes_a_sqlite_url_and_refuses_a_missing_folder(tmp_path, monkeypatch, capsys):
+    from jantaku.cli import serve_cmd
+
+    started = []
+    monkeypatch.setattr(serve_cmd, "serve_forever", lambda app, sock, **kw: (started.append(app), sock.close()))
+    assert main(["serve", "--port", str(_closed_port()), "--db", f"sqlite:///{tmp_path}/games.sqlite3"]) == 0
+    assert f"(games in {tmp_path}/games.sqlite3)" in capsys.readouterr().out
+    assert (tmp_path / "games.sqlite3").exists() and started[0].state.store.is_sqlite
+    started[0].state.store.close()
+    err = _serve_error(capsys, f"sqlite:///{tmp_path}/nope/games.sqlite3")
+    assert f"--db: no folder '{tmp_path}/nope'" in err and not (tmp_path / "nope").exists()
