@@ -8,9 +8,10 @@ beyond the build backend that pip's isolated build always fetches:
 - one that sees the packages of the environment running the tests (a ``.pth`` file naming its site folders,
   so it works from a virtual environment as from the system Python: ``--system-site-packages`` would show the
   base interpreter's packages, not a virtual environment's);
-- one that sees numpy alone (a folder of links to it): the light core that ``pip install jantaku`` gives, where
-  every optional part names the extra that installs it.
- Every command runs from a scratch folder with no ``PYTHONPATH``, and must
+- one that sees the core's dependencies alone (numpy and tqdm, a folder of links to them): the light core that
+  ``pip install jantaku`` gives, where every optional part names the extra that installs it.
+
+Every command runs from a scratch folder with no ``PYTHONPATH``, and must
 use the installed package: its presets, the 洁律 fan table and the web pages come from inside the wheel.
 The version is the one written in ``pyproject.toml``, and the CHANGELOG's newest entry is that version.
 """
@@ -118,17 +119,26 @@ def venv(wheel, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def light_venv(wheel, tmp_path_factory):
-    """A fresh virtual environment with the wheel installed and numpy alone beside it."""
-    import numpy
+    """A fresh virtual environment with the wheel installed and the core's own dependencies alone beside it (the
+    ``dependencies`` of pyproject.toml: numpy and tqdm)."""
+    import importlib
 
     base = tmp_path_factory.mktemp("light")
-    only = base / "numpy-only"
+    only = base / "core-only"
     only.mkdir()
-    site = Path(numpy.__file__).parents[1]
-    for entry in site.iterdir():
-        if entry.name == "numpy" or entry.name.startswith(("numpy-", "numpy.libs")):
-            (only / entry.name).symlink_to(entry)
+    for name in _core_dependencies():
+        module = importlib.import_module(name)
+        site = Path(module.__file__).parents[1]
+        for entry in site.iterdir():
+            if entry.name == name or entry.name.startswith((f"{name}-", f"{name}.libs")):
+                (only / entry.name).symlink_to(entry)
     return _make_venv(wheel, base, [str(only)])
+
+
+def _core_dependencies() -> list[str]:
+    """The import names of the core's dependencies (``numpy==2.4.6`` -> ``numpy``)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    return [re.split(r"[=<>!~\[ ;]", dep, maxsplit=1)[0].replace("-", "_") for dep in project["dependencies"]]
 
 
 def _run(venv, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -223,7 +233,7 @@ def test_jantaku_serve_from_the_wheel(venv):
     assert (scratch / "games.sqlite3").exists()
 
 
-def test_the_light_core_needs_numpy_alone(light_venv):
+def test_the_light_core_needs_its_own_dependencies_alone(light_venv):
     proc = _run(light_venv, "python", "-c", "import sqlalchemy")
     assert proc.returncode != 0, "the light environment must not see the other packages"
     proc = _run(light_venv, "jantaku", "score", "234m567p456s78999s", "--win", "9s", "--tsumo", "--riichi")
