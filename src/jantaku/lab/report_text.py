@@ -110,8 +110,8 @@ def format_p(p: float | None) -> str:
 
 def correction_line(report: Report) -> str:
     """The sentence that says how differences are flagged, with the size of each comparison's family."""
-    sizes = sorted({c.tested for c in report.comparisons})
-    size = " or ".join(str(n) for n in sizes) if sizes else "0"
+    sizes = sorted({c.tested for c in report.comparisons}) or [0]
+    size = str(sizes[0]) if len(sizes) == 1 else f"{sizes[0]} to {sizes[-1]}"
     return (
         f"Holm's correction over the {size} measures of each comparison: a difference is flagged when its "
         f"adjusted p-value is below {ALPHA:g} (two-sided normal test of difference / paired jackknife SE, "
