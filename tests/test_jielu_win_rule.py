@@ -252,3 +252,21 @@ def test_random_rules_keep_scores_within_their_rule() -> None:
         result = score_hand(Hand(tuple(tiles), ()), table=table)
         assert len(result.wildcards) <= cap
         assert result.is_win == (result.score >= table.min_score) == can_win(Hand(tuple(tiles), ()), table=table)
+
+
+def test_records_of_games_under_the_options_replay_exactly() -> None:
+    """A record of a game under a minimum of 3 replays through the engine without a difference. This game has
+    hands whose non-winner completes a hand worth points (the ryukyoku after the wins carries the last scores)
+    and a hand whose wall runs out after one win (a result with a win, ended by the wall): the replay read both
+    wrongly until the options made them common."""
+    from jantaku.records.export import game_record
+    from jantaku.records.replay import replay_record
+    from jantaku.sim.runner import play_game
+
+    rules = jielu(jielu_min_score=3)
+    game = play_game(rules, 5, ["strong"] * 4)
+    results = game.results
+    assert any(c.score > 0 for r in results for c in r.completions.values())
+    assert any(r.wins and r.reason == "wall_empty" for r in results)
+    report = replay_record(game_record(game), rules)
+    assert report.mismatches == [] and report.matched == len(results)

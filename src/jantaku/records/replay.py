@@ -639,7 +639,7 @@ def _compare_hand(
     horas = [e for e in hand if e["type"] == "hora"]
     draw = next((e for e in hand if e["type"] == "ryukyoku"), None)
     if horas:
-        if res.kind not in ("ron", "tsumo"):
+        if not res.wins:  # (a 洁律 hand whose wall ran out after a win is 'exhaustive' with its wins)
             mism.append(Mismatch(src, name, "result", "a win", f"{res.kind} {res.reason or ''}".strip()))
             return
         wins = {w.seat: w for w in res.wins}
@@ -678,7 +678,8 @@ def _compare_hand(
             mism.append(Mismatch(src, name, "draw deltas", draw["deltas"], res.deltas))
         if draw.get("tenpais") is not None and reason == "exhaustive" and draw["tenpais"] != res.tenpai:
             mism.append(Mismatch(src, name, "tenpai", draw["tenpais"], res.tenpai))
-    last = horas[-1] if horas else draw
+    # the hand's last result event: under 洁律's points mode the non-winners' completions (a ryukyoku) follow the wins
+    last = next((e for e in reversed(hand) if e["type"] in ("hora", "ryukyoku")), None)
     # the game's last hand may be recorded with the leftover riichi sticks already paid to first place
     if last is not None and last.get("scores") is not None and last["scores"] not in (res.scores, settled):
         mism.append(Mismatch(src, name, "scores after the hand", last["scores"], res.scores))
