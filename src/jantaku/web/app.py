@@ -250,6 +250,7 @@ async def status(request: Request) -> Response:
             "max_upload_bytes": MAX_UPLOAD,
             "max_inflated_bytes": MAX_INFLATED,
             "heavy": _heavy(request).status(),
+            "cluster": manager.cluster_status(),
         }
     )
 

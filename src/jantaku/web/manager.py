@@ -28,7 +28,9 @@ from jantaku.text import TextError, check_name
 
 from .errors import BadRequest, Conflict, Forbidden, NotFound, TooManyRequests, Unavailable, WebError
 from .gamestore import GameStore, StaleWrite, StoreClosed, StoredGame, StoredTable, StoreError, utc_now
+from .leases import Leases
 from .live import LiveTable, SeatInfo, _short, rebuild_table
+from .notices import TableNotices
 from .options import (
     _EARLY,
     AUTO_KEYS,
@@ -40,6 +42,7 @@ from .options import (
     playable_presets,
     table_rules,
 )
+from .storage import SqlStore
 from .views import (
     action_from_json,
 )
@@ -100,6 +103,13 @@ class TableManager:
         self._loading: dict[str, threading.Lock] = {}
         self._creates: dict[str, deque[float]] = {}
         self._swept = 0.0
+        self.leases: Leases | None = None
+        """Which tables this process drives, when several share the store's database (else ``None``: all)."""
+        self.notices: TableNotices | None = None
+        """The other processes' moves, when several share the store's database."""
+        if self._threaded and isinstance(store, SqlStore) and store.shared:
+            self.leases = Leases(store.engine, store.node).start(self._driven, self._watched, self._watched_elsewhere)
+            self.notices = TableNotices(store.url, store.node, self._on_notice, self._on_reconnect).start()
 
     # -- creating --------------------------------------------------------------------------------------------
 
@@ -529,7 +539,7 @@ class TableManager:
         while not self._closed:
             with self._clock_cond:
                 with self._lock:
-                    times = [t.wake_at for t in self.tables.values() if t.wake_at is not None]
+                    times = [at for t in self.tables.values() if (at := self._due_at(t)) is not None]
                 wait = min(times) - self.clock() if times else CLOCK_IDLE
                 if wait > 0:
                     self._clock_cond.wait(min(wait, CLOCK_IDLE))
@@ -548,6 +558,10 @@ class TableManager:
             thread = self._clock_thread
         if thread is not None and thread is not threading.current_thread():
             thread.join(wait)
+        if self.notices is not None:
+            self.notices.close()
+        if self.leases is not None:
+            self.leases.close()  # the other processes take this one's tables over at once
 
     def run_due(self, now: float | None = None) -> None:
         """Tick every held table whose next timed step is due (the clock thread calls this; tests may too)."""
@@ -555,8 +569,69 @@ class TableManager:
             tables = list(self.tables.values())
         for table in tables:
             at = now if now is not None else table.clock()
-            if table.wake_at is not None and table.wake_at <= at + _EARLY:
+            due = table.wake_at is not None and table.wake_at <= at + _EARLY
+            # closing a call window changes only what this process shows: whoever drives the table or not
+            if due and (table._shadow is not None or self._drives(table)):
                 self._tick(table, at)
+
+    # -- several processes on one database: who drives a table, and the others' moves -------------------------
+
+    def cluster_status(self) -> dict[str, Any] | None:
+        """``None`` for a process alone on its database; else this process's id (the ``holder`` of its rows in
+        ``leases``), how many tables' timed steps it drives and whether it hears the other processes' moves."""
+        if self.leases is None or self.notices is None:
+            return None
+        with self._lock:
+            held = list(self.tables)
+        return {
+            "process": self.leases.node,
+            "drives": sum(self.leases.holds(tid) for tid in held),
+            "listening": self.notices.connected.is_set(),
+        }
+
+    def _drives(self, table: LiveTable) -> bool:
+        """Whether this process takes ``table``'s timed steps (it holds the table's lease, or there are none)."""
+        return self.leases is None or self.leases.take(table.id)
+
+    def _due_at(self, table: LiveTable) -> float | None:
+        """When the clock should next look at ``table``: its next timed step, or, when another process drives
+        it, when this one may next ask for its lease."""
+        if table.wake_at is None or self.leases is None or table._shadow is not None:
+            return table.wake_at
+        return max(table.wake_at, self.leases.next_try(table.id))
+
+    def _driven(self) -> list[str]:
+        """The tables whose leases this process keeps: those held in memory and not over."""
+        with self._lock:
+            return [tid for tid, t in self.tables.items() if not t.over]
+
+    def _watched(self) -> list[str]:
+        """The tables someone watches through this process (a socket open on it)."""
+        with self._lock:
+            return [tid for tid, t in self.tables.items() if t.listeners]
+
+    def _watched_elsewhere(self, table_ids: set[str]) -> None:
+        """Someone watches these tables through another process: their people's timers run here too."""
+        with self._lock:
+            tables = [self.tables[tid] for tid in table_ids if tid in self.tables]
+        for table in tables:
+            table.touch()
+
+    def _on_notice(self, table_id: str) -> None:
+        """Another process changed ``table_id``: read it again if it is held, and push it to its sockets."""
+        with self._lock:
+            table = self.tables.get(table_id)
+        if table is not None:
+            with contextlib.suppress(WebError):
+                self._refresh(table)
+            self._wake_clock()
+
+    def _on_reconnect(self) -> None:
+        """The notices were interrupted (some may be lost): read every held table again."""
+        with self._lock:
+            held = list(self.tables)
+        for table_id in held:
+            self._on_notice(table_id)
 
     def _tick(self, table: LiveTable, now: float) -> None:
         with table.lock:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import secrets
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,6 +43,7 @@ from jantaku.errors import JantakuError
 
 from . import store_schema as t
 from .gamestore import GameStore, StaleWrite, StoreClosed, StoredGame, StoredTable, StoreError, utc_now
+from .notices import CHANNEL, notice
 from .store_engine import BUSY_TIMEOUT, database_url, is_memory, make_engine, mask, shown, transaction
 from .store_migrations import current_revision, head_revision, upgrade
 
@@ -89,6 +91,11 @@ class SqlStore:
             self.shown = self.path
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self.shared = not self.is_sqlite
+        """Whether several server processes may share the database (PostgreSQL): every write to a table in play
+        then sends a notice (:mod:`jantaku.web.notices`) when it is committed."""
+        self.node = secrets.token_hex(6)
+        """This store's id (one per server process): the sender of its notices, the holder of its leases."""
         self.engine = make_engine(self.url)
         # SQLite: writers of this process queue here rather than on the file's lock (the busy timeout polls);
         # a store in memory is one connection, so its readers queue too
@@ -191,6 +198,7 @@ class SqlStore:
             where = {"key": table.id, "expected_step": expected_step, "expected_tokens": table.tokens}
             if conn.execute(_MOVE, {**where, **changes}).rowcount != 1:
                 raise StaleWrite(f"table {table.id} is no longer at step {expected_step}")
+            self._notify(conn, table.id)
 
     def get_table(self, table_id: str) -> StoredTable | None:
         with self._transaction() as conn:
@@ -215,6 +223,7 @@ class SqlStore:
         with self._transaction(write=True) as conn:
             if conn.execute(_RELINK, {**where, **changes, "tokens": table.tokens}).rowcount != 1:
                 raise StaleWrite(f"table {table.id} is no longer at step {expected_step} with these links")
+            self._notify(conn, table.id)
 
     def finish_table(
         self, table_id: str, game: StoredGame, expected_step: int | None = None, state: StoredTable | None = None
@@ -228,6 +237,14 @@ class SqlStore:
             else:
                 conn.execute(_DROP, {"key": table_id})
             self._insert_game(conn, game, state)
+            if expected_step is not None:
+                self._notify(conn, table_id)
+
+    def _notify(self, conn: sa.Connection, table_id: str) -> None:
+        """Tell the other processes on the database that this one changed ``table_id``: sent at commit, never
+        for a write rolled back (nothing on SQLite)."""
+        if self.shared:
+            conn.execute(_NOTIFY, {"channel": CHANNEL, "text": notice(self.node, table_id)})
 
     def get_finished_table(self, table_id: str) -> StoredTable | None:
         with self._transaction() as conn:
@@ -280,6 +297,7 @@ _MOVE = t.tables.update().where(_EXTENDS)  # SET: updated, seats, actions, statu
 _RELINK = t.tables.update().where(_EXTENDS)  # SET: updated, seats, tokens
 _FINISH = t.tables.delete().where(_EXTENDS)
 _DROP = t.tables.delete().where(_t.id == _KEY)
+_NOTIFY = sa.text("SELECT pg_notify(:channel, :text)")
 
 
 @functools.cache

@@ -1,17 +1,18 @@
 """The web table's tables (SQLAlchemy Core), the same on SQLite and PostgreSQL: ``games`` (finished games) and
-``tables`` (games in play), as :mod:`jantaku.web.gamestore` describes them. Lists, objects and logs are JSON
+``tables`` (games in play), as :mod:`jantaku.web.gamestore` describes them, and ``leases`` (which server process
+drives a table's timed steps, :mod:`jantaku.web.leases`). Lists, objects and logs are JSON
 text, written as the store has always written them. A game's or a table's id and a game's time are compared
 byte by byte on both databases (PostgreSQL's ``"C"`` collation), so lists come out in the same order.
 
 The migrations (``jantaku/web/alembic/versions``) make these tables; this module is what the store's queries
-name. Neither name collides with the league recorder's tables (``league_*``), so both may share one database.
+name. None of these names collides with the league recorder's tables (``league_*``), so both may share one database.
 """
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 
-__all__ = ["KEY", "games", "metadata", "tables"]
+__all__ = ["KEY", "games", "leases", "metadata", "tables"]
 
 metadata = sa.MetaData()
 
@@ -48,3 +49,13 @@ tables = sa.Table(
     sa.Column("tokens", sa.Integer, nullable=False, server_default=sa.text("0")),  # seat token changes: compared too
     sa.Column("options", sa.Text, nullable=False, server_default="{}"),  # JSON: pace, timers, auto options
 )
+
+leases = sa.Table(
+    "leases",
+    metadata,
+    sa.Column("table_id", KEY, primary_key=True),
+    sa.Column("holder", sa.Text, nullable=False),  # the holding process's id (:attr:`SqlStore.node`)
+    sa.Column("expires", sa.Float, nullable=False),  # seconds since 1970 on the database's clock
+    sa.Column("watched", sa.Float, nullable=False, server_default=sa.text("0")),  # someone watches it until then
+)
+"""Which server process drives each table's timed steps, until when (see :mod:`jantaku.web.leases`)."""
