@@ -11,6 +11,7 @@ difference from the reference on the same games, ``*`` marking a difference whos
 from __future__ import annotations
 
 import math
+import textwrap
 
 from .analysis import Report
 from .compare import Comparison
@@ -191,8 +192,10 @@ def text_report(report: Report) -> str:
         lines += [
             "",
             f"Paired differences from {ref} on the same walls: each column is that rule set minus {ref}",
-            "(95% intervals; rates in percentage points). " + correction_line(report) + "; * marks them.",
-            *([note] if note else []),
+            *textwrap.wrap(
+                "(95% intervals; rates in percentage points). " + correction_line(report) + "; * marks them.", 115
+            ),
+            *(textwrap.wrap(note, 115) if note else []),
             "",
             "Flagged:",
             *_flagged_lines(report.comparisons),
