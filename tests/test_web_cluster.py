@@ -7,12 +7,16 @@ for a whole game and a ``kill -9``."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import time
+import urllib.error
+import urllib.request
 
 import pytest
 import sqlalchemy as sa
 
-from jantaku.web.leases import Leases
+from jantaku.web.leases import LEASE_SECONDS, RETRY_SECONDS, Leases
 from jantaku.web.manager import TableManager
 from jantaku.web.options import TableOptions
 from jantaku.web.storage import SqlStore, StoredTable
@@ -146,3 +150,176 @@ def test_one_process_drives_a_paced_table_and_the_other_takes_over_when_it_stops
         assert took < 2.5 and steps == sorted(steps) and len(set(steps)) == len(steps)
     finally:
         _close(a, b)
+
+
+# -- two real server processes ---------------------------------------------------------------------------------
+
+PACE_MS = 40
+
+
+def _choice(actions: list[dict]) -> int:
+    """A person's quick choice: a win when offered, else no call, else the drawn tile (else the first discard)."""
+    by_type = {}
+    for a in actions:
+        by_type.setdefault(a["type"], []).append(a)
+    for kind in ("tsumo", "ron", "none"):
+        if kind in by_type:
+            return by_type[kind][0]["index"]
+    discards = by_type.get("dahai", [])
+    drawn = [a for a in discards if a["tsumogiri"]]
+    return (drawn or discards or actions)[0]["index"]
+
+
+async def _http(url: str, body: dict | None = None) -> tuple[int, dict]:
+    """GET ``url``, or POST ``body`` to it: the status and the JSON answer (``OSError``: no server there)."""
+
+    def call() -> tuple[int, dict]:
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=20) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    return await asyncio.to_thread(call)
+
+
+def _holder(url: str, table_id: str) -> str:
+    """The process holding ``table_id``'s lease."""
+    store = SqlStore(url)
+    try:
+        with store.engine.connect() as conn:
+            query = sa.text("SELECT holder FROM leases WHERE table_id = :t")
+            return conn.execute(query, {"t": table_id}).scalar_one()
+    finally:
+        store.close()
+
+
+def _lags(seen: dict[str, list[tuple[float, int]]], until: float) -> list[float]:
+    """For every view a watcher on one process was pushed (before ``until``), how much later the watcher on the
+    other process was first at that step or past it (0 if it was there first)."""
+    lags = []
+    for here, there in (("a", "b"), ("b", "a")):
+        for at, step in seen[here]:
+            if at > until:
+                continue
+            later = [t for t, s in seen[there] if s >= step]
+            if later:
+                lags.append(max(0.0, min(later) - at))
+    return lags
+
+
+def test_two_servers_one_game_a_killed_driver_and_no_acknowledged_move_lost(pg_cluster, tmp_path):
+    """Two ``jantaku serve`` processes on one database; one person through each, two bots, a watcher on each.
+    Every move reaches the other process's watcher at once; the process driving the bots is killed with SIGKILL
+    during the second hand; its person reconnects to the other process (as a proxy sends them), which takes
+    the bots over, and the game is played to its end; every move acknowledged is in the stored game."""
+    import websockets
+
+    from served import served
+
+    url = pg_cluster.fresh_url()
+    options = ("--db", url, "--pace", str(PACE_MS), "--result-seconds", "0", "--tables-per-minute", "0")
+    with served(tmp_path, *options) as (proc_a, base_a), served(tmp_path, *options) as (proc_b, base_b):
+        procs, bases = {"a": proc_a, "b": proc_b}, {"a": base_a, "b": base_b}
+        seen: dict[str, list[tuple[float, int]]] = {"a": [], "b": []}
+        acked: dict[int, list[dict]] = {0: [], 1: []}
+        unsure = {0: 0, 1: 0}
+        killed: dict[str, float] = {}
+
+        async def run() -> dict:
+            if True:
+                seats = ["human", "human", "efficiency", "efficiency"]
+                code, table = await _http(base_a + "api/tables", {"rules": "tenhou", "seats": seats, "length": "east"})
+                assert code == 201, table
+                tid = table["id"]
+                code, claim = await _http(base_b + f"api/tables/{tid}/claim", {"invite": table["seats"][1]["invite"]})
+                assert code == 200, claim
+                tokens = {0: table["seats"][0]["token"], 1: claim["token"]}
+                watch = table["spectator_link"].split("watch=")[1]
+                status = {k: (await _http(bases[k] + "api/status"))[1]["cluster"] for k in bases}
+                assert all(s["listening"] for s in status.values()), status
+                nodes = {s["process"]: k for k, s in status.items()}
+
+                def ws_url(where: str, token: str) -> str:
+                    return bases[where].replace("http", "ws") + f"ws/tables/{tid}?token={token}"
+
+                async def watcher(where: str) -> None:
+                    with contextlib.suppress(websockets.ConnectionClosed, OSError):
+                        async with websockets.connect(ws_url(where, watch)) as ws:
+                            async for text in ws:
+                                msg = json.loads(text)
+                                if msg["type"] == "view":
+                                    seen[where].append((time.monotonic(), msg["view"]["step"]))
+                                    if msg["view"]["over"]:
+                                        return
+
+                async def person(seat: int, where: str) -> dict:
+                    while True:
+                        try:
+                            async with websockets.connect(ws_url(where, tokens[seat])) as ws:
+                                async for text in ws:
+                                    msg = json.loads(text)
+                                    if msg["type"] != "view":
+                                        continue
+                                    view = msg["view"]
+                                    if view["over"]:
+                                        return view
+                                    if not view["actions"]:
+                                        continue
+                                    index = _choice(view["actions"])
+                                    body = {"token": tokens[seat], "step": view["step"], "index": index}
+                                    try:
+                                        code, answer = await _http(bases[where] + f"api/tables/{tid}/act", body)
+                                    except OSError:
+                                        unsure[seat] += 1  # the process died with the move: stored or not
+                                        raise
+                                    if code == 200:
+                                        move = {k: v for k, v in view["actions"][index].items() if k != "index"}
+                                        acked[seat].append(move)
+                                    else:  # another process moved first (409): the next view comes
+                                        assert code == 409, answer
+                        except (websockets.ConnectionClosed, OSError):
+                            assert killed, f"seat {seat} lost its process {where} before any was killed"
+                            where = "b" if where == "a" else "a"  # the proxy sends it to the process still up
+                            await asyncio.sleep(0.2)
+
+                async def killer() -> None:
+                    while True:  # during the second hand, kill the process driving the bots
+                        await asyncio.sleep(0.1)
+                        code, view = await _http(base_a + f"api/tables/{tid}/view?token={watch}")
+                        if code == 200 and view["hand_results"] >= 1:
+                            break
+                    where = nodes[await asyncio.to_thread(_holder, url, tid)]
+                    killed[where] = time.monotonic()
+                    procs[where].kill()
+
+                tasks = [watcher("a"), watcher("b"), killer()]
+                views = await asyncio.wait_for(asyncio.gather(person(0, "a"), person(1, "b"), *tasks), timeout=150)
+                return {"tid": tid, "views": views[:2]}
+
+        out = asyncio.run(run())
+    # the game ended for both people, the same way
+    assert out["views"][0]["final"] == out["views"][1]["final"] and out["views"][0]["over"]
+    store = SqlStore(url)
+    stored = store.get_finished_table(out["tid"])
+    store.close()
+    for seat in (0, 1):
+        mine = [a for a in stored.actions if a["seat"] == seat]
+        it = iter(mine)  # every acknowledged move is stored, in order (a move cut off by the kill may be too)
+        assert all(any(m == a for a in it) for m in acked[seat]), seat
+        assert len(acked[seat]) <= len(mine) <= len(acked[seat]) + unsure[seat]
+    (dead,) = killed
+    alive = "b" if dead == "a" else "a"
+    lags = sorted(_lags(seen, killed[dead]))
+    p50, p99 = lags[len(lags) // 2], lags[int(len(lags) * 0.99)]
+    # the surviving watcher's table moves again once the other process drives the bots
+    last = max(s for t, s in seen[alive] if t <= killed[dead])
+    moved = min(t for t, s in seen[alive] if s > last) - killed[dead]
+    print(
+        f"watchers' lag over {len(lags)} views: p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms; "
+        f"process {dead} killed, the table moved again {moved:.1f} s later"
+    )
+    assert p99 < PACE_MS / 1000 + 0.5, lags[-10:]
+    assert moved < LEASE_SECONDS + RETRY_SECONDS + 3.0

@@ -49,6 +49,10 @@ from .views import (
 
 log = logging.getLogger("jantaku.web")
 
+_RETRIES = 5
+"""How many times a change that does not depend on the game's step is tried when other processes keep moving
+the table first."""
+
 # -- the manager ------------------------------------------------------------------------------------------------
 
 
@@ -458,21 +462,28 @@ class TableManager:
 
     def _change_seat(self, table: LiveTable, seat: int, token: str | None, invite: str | None) -> None:
         """Set seat ``seat``'s token and invitation and store them (with ``table.lock`` held); on a refused write
-        the seat is put back as it was."""
-        info = table.seats[seat]
-        old = info.token, info.invite
-        info.token, info.invite = token, invite
-        table.tokens += 1
-        try:
-            with self._storing(table.id):
-                self.store.save_tokens(table.stored_table(), table.step, table.tokens - 1)
-        except StaleWrite:
-            (info.token, info.invite), table.tokens = old, table.tokens - 1
-            self._refresh(table)
-            raise Conflict("another server process changed this table first: nothing was changed, try again") from None
-        except BaseException:
-            (info.token, info.invite), table.tokens = old, table.tokens - 1
-            raise
+        the seat is put back as it was. A write refused because another process moved the table on meanwhile (a
+        bot's step) is made again on the table as it now is, unless that process changed this seat too (409):
+        a seat's link does not depend on the game's step."""
+        before = table.seats[seat].token, table.seats[seat].invite
+        for _ in range(_RETRIES):
+            info = table.seats[seat]  # (a table read again has new seat objects)
+            old = info.token, info.invite
+            if old != before or table.over:
+                break
+            info.token, info.invite = token, invite
+            table.tokens += 1
+            try:
+                with self._storing(table.id):
+                    self.store.save_tokens(table.stored_table(), table.step, table.tokens - 1)
+                return
+            except StaleWrite:
+                (info.token, info.invite), table.tokens = old, table.tokens - 1
+                self._refresh(table)
+            except BaseException:
+                (info.token, info.invite), table.tokens = old, table.tokens - 1
+                raise
+        raise Conflict("another server process changed this table first: nothing was changed, try again")
 
     def ready(self, table_id: str, token: Any) -> LiveTable:
         """The seat of ``token`` closed the result panel of the hand held on the board (see
@@ -507,13 +518,16 @@ class TableManager:
         return table
 
     def _guarded(self, table: LiveTable, change: Callable[[], None]) -> None:
-        try:
-            change()
-        except StaleWrite:
-            self._refresh(table)
-            raise Conflict(
-                "another server process moved this table first: nothing was applied, reload the table"
-            ) from None
+        """Make ``change`` (a person's closing of the result panel or change of auto options: it does not depend
+        on the step the person saw) and store it; when another process moved the table on first, make it again
+        on the table as it now is."""
+        for _ in range(_RETRIES):
+            try:
+                change()
+                return
+            except StaleWrite:
+                self._refresh(table)
+        raise Conflict("another server process moved this table first: nothing was applied, reload the table")
 
     # -- the clock: paced steps, call windows, timers, held hands ---------------------------------------------
 
