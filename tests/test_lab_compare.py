@@ -207,3 +207,26 @@ def test_the_command_line_writes_the_exports(east_only, tmp_path, capsys):
     assert meta["reference"] == "mu" and meta["games"] == 2 and meta["seed"] == 4 and meta["jantaku"]
     assert meta["command"].startswith("jantaku analyze --rules") and meta["command"].endswith("--json --quiet")
     assert meta["rule_sets"] == [east_only, "mu"] and meta["python"].count(".") == 2 and meta["started"]
+
+
+def test_a_rare_measure_moved_alike_is_judged_by_its_own_games():
+    # a yaku's han (a ratio) carried by 5 of 400 games, one han higher in each of them under the second rule set:
+    # the error is zero, and the sign test that bounds the p-value counts those 5 games, not the 400
+    import numpy as np
+
+    from jantaku.lab.compare import p_value
+    from jantaku.lab.measures import Measure, difference
+
+    n = 400
+    wins = np.zeros(n)
+    wins[[3, 50, 120, 260, 399]] = 1.0
+    han = lambda s: s["han"] / s["wins"]  # noqa: E731
+    base = {"wins": wins, "han": 6.0 * wins, "games": np.ones(n)}
+    more = {"wins": wins, "han": 7.0 * wins, "games": np.ones(n)}
+    d = difference(Measure("yaku_han:x", han), more, base)
+    assert d is not None and d.mean == pytest.approx(1.0) and d.se == 0.0
+    assert d.games == 5
+    assert p_value(d) == pytest.approx(2.0**-4)  # not 2^-399: five games cannot make it certain
+    every = {"wins": np.ones(n), "games": np.ones(n)}
+    d_all = difference(Measure("win_rate", lambda s: s["wins"] / s["games"]), every, {**every, "wins": wins})
+    assert d_all is not None and d_all.games == n  # every game bears on a win rate

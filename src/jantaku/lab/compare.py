@@ -10,8 +10,11 @@ rule does not change is at most 5%, however many measures are shown.
 With few games the normal approximation overstates certainty (the jackknife's error is itself uncertain), so
 a p-value is never below ``2^(1 - games)``: the p-value of a sign test in which every game moved the measure
 the same way, the smallest that any test on that many paired games can give without assuming a distribution.
-From about 30 games on this floor is far below anything Holm's correction needs; below 13 games no
-difference can be flagged in a family of 60 measures. Two edge cases: a difference of zero with a standard
+``games`` counts the games that bear on the measure (something in a column it reads, under either rule set):
+every game for a win rate, only the games with such a win for a rare yaku's han, so a rule that moves a rare yaku's
+han alike in its ten games is not called certain by the thousand games around them. From about 30 such games
+on this floor is far below anything Holm's correction needs; below 13 no difference can be flagged in a family
+of 60 measures. Two edge cases: a difference of zero with a standard
 error of zero (every game the same under both rule sets, e.g. a rate that no game ever saw) has p = 1; a
 nonzero difference with a standard error of zero (every game moved the measure alike) has the floor. Where
 the error is undefined (fewer than two games in which the measure is defined under both) there is no

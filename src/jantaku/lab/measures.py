@@ -57,6 +57,7 @@ The measures (per player-hand means: per hand per player, so four players' win r
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -116,7 +117,8 @@ class Estimate:
 class Difference:
     """A measure's difference between two rule sets on the same games (``mean``: this one minus the reference)
     with its paired jackknife standard error ``se`` and 95% interval; ``observed``: False when the event of a
-    rate was seen under neither rule set; ``games``: the pairs; ``scale``: the larger of the two values' sizes
+    rate was seen under neither rule set; ``games``: the pairs that bear on it (with something in a column the
+    measure reads, under either rule set: the sign test's count); ``scale``: the larger of the two values' sizes
     (at least 1), against which a difference or an error is judged to be zero. ``p``, ``p_holm`` and ``flagged``
     are set by :func:`jantaku.lab.compare.compare` (``p`` is ``None`` where the error is undefined)."""
 
@@ -275,7 +277,34 @@ def difference(measure: Measure, cols: Mapping[str, np.ndarray], base: Mapping[s
     low, high = (d - Z95 * se, d + Z95 * se) if math.isfinite(se) else (d, d)
     if measure.rate:  # a difference of two shares lies in [-1, 1]
         low, high = max(-1.0, low), min(1.0, high)
-    return Difference(d, (low, high), se, n, observed, max(1.0, abs(a), abs(b)))
+    return Difference(d, (low, high), se, _bearing(measure.fn, cols, base), observed, max(1.0, abs(a), abs(b)))
+
+
+def _bearing(fn: Callable[[Sums], Any], cols: Mapping[str, np.ndarray], base: Mapping[str, np.ndarray]) -> int:
+    """The games that bear on a difference: those with something in a column the measure reads, under either
+    rule set (a yaku's han is carried by the games in which it was won, a win rate by every game)."""
+    read = _Reading({k: 1.0 for k in cols})
+    with np.errstate(divide="ignore", invalid="ignore"), contextlib.suppress(ArithmeticError):
+        fn(read)  # (the values do not matter, only which columns are read)
+    n = _games(cols)
+    bears = np.zeros(n, bool)
+    for k in read.read:
+        for side in (cols, base):
+            if k in side:
+                bears |= side[k] != 0
+    return int(np.count_nonzero(bears))
+
+
+class _Reading(_Cols):
+    """Column sums that remember which columns a measure read."""
+
+    def __init__(self, data: dict[str, float]) -> None:
+        super().__init__(data)
+        self.read: set[str] = set()
+
+    def __getitem__(self, key: str) -> Any:
+        self.read.add(key)
+        return super().__getitem__(key)
 
 
 def _player_sd(name: str) -> Callable[[Sums], Any]:
