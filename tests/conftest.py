@@ -110,6 +110,8 @@ HEAVY_MODULES = (
     "tests/e2e/test_e2e_league.py",
     "tests/e2e/test_e2e_details.py",
     "tests/test_lab.py",
+    "tests/test_web_cluster.py",
+    "tests/test_hosting_script.py",
     "tests/e2e/test_e2e_pace.py",
     "tests/test_readme.py",
     "tests/test_env_bc.py",
