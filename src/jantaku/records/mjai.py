@@ -41,7 +41,7 @@ from jantaku.errors import JantakuError, excerpt
 from jantaku.table.seatview import PRIVATE_KEYS, as_seen_by
 
 from .errors import RecordError, read_text_file
-from .record import MAX_EVENTS, GameRecord, event_problem, has_dead_wall
+from .record import MAX_EVENTS, GameRecord, event_problem, start_dead_wall
 
 __all__ = ["PRIVATE_KEYS", "player_view_event", "player_view_events", "read_mjai", "write_mjai"]
 
@@ -147,7 +147,7 @@ def read_mjai(
             if e["type"] == "start_game":
                 problem = _rules_problem(e.get("rules"))
                 if problem is None and isinstance(e.get("rules"), str):
-                    dead_wall = has_dead_wall(e["rules"])
+                    dead_wall = start_dead_wall(e)
             problem = problem or event_problem(e, strict=strict, dead_wall=dead_wall)
             if problem is not None:
                 raise RecordError(f"{name}: line {n}: {problem}")

@@ -346,6 +346,26 @@ def has_dead_wall(rule_name: str) -> bool:
         return True
 
 
+def start_dead_wall(start: dict[str, Any]) -> bool:
+    """Whether the game a ``start_game`` event opens plays with a dead wall: its ``rules`` with its
+    ``rule_changes`` (a 洁律 table under a rule file of its own names no preset), else :func:`has_dead_wall`.
+
+    >>> start_dead_wall({"type": "start_game", "rules": "my-jielu", "rule_changes": {"family": "jielu",
+    ...     "dead_wall": False}}), start_dead_wall({"type": "start_game", "rules": "mleague"})
+    (False, True)
+    """
+    from jantaku.errors import JantakuError
+    from jantaku.rules import rules_with_changes
+
+    name, changes = start.get("rules"), start.get("rule_changes")
+    if isinstance(name, str) and isinstance(changes, dict):
+        try:
+            return rules_with_changes(name, changes).dead_wall
+        except JantakuError:
+            pass
+    return has_dead_wall(name) if isinstance(name, str) else True
+
+
 def rotate_seats(events: list[dict[str, Any]], first: int) -> list[dict[str, Any]]:
     """The same events with seat ``first`` renumbered 0 (and the others after it), as formats that put the
     first dealer at seat 0 (tenhou.net/6) need.
@@ -402,7 +422,9 @@ class GameRecord:
     def check(self) -> None:
         """Raise :class:`~jantaku.records.errors.RecordError` naming the first event a replay cannot take
         (:func:`check_events`, strict), and for a wall that is not the 136 tile ids once each."""
-        check_events(self.events, self.source, dead_wall=has_dead_wall(self.rule_name))
+        start = next((e for e in self.events if e.get("type") == "start_game"), None)
+        dead_wall = start_dead_wall(start) if start is not None else has_dead_wall(self.rule_name)
+        check_events(self.events, self.source, dead_wall=dead_wall)
         for n, wall in enumerate(self.walls or []):
             if not (isinstance(wall, list) and len(wall) == 136 and sorted(wall) == list(range(136))):
                 raise RecordError(f"{self.source}: wall {n} must hold each tile id 0-135 once")

@@ -19,7 +19,7 @@ from typing import Any
 
 from jantaku.errors import JantakuError
 from jantaku.jielu import JieluResult
-from jantaku.rules import Ruleset, load_rules
+from jantaku.rules import Ruleset, load_rules, rules_with_changes
 from jantaku.table.actions import (
     ANKAN,
     CONTINUE,
@@ -287,10 +287,20 @@ def wall_from_hand(events: list[dict[str, Any]], red_fives: bool, dead_wall: boo
     return Wall(filled, tuple(start.get("dice", (1, 1))))  # type: ignore[arg-type]
 
 
+def record_rules(record: GameRecord) -> Ruleset:
+    """The rule set a record names, with the ``rule_changes`` its ``start_game`` carries (jantaku's records of a
+    table under a rule file: the changes from the preset it names, or all its parameters when it names none)."""
+    start = next((e for e in record.events if e.get("type") == "start_game"), None)
+    changes = start.get("rule_changes") if start is not None else None
+    if isinstance(changes, dict) and changes:
+        return rules_with_changes(record.rule_name, changes)
+    return load_rules(record.rule_name)
+
+
 def rules_for_record(record: GameRecord, rules: Ruleset | str | None = None) -> Ruleset:
-    """The rule set to replay a record under: the given one (default: the record's) with the record's own
-    red fives, open tanyao and length."""
-    base = load_rules(rules or record.rule_name)
+    """The rule set to replay a record under: the given one (default: the record's, :func:`record_rules`) with
+    the record's own red fives, open tanyao and length."""
+    base = load_rules(rules) if rules else record_rules(record)
     changes: dict[str, Any] = {
         "red_fives": [1, 1, 1] if record.red_fives else [0, 0, 0],
         "open_tanyao": record.open_tanyao,
@@ -317,7 +327,7 @@ def replay_record(record: GameRecord, rules: Ruleset | str | None = None) -> Rep
     # the engine settles them
     if record.final is not None and end is not None and rs.family == "riichi":
         # read back from the record's own numbers, the rule set's settlement preferred (not a reader's guess)
-        own = load_rules(rules or record.rule_name)
+        own = load_rules(rules) if rules else record_rules(record)
         # penalties (chombo, cards: jantaku's own records state them at the end) come off after the settlement
         pen = end.get("penalties")
         if not (isinstance(pen, list) and len(pen) == 4 and all(isinstance(x, int | float) for x in pen)):
