@@ -323,3 +323,129 @@ def test_two_servers_one_game_a_killed_driver_and_no_acknowledged_move_lost(pg_c
     )
     assert p99 < PACE_MS / 1000 + 0.5, lags[-10:]
     assert moved < LEASE_SECONDS + RETRY_SECONDS + 3.0
+
+
+# -- a finished hand's result panel, closed through two processes ----------------------------------------------
+
+RESULT_SECONDS = 20
+
+
+def _ws(base: str, tid: str, token: str) -> str:
+    return base.replace("http", "ws") + f"ws/tables/{tid}?token={token}"
+
+
+async def _to_the_hold(base: str, tid: str, token: str) -> dict:
+    """Play the seat of ``token`` through the process at ``base`` (quick choices, through its websocket) until
+    its view holds the finished first hand under its result; that view."""
+    import websockets
+
+    async with websockets.connect(_ws(base, tid, token)) as ws:
+        async for text in ws:
+            msg = json.loads(text)
+            if msg["type"] != "view":
+                continue
+            view = msg["view"]
+            if view["hold"] is not None:
+                return view
+            assert view["hand_results"] == 0 and not view["over"], "the first hand was let go unseen"
+            if view["actions"]:
+                body = {"token": token, "step": view["step"], "index": _choice(view["actions"])}
+                code, answer = await _http(base + f"api/tables/{tid}/act", body)
+                assert code in (200, 409), answer  # 409: the table moved first (the next view comes)
+    raise AssertionError("the socket closed before the hand ended")
+
+
+async def _next_deal(ws) -> float:
+    """Read a seat's socket until it shows the next deal (no hand held any more); when it came."""
+    async for text in ws:
+        msg = json.loads(text)
+        if msg["type"] == "view" and msg["view"]["hold"] is None:
+            assert msg["view"]["hand_results"] == 1
+            return time.monotonic()
+    raise AssertionError("the socket closed before the next deal")
+
+
+def test_two_people_on_two_processes_close_the_result_and_the_next_deal_comes_at_once(pg_cluster, tmp_path):
+    """Who closed a finished hand's result panel is stored with the table, and so is when its hold ends: two
+    people at one table through two processes each close the panel, and the next deal comes at once (not when the
+    result's 20 seconds are up); the other process's re-reads keep the hold's countdown, and a person reloading
+    the page through the other process finds the panel as they left it (closed, the seconds still running). The
+    same table played through one process lets the next deal come at once as before."""
+    import websockets
+
+    from served import served
+
+    url = pg_cluster.fresh_url()
+    options = ("--db", url, "--pace", "20", "--result-seconds", str(RESULT_SECONDS), "--tables-per-minute", "0")
+    with served(tmp_path, *options) as (_, base_a), served(tmp_path, *options) as (_, base_b):
+
+        async def table(claim_through: str) -> tuple[str, dict[int, str]]:
+            seats = ["human", "human", "efficiency", "efficiency"]
+            code, made = await _http(base_a + "api/tables", {"rules": "tenhou", "seats": seats})
+            assert code == 201, made
+            tid = made["id"]
+            code, claim = await _http(claim_through + f"api/tables/{tid}/claim", {"invite": made["seats"][1]["invite"]})
+            assert code == 200, claim
+            return tid, {0: made["seats"][0]["token"], 1: claim["token"]}
+
+        async def ready(base: str, tid: str, token: str) -> dict:
+            code, view = await _http(base + f"api/tables/{tid}/ready", {"token": token})
+            assert code == 200, view
+            return view
+
+        async def view(base: str, tid: str, token: str) -> dict:
+            code, answer = await _http(base + f"api/tables/{tid}/view?token={token}")
+            assert code == 200, answer
+            return answer
+
+        async def run() -> dict[str, float]:
+            (two, tok2), (one, tok1) = await asyncio.gather(table(base_b), table(base_a))
+            holds = await asyncio.gather(
+                _to_the_hold(base_a, two, tok2[0]),
+                _to_the_hold(base_b, two, tok2[1]),
+                _to_the_hold(base_a, one, tok1[0]),
+                _to_the_hold(base_a, one, tok1[1]),
+            )
+            held = time.monotonic()
+            assert all(v["hold"]["ready"] is False for v in holds)
+            left = min(v["hold"]["seconds_left"] for v in holds[:2])
+            assert left > RESULT_SECONDS - 10, holds[0]["hold"]
+            await asyncio.sleep(2.0)  # the hold's clock runs a while before anyone closes the panel
+
+            # two processes: seat 0 closes the panel through A; B reads the table again and keeps the countdown
+            assert (await ready(base_a, two, tok2[0]))["hold"]["ready"] is True
+            deadline = time.monotonic() + 5
+            while not (await view(base_b, two, tok2[0]))["hold"]["ready"]:
+                assert time.monotonic() < deadline, "B never learnt that seat 0 closed the panel"
+                await asyncio.sleep(0.05)
+            other = (await view(base_b, two, tok2[1]))["hold"]
+            expected = left - (time.monotonic() - held)
+            assert other["ready"] is False and abs(other["seconds_left"] - expected) < 1.5, (other, expected)
+            # seat 0 reloads the page through B: the panel is closed, its seconds run on
+            async with (
+                websockets.connect(_ws(base_b, two, tok2[0])) as ws0,
+                websockets.connect(_ws(base_a, two, tok2[1])) as ws1,
+            ):
+                first = json.loads(await ws0.recv())["view"]
+                expected = left - (time.monotonic() - held)
+                assert first["hold"]["ready"] is True and abs(first["hold"]["seconds_left"] - expected) < 1.5
+                assert json.loads(await ws1.recv())["view"]["hold"]["ready"] is False
+                # seat 1 closes it through B: the next deal comes at once, on both processes
+                closed = time.monotonic()
+                assert (await ready(base_b, two, tok2[1]))["hold"] is None
+                came = await asyncio.wait_for(asyncio.gather(_next_deal(ws0), _next_deal(ws1)), 10)
+            cross = max(came) - closed
+
+            # one process: both close it through A, as before
+            await ready(base_a, one, tok1[0])
+            async with websockets.connect(_ws(base_a, one, tok1[1])) as ws:
+                assert json.loads(await ws.recv())["view"]["hold"]["ready"] is False
+                closed = time.monotonic()
+                await ready(base_a, one, tok1[1])
+                alone = await asyncio.wait_for(_next_deal(ws), 10) - closed
+            return {"cross": cross, "alone": alone, "hold_left": left - (closed - held)}
+
+        out = asyncio.run(asyncio.wait_for(run(), 150))
+    print(f"next deal after the last close: two processes {out['cross']:.2f} s, one process {out['alone']:.2f} s")
+    assert out["cross"] < 2.0 and out["alone"] < 2.0, out
+    assert out["hold_left"] > 10, out  # well before the result's seconds were up

@@ -240,10 +240,13 @@ def test_the_finished_hand_stays_until_every_person_closed_it(tmp_path):
         m.act(t.id, t.seats[0].token, step, 0)
     m.ready(t.id, t.seats[0].token)
     assert t.view(0)["hold"]["ready"] is True and t.view(2)["hold"]["ready"] is False
-    # a restart keeps the hand held (who closed it is forgotten: the panel shows again)
+    # a restart keeps the hand held, who closed it and its time (stored with the table)
+    clock.now += 5
     m2 = _manager(tmp_path / "g.sqlite3", clock)
     again = m2.get(t.id)
     assert again.view(2)["hold"] is not None and again.view(2)["round"]["name"] == first["round"]
+    assert again.view(0)["hold"]["ready"] is True and again.view(2)["hold"]["ready"] is False
+    assert again.view(2)["hold"]["seconds_left"] == pytest.approx(25.0, abs=0.2)
     m.ready(t.id, t.seats[2].token)
     v = t.view(0)
     assert (v["hold"] is None and v["round"]["name"] != first["round"]) or v["round"]["honba"] != first["honba"]

@@ -73,7 +73,7 @@ def test_games_survive_a_restart(games_db):
     assert got == _game("a", "2026-01-01T00:00:00Z")
     assert got.players[0]["name"] == "東"
     assert again.get_table("t") == _table("t", actions=range(3))
-    assert again.table_step("t") == 3 and again.table_stamp("t") == (3, 0)
+    assert again.table_step("t") == 3 and again.table_stamp("t") == (3, 0, 0)
     assert [g.id for g in again.list_games(limit=1, offset=1)] == ["a"]
     again.close()
 
@@ -124,9 +124,33 @@ def test_a_write_that_does_not_extend_the_stored_step_is_refused(store):
     assert store.get_table("t") == _table("t", actions=range(2)) and store.get_game("t") is None
     store.save_table(_table("t", actions=range(3)), expected_step=2)
     store.save_tokens(_table("t", actions=range(3), tokens=1), expected_step=3, expected_tokens=0)
-    assert store.table_stamp("t") == (3, 1)
+    assert store.table_stamp("t") == (3, 1, 2)  # two writes since it was stored
     with pytest.raises(StaleWrite):  # a table that is not there
         store.save_table(_table("nope", actions=range(1)), expected_step=0)
+
+
+def test_a_write_that_names_an_older_version_is_refused_though_the_step_is_the_same(store):
+    """Two processes change a table without moving its game (a closed result panel, an auto option): the write
+    of the one that read the row before the other's write is refused, so neither change is lost unseen."""
+    store.save_table(_table("t", actions=range(2)))
+    read = store.get_table("t")
+    assert read.version == 0
+    mine = StoredTable(**{**read.__dict__, "options": {"hold": {"ready": [0]}}})
+    theirs = StoredTable(**{**read.__dict__, "options": {"hold": {"ready": [2]}}})
+    store.save_table(theirs, expected_step=2)
+    with pytest.raises(StaleWrite, match=r"no longer at step 2 \(version 0\)"):
+        store.save_table(mine, expected_step=2)
+    again = store.get_table("t")
+    assert again.options == {"hold": {"ready": [2]}} and again.version == 1 and store.table_stamp("t") == (2, 0, 1)
+    again.options["hold"]["ready"].append(0)  # read again, the change is made on the table as it now is
+    store.save_table(again, expected_step=2)
+    assert store.get_table("t").options == {"hold": {"ready": [2, 0]}} and store.table_stamp("t") == (2, 0, 2)
+    with pytest.raises(StaleWrite):
+        store.save_tokens(StoredTable(**{**again.__dict__, "tokens": 1}), expected_step=2, expected_tokens=0)
+    with pytest.raises(StaleWrite):
+        store.finish_table("t", _game("t"), 2, again)
+    store.save_table(_table("t", actions=range(2)))  # a row replaced whole is a write too
+    assert store.table_stamp("t") == (2, 0, 3)
 
 
 @pytest.mark.parametrize("write", ["save_table", "finish_table"])
@@ -162,7 +186,7 @@ def test_concurrent_writers_of_one_step_exactly_one_wins(games_db, write):
             (winner,) = [n for n, r in results.items() if r == "won"]
             if write == "save_table":
                 assert stores[1].get_table("t").actions[-1] == {"n": 100 + winner}
-                assert stores[0].table_stamp("t") == (step + 1, 0)
+                assert stores[0].table_stamp("t") == (step + 1, 0, step + 1)
             else:
                 assert stores[1].get_table("t") is None
                 assert stores[0].get_game("t").players[0]["kind"] == str(winner)

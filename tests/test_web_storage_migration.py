@@ -125,7 +125,7 @@ def test_a_file_of_each_hand_written_version_migrates_in_place(tmp_path, version
         with pytest.raises(StaleWrite):
             store.save_table(moved, expected_step=2)
         store.save_table(moved, expected_step=3)
-        assert store.table_stamp("t") == (4, table.tokens)
+        assert store.table_stamp("t") == (4, table.tokens, 1)
     store.close()
     fresh.close()
     again = SqlStore(path)  # opened again: nothing left to migrate

@@ -84,6 +84,11 @@ class StoredTable:
     options: dict[str, Any] = field(default_factory=dict)
     """The table's pace and time options, each seat's auto options and how many finished hands were let go
     (see :class:`~jantaku.web.tables.TableOptions`); empty for tables from before them."""
+    version: int | None = field(default=None, compare=False)
+    """How many times the table's row had been written when this state was read from it: a write of a table in
+    play that names it is made only if the row is still at it (else :class:`StaleWrite`), and every write
+    advances the row's version by one. ``None``: not compared (a state made by hand). Not part of the
+    state: two states that differ only in it are equal."""
 
 
 class GameStore(Protocol):
@@ -100,8 +105,9 @@ class GameStore(Protocol):
         """Stored games, newest first, without their event logs (``events`` empty)."""
 
     def save_table(self, table: StoredTable, expected_step: int | None = None) -> None:
-        """Insert or replace a game in play; with ``expected_step``, only if the stored table is at that step
-        (else :class:`StaleWrite`, nothing written)."""
+        """Insert or replace a game in play; with ``expected_step``, only if the stored table is at that step,
+        with ``table.tokens`` token changes and at ``table.version`` when it is not ``None`` (else
+        :class:`StaleWrite`, nothing written)."""
 
     def get_table(self, table_id: str) -> StoredTable | None:
         """A game in play, or ``None``."""
@@ -109,18 +115,21 @@ class GameStore(Protocol):
     def table_step(self, table_id: str) -> int | None:
         """The stored step of a game in play (how many actions it holds), or ``None``."""
 
-    def table_stamp(self, table_id: str) -> tuple[int, int] | None:
-        """The stored step of a game in play and how many times a seat's token was reissued, or ``None``."""
+    def table_stamp(self, table_id: str) -> tuple[int, int, int] | None:
+        """The stored step of a game in play, how many times a seat's token was reissued and how many times its
+        row was written (its version), or ``None``."""
 
     def save_tokens(self, table: StoredTable, expected_step: int, expected_tokens: int) -> None:
         """Store a game in play's seats (a reissued token) with ``table.tokens``, only if the stored table is at
-        ``expected_step`` with ``expected_tokens`` reissues (else :class:`StaleWrite`, nothing written)."""
+        ``expected_step`` with ``expected_tokens`` reissues and at ``table.version`` when it is not ``None`` (else
+        :class:`StaleWrite`, nothing written)."""
 
     def finish_table(
         self, table_id: str, game: StoredGame, expected_step: int | None = None, state: StoredTable | None = None
     ) -> None:
         """Store the finished game (with ``state``, the table it was played at) and drop its table row, both or
-        neither; with ``expected_step`` only if the stored table is at that step (else :class:`StaleWrite`)."""
+        neither; with ``expected_step`` only if the stored table is at that step (and at ``state.version``, when
+        given; else :class:`StaleWrite`)."""
 
     def get_finished_table(self, table_id: str) -> StoredTable | None:
         """The table a finished game was played at (its seats with their tokens and every action), or

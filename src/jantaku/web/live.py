@@ -150,7 +150,8 @@ class _Shadow:
 
 @dataclass
 class _Hold:
-    """A finished hand's board held under its result panel: until every person closed it, or ``until``."""
+    """A finished hand's board held under its result panel: until every person closed it (``ready``: the seats
+    that did), or ``until``."""
 
     until: float | None
     ready: set[int] = field(default_factory=set)
@@ -171,7 +172,9 @@ class LiveTable:
 
     **Hand's end** (``options.result_seconds``): when a hand ends and the game goes on, every seat goes on
     seeing the finished hand (rivers, melds, the result) until every person at the table has closed the
-    result panel (:meth:`ready`) or the seconds have passed; only then is the next deal shown and played.
+    result panel (:meth:`ready`) or the seconds have passed; only then is the next deal shown and played. Who
+    closed it and when its seconds are up are stored with the table (:meth:`timing`), so every server process
+    that reads the table counts the same people and the same seconds.
 
     **Timer** (``options.timer``, :data:`TIMERS`): a person asked to decide has the decision's seconds plus
     what is left of the hand's bank; on expiry the table answers for them (:meth:`_timeout_choice`: pass a
@@ -197,7 +200,12 @@ class LiveTable:
     auto: list[dict[str, bool]] = field(default_factory=lambda: [_no_auto() for _ in range(4)])
     released: int = 0
     """How many finished hands' boards were let go (every person closed the result, or its time ran out)."""
+    version: int = 0
+    """The version of the stored row this state extends (:attr:`StoredTable.version`): the table's next write is
+    made only if nobody wrote the row since, and advances it (the manager counts it)."""
     clock: Callable[[], float] = time.monotonic
+    wall: Callable[[], float] = time.time
+    """The wall clock (seconds since 1970) the stored times are kept in (a test clock is its own)."""
     scheduler: Callable[[], None] | None = None
     """Called when the table's next timed step (:attr:`wake_at`) may have changed (the manager's clock)."""
     wake_at: float | None = None
@@ -611,16 +619,16 @@ class LiveTable:
 
     def ready(self, seat: int, commit: Commit | None = None) -> None:
         """``seat`` closed the result panel of the finished hand held on the board; when every person has, the
-        next deal is shown. Nothing happens when no hand is held."""
+        next deal is shown. Who closed it is stored with the table (``commit``), so a person closing it through
+        another server process counts too. Nothing happens when no hand is held."""
         with self.lock:
             hold = self._hold
             if hold is None or seat in hold.ready:
                 return
-            hold.ready.add(seat)
-            if not set(self.humans) <= hold.ready:
-                return
-            with self._committed(commit) as now:
-                self._release(now)
+            with self._committed(commit) as now:  # (a failure puts back the snapshot's copy of the hold)
+                hold.ready.add(seat)
+                if set(self.humans) <= hold.ready:
+                    self._release(now)
         self.notify()
 
     def set_auto(self, seat: int, changes: dict[str, bool], commit: Commit | None = None) -> None:
@@ -716,15 +724,39 @@ class LiveTable:
         self._turns, self._bank, self._bank_hand = snap["turns"], snap["bank"], snap["bank_hand"]
         self._reschedule(self.clock())
 
-    def resume(self, now: float | None = None) -> None:
-        """After the table was rebuilt from the store: hold a finished hand not yet let go, and schedule what is
-        due (a paced bot's step, the people's timers)."""
+    def resume(self, now: float | None = None, timing: dict[str, Any] | None = None) -> None:
+        """After the table was rebuilt from the store: hold a finished hand not yet let go, until the time stored
+        with it (``timing``, the stored options: the same moment for every process that reads the table) and with
+        the people who closed its result panel, and schedule what is due (a paced bot's step, the people's
+        timers). A time stored further off than the whole hold is taken as that (a clock set wrong elsewhere)."""
         now = self.clock() if now is None else now
+        timing = timing or {}
         self._shadow = None
         held = len(self.hand_results) > self.released and self.options.result_seconds and self.humans
-        self._hold = _Hold(now + self.options.result_seconds) if held and not self.game.over else None
+        self._hold = None
+        if held and not self.game.over:
+            stored = timing.get("hold")
+            if not isinstance(stored, dict) or stored.get("hand") != len(self.hand_results):
+                stored = {}
+            start = self._shadow.until if self._shadow is not None else now
+            until = self._local(stored.get("until"))
+            full = start + self.options.result_seconds
+            ready = stored.get("ready")
+            seats = {s for s in ready if s in self.humans} if isinstance(ready, list) else set()
+            self._hold = _Hold(full if until is None else min(until, full), seats)
         self._last_change = now
         self._settle(now)
+
+    def _wall(self, at: float) -> float:
+        """The wall clock's time (seconds since 1970) of the table clock's ``at``: what is stored, so that another
+        process (its own monotonic clock) reads the same moment."""
+        return round(self.wall() + (at - self.clock()), 3)
+
+    def _local(self, wall: Any) -> float | None:
+        """The table clock's time of a stored wall clock time (:meth:`_wall`), or ``None`` for no time."""
+        if not isinstance(wall, int | float) or isinstance(wall, bool):
+            return None
+        return self.clock() + (float(wall) - self.wall())
 
     # -- listeners (websockets) ------------------------------------------------------------------------------
 
@@ -972,6 +1004,8 @@ class LiveTable:
     # -- storage ---------------------------------------------------------------------------------------------
 
     def stored_table(self) -> StoredTable:
+        """The table as stored: rules, seed, seats, actions, options and auto options, and the timing every
+        process that reads it must agree on (:meth:`timing`)."""
         return StoredTable(
             self.id,
             self.created,
@@ -983,8 +1017,22 @@ class LiveTable:
             "finished" if self.over else "playing",
             self.owner,
             self.tokens,
-            {**self.options.to_json(), "auto": copy.deepcopy(self.auto), "released": self.released},
+            {**self.options.to_json(), "auto": copy.deepcopy(self.auto), "released": self.released, **self.timing()},
+            self.version,
         )
+
+    def timing(self) -> dict[str, Any]:
+        """What of the table's timing is stored with it, so that another server process reading it shows the
+        same: the finished hand held (``hold``: its number, the wall clock time its hold ends and who closed its
+        result panel)."""
+        out: dict[str, Any] = {}
+        if self._hold is not None and self._hold.until is not None:
+            out["hold"] = {
+                "hand": len(self.hand_results),
+                "until": self._wall(self._hold.until),
+                "ready": sorted(self._hold.ready),
+            }
+        return out
 
     def stored_game(self) -> StoredGame:
         r = self.game.result
@@ -1005,27 +1053,34 @@ class LiveTable:
 
 
 def rebuild_table(
-    stored: StoredTable, clock: Callable[[], float] = time.monotonic, scheduler: Callable[[], None] | None = None
+    stored: StoredTable,
+    clock: Callable[[], float] = time.monotonic,
+    scheduler: Callable[[], None] | None = None,
+    wall: Callable[[], float] = time.time,
 ) -> LiveTable:
     """The live table ``stored`` describes: its game replayed from the seed and its actions, ready to go on
-    (:meth:`LiveTable.resume`); :class:`NotFound` when its actions do not replay."""
+    (:meth:`LiveTable.resume`); :class:`NotFound` when its actions do not replay. ``clock`` and ``wall``: the
+    table's clocks."""
     infos = [SeatInfo(s["kind"], s["name"], s.get("bot"), s.get("token"), s.get("invite")) for s in stored.seats]
     options = TableOptions.from_json(stored.options)
     game = Game(table_rules(stored.rules, options), seed=stored.seed, names=[i.name for i in infos])
-    table = LiveTable(stored.id, stored.rules, stored.seed, infos, stored.created, game, options=options, clock=clock)
-    table.owner, table.tokens = stored.owner, stored.tokens
+    table = LiveTable(
+        stored.id, stored.rules, stored.seed, infos, stored.created, game, options=options, clock=clock, wall=wall
+    )
+    table.owner, table.tokens, table.version = stored.owner, stored.tokens, stored.version or 0
     table.scheduler = scheduler
     auto = stored.options.get("auto")
     if isinstance(auto, list) and len(auto) == 4 and all(isinstance(a, dict) for a in auto):
         table.auto = [{key: a.get(key) is True for key in AUTO_KEYS} for a in auto]
     released = stored.options.get("released", 0)
     table.released = released if _is_int(released) and released >= 0 else 0
+    now = table.clock()
     try:
         for a in stored.actions:
             table._apply(action_from_json(a))
     except (JantakuError, KeyError, ValueError) as e:
         raise NotFound(f"table {stored.id} cannot be restored ({e})") from None
-    table.resume()
+    table.resume(now, stored.options)
     return table
 
 

@@ -93,6 +93,9 @@ class TableManager:
         self._expired_at = float("-inf")
         self.defaults = defaults or TableOptions()
         self.clock = clock or time.monotonic
+        self.wall: Callable[[], float] = time.time if clock is None else clock
+        """The wall clock of the times stored with a table (a held hand's end, a call window's): every process
+        reads the same moment from it. A test's clock is its own wall clock."""
         self._threaded = clock is None
         self._clock_cond = threading.Condition()
         self._clock_thread: threading.Thread | None = None
@@ -179,7 +182,9 @@ class TableManager:
             while table_id in self.tables or self.store.get_table(table_id) or self.store.get_game(table_id):
                 table_id = secrets.token_urlsafe(8)  # pragma: no cover - 64 random bits
         game = Game(table_rules(rules, options), seed=seed, names=[i.name for i in infos])
-        table = LiveTable(table_id, rules, seed, infos, utc_now(), game, options=options, clock=self.clock)
+        table = LiveTable(
+            table_id, rules, seed, infos, utc_now(), game, options=options, clock=self.clock, wall=self.wall
+        )
         table.scheduler = self._wake_clock
         if any(info.kind == "human" for info in infos):
             table.owner = secrets.token_urlsafe(16)
@@ -244,7 +249,7 @@ class TableManager:
         if table is not None:
             if not table.over:
                 with table.lock, self._storing(table_id):  # never compared while a move is being stored
-                    if self.store.table_stamp(table_id) != (table.step, table.tokens):
+                    if self.store.table_stamp(table_id) != (table.step, table.tokens, table.version):
                         self._refresh(table)  # another process moved it on, finished it or reissued a link
             table.touch()
             return table
@@ -288,13 +293,17 @@ class TableManager:
             table.seats, table.owner, table.tokens = fresh.seats, fresh.owner, fresh.tokens
             table.options, table.auto, table.released = fresh.options, fresh.auto, fresh.released
             table._ended, table._ended_round = fresh._ended, fresh._ended_round
+            table.version = fresh.version
+            # the timing stored with it (a held hand's end and who closed its result panel): the
+            # same moments as the process that wrote it shows
+            table._shadow, table._hold, table._last_change = fresh._shadow, fresh._hold, fresh._last_change
             table._turns.clear()
             table._bank_hand = -1
-            table.resume()
+            table._settle(table.clock())
         table.notify()
 
     def _rebuild(self, stored: StoredTable) -> LiveTable:
-        return rebuild_table(stored, self.clock, self._wake_clock)
+        return rebuild_table(stored, self.clock, self._wake_clock, self.wall)
 
     def evict(self, table_id: str, table: LiveTable | None = None) -> None:
         """Let a table leave memory (it stays in the store); with ``table``, only if that object is held."""
@@ -476,6 +485,7 @@ class TableManager:
             try:
                 with self._storing(table.id):
                     self.store.save_tokens(table.stored_table(), table.step, table.tokens - 1)
+                table.version += 1
                 return
             except StaleWrite:
                 (info.token, info.invite), table.tokens = old, table.tokens - 1
@@ -674,12 +684,16 @@ class TableManager:
             self._persist(table, step)
 
     def _persist(self, table: LiveTable, expected_step: int | None) -> None:
+        """Store ``table``: a new one (``expected_step`` ``None``), or a change of the table stored at
+        ``expected_step`` and at the table's :attr:`~LiveTable.version`, which the write advances."""
         if table.over:
             # the table itself is kept only where a person holds a token to view it with
             state = table.stored_table() if any(i.kind == "human" for i in table.seats) else None
             self.store.finish_table(table.id, table.stored_game(), expected_step, state)
         else:
             self.store.save_table(table.stored_table(), expected_step)
+        if expected_step is not None:
+            table.version += 1
 
     @contextlib.contextmanager
     def _storing(self, table_id: str) -> Iterator[None]:

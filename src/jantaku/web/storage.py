@@ -7,11 +7,13 @@ a SQLite file of the hand-written schema from before is migrated in place); ever
 nothing is ever half-stored.
 
 Several server processes may share one database: a write to a table in play names the step it extends
-(``expected_step``), and the write is an ``UPDATE ... WHERE id = :id AND step = :expected_step AND tokens =
-:tokens`` whose count of rows decides, inside the transaction: a write from a process that missed another's move
-matches no row and is refused with :class:`StaleWrite` rather than overwriting it (PostgreSQL makes the second
-of two concurrent writers wait for the first and then look at the row it left; SQLite lets one writer at a time
-in). A write the database cannot take (disk full, a lock held past the busy timeout, a lost connection) raises
+(``expected_step``) and the row's version it read (:attr:`StoredTable.version`: how many times the row was
+written), and the write is an ``UPDATE ... SET version = version + 1 WHERE id = :id AND step = :expected_step AND
+tokens = :tokens AND version = :version`` whose count of rows decides, inside the transaction: a write from a
+process that missed another's change (a move, or one that does not move the game: a closed result panel, an auto
+option) matches no row and is refused with :class:`StaleWrite` rather than overwriting it (PostgreSQL makes the
+second of two concurrent writers wait for the first and then look at the row it left; SQLite lets one writer at a
+time in). A write the database cannot take (disk full, a lock held past the busy timeout, a lost connection) raises
 :class:`StoreError` and changes nothing.
 
 >>> store = SqliteStore(":memory:")
@@ -35,6 +37,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
@@ -192,12 +195,12 @@ class SqlStore:
         with self._transaction(write=True) as conn:
             if expected_step is None:
                 row = {"id": table.id, "created": table.created, "rules": table.rules, "seed": table.seed}
-                row.update(changes, owner=table.owner, tokens=table.tokens)
+                row.update(changes, owner=table.owner, tokens=table.tokens, version=table.version or 0)
                 conn.execute(_upsert(conn.dialect.name, "tables"), row)
                 return
-            where = {"key": table.id, "expected_step": expected_step, "expected_tokens": table.tokens}
-            if conn.execute(_MOVE, {**where, **changes}).rowcount != 1:
-                raise StaleWrite(f"table {table.id} is no longer at step {expected_step}")
+            where = _where(table.id, expected_step, table.tokens, table.version)
+            if conn.execute(_MOVE[table.version is not None], {**where, **changes}).rowcount != 1:
+                raise StaleWrite(f"table {table.id} is no longer at step {expected_step}{_at(table.version)}")
             self._notify(conn, table.id)
 
     def get_table(self, table_id: str) -> StoredTable | None:
@@ -206,23 +209,28 @@ class SqlStore:
         if row is None:
             return None
         seats, actions, options = json.loads(row[5]), json.loads(row[6]), json.loads(row[10] or "{}")
-        return StoredTable(row[0], row[1], row[2], row[3], row[4], seats, actions, row[7], row[8], int(row[9]), options)
+        return StoredTable(
+            row[0], row[1], row[2], row[3], row[4], seats, actions, row[7], row[8], int(row[9]), options, int(row[11])
+        )
 
     def table_step(self, table_id: str) -> int | None:
         stamp = self.table_stamp(table_id)
         return None if stamp is None else stamp[0]
 
-    def table_stamp(self, table_id: str) -> tuple[int, int] | None:
+    def table_stamp(self, table_id: str) -> tuple[int, int, int] | None:
         with self._transaction() as conn:
             row = conn.execute(_STAMP, {"key": table_id}).first()
-        return None if row is None else (int(row[0]), int(row[1]))
+        return None if row is None else (int(row[0]), int(row[1]), int(row[2]))
 
     def save_tokens(self, table: StoredTable, expected_step: int, expected_tokens: int) -> None:
         changes = {"updated": table.updated, "seats": json.dumps(table.seats, ensure_ascii=False)}
-        where = {"key": table.id, "expected_step": expected_step, "expected_tokens": expected_tokens}
+        where = _where(table.id, expected_step, expected_tokens, table.version)
         with self._transaction(write=True) as conn:
-            if conn.execute(_RELINK, {**where, **changes, "tokens": table.tokens}).rowcount != 1:
-                raise StaleWrite(f"table {table.id} is no longer at step {expected_step} with these links")
+            relink = _RELINK[table.version is not None]
+            if conn.execute(relink, {**where, **changes, "tokens": table.tokens}).rowcount != 1:
+                raise StaleWrite(
+                    f"table {table.id} is no longer at step {expected_step}{_at(table.version)} with these links"
+                )
             self._notify(conn, table.id)
 
     def finish_table(
@@ -230,10 +238,10 @@ class SqlStore:
     ) -> None:
         with self._transaction(write=True) as conn:
             if expected_step is not None:
-                tokens = state.tokens if state is not None else 0
-                where = {"key": table_id, "expected_step": expected_step, "expected_tokens": tokens}
-                if conn.execute(_FINISH, where).rowcount != 1:
-                    raise StaleWrite(f"table {table_id} is no longer at step {expected_step}")
+                tokens, version = (state.tokens, state.version) if state is not None else (0, None)
+                where = _where(table_id, expected_step, tokens, version)
+                if conn.execute(_FINISH[version is not None], where).rowcount != 1:
+                    raise StaleWrite(f"table {table_id} is no longer at step {expected_step}{_at(version)}")
             else:
                 conn.execute(_DROP, {"key": table_id})
             self._insert_game(conn, game, state)
@@ -281,6 +289,8 @@ _KEY = sa.bindparam("key")
 _EXTENDS = sa.and_(
     _t.id == _KEY, _t.step == sa.bindparam("expected_step"), _t.tokens == sa.bindparam("expected_tokens")
 )
+_EXTENDS_VERSION = sa.and_(_EXTENDS, _t.version == sa.bindparam("expected_version"))
+_NEXT = {"version": _t.version + 1}  # every write of a table's row advances its version
 _GET_GAME = sa.select(_g.id, _g.created, _g.rules, _g.players, _g.status, _g.events, _g.summary).where(_g.id == _KEY)
 _LIST_GAMES = (
     sa.select(_g.id, _g.created, _g.rules, _g.players, _g.status, _g.summary)
@@ -290,12 +300,26 @@ _LIST_GAMES = (
 )
 _FINISHED_TABLE = sa.select(_g.table_state).where(_g.id == _KEY)
 _GET_TABLE = sa.select(
-    _t.id, _t.created, _t.updated, _t.rules, _t.seed, _t.seats, _t.actions, _t.status, _t.owner, _t.tokens, _t.options
+    _t.id,
+    _t.created,
+    _t.updated,
+    _t.rules,
+    _t.seed,
+    _t.seats,
+    _t.actions,
+    _t.status,
+    _t.owner,
+    _t.tokens,
+    _t.options,
+    _t.version,
 ).where(_t.id == _KEY)
-_STAMP = sa.select(_t.step, _t.tokens).where(_t.id == _KEY)
-_MOVE = t.tables.update().where(_EXTENDS)  # SET: updated, seats, actions, status, step, options (the parameters)
-_RELINK = t.tables.update().where(_EXTENDS)  # SET: updated, seats, tokens
-_FINISH = t.tables.delete().where(_EXTENDS)
+_STAMP = sa.select(_t.step, _t.tokens, _t.version).where(_t.id == _KEY)
+# each by whether the row's version is compared too (a state that names the version it read)
+# SET: updated, seats, actions, status, step, options (the parameters), version + 1
+_MOVE = {v: t.tables.update().where(_EXTENDS_VERSION if v else _EXTENDS).values(_NEXT) for v in (False, True)}
+# SET: updated, seats, tokens, version + 1
+_RELINK = {v: t.tables.update().where(_EXTENDS_VERSION if v else _EXTENDS).values(_NEXT) for v in (False, True)}
+_FINISH = {v: t.tables.delete().where(_EXTENDS_VERSION if v else _EXTENDS) for v in (False, True)}
 _DROP = t.tables.delete().where(_t.id == _KEY)
 _NOTIFY = sa.text("SELECT pg_notify(:channel, :text)")
 
@@ -310,8 +334,23 @@ def _upsert(dialect: str, table: str) -> sa.Executable:
         from sqlalchemy.dialects.sqlite import insert
     target = t.metadata.tables[table]
     statement = insert(target)
-    others = {c.name: statement.excluded[c.name] for c in target.columns if c.name != "id"}
+    others: dict[str, Any] = {c.name: statement.excluded[c.name] for c in target.columns if c.name != "id"}
+    if "version" in others:  # a table's row replaced whole is written once more: a writer that read it before loses
+        others["version"] = target.c.version + 1
     return statement.on_conflict_do_update(index_elements=[target.c.id], set_=others)
+
+
+def _at(version: int | None) -> str:
+    """How a refused write names the version it expected (nothing when it named none)."""
+    return "" if version is None else f" (version {version})"
+
+
+def _where(table_id: str, step: int, tokens: int, version: int | None) -> dict[str, Any]:
+    """The parameters naming the row a write extends: its id, step, token changes and (unless ``None``) version."""
+    where: dict[str, Any] = {"key": table_id, "expected_step": step, "expected_tokens": tokens}
+    if version is not None:
+        where["expected_version"] = version
+    return where
 
 
 # the stored games of bots alone before a time: no seat of a person, no table kept (a person's game keeps one)

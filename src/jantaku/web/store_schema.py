@@ -48,6 +48,7 @@ tables = sa.Table(
     sa.Column("owner", sa.Text, nullable=True),
     sa.Column("tokens", sa.Integer, nullable=False, server_default=sa.text("0")),  # seat token changes: compared too
     sa.Column("options", sa.Text, nullable=False, server_default="{}"),  # JSON: pace, timers, auto options
+    sa.Column("version", sa.Integer, nullable=False, server_default=sa.text("0")),  # writes of the row: compared
 )
 
 leases = sa.Table(
