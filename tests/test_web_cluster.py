@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -16,9 +17,10 @@ import urllib.request
 import pytest
 import sqlalchemy as sa
 
+from jantaku.web.errors import WebError
 from jantaku.web.leases import LEASE_SECONDS, RETRY_SECONDS, Leases
 from jantaku.web.manager import TableManager
-from jantaku.web.options import TableOptions
+from jantaku.web.options import SPECTATOR, TableOptions
 from jantaku.web.storage import SqlStore, StoredTable
 
 
@@ -150,6 +152,73 @@ def test_one_process_drives_a_paced_table_and_the_other_takes_over_when_it_stops
         assert took < 2.5 and steps == sorted(steps) and len(set(steps)) == len(steps)
     finally:
         _close(a, b)
+
+
+def test_a_call_window_is_shown_alike_through_both_processes(pg_cluster):
+    """A move others may answer opens a call window of one pace at a paced table: the process that did not take
+    the move opens it too when it reads the table again (its stored end: the same moment), so someone watching
+    through either process sees the same scenes at the same times, never the table moving on a pace early."""
+    a, b = _pair(pg_cluster.fresh_url())
+    pace = 150
+    try:
+        _wait(lambda: a.notices.connected.is_set() and b.notices.connected.is_set(), 10, "both listen")
+        t = a.create("tenhou", ["human", "efficiency", "efficiency", "efficiency"], options=TableOptions(pace=pace))
+        token, tid = t.seats[0].token, t.id
+        tables = {"a": a.get(tid), "b": b.get(tid)}
+        seen: dict[str, list[tuple[float, tuple[int, str, int]]]] = {"a": [], "b": []}
+        stop = threading.Event()
+
+        def person() -> None:  # seat 0 plays through b: its discards are b's moves, the bots' the driver's
+            while not stop.is_set():
+                view = b.get(tid).view(0)
+                if view["actions"]:
+                    with contextlib.suppress(WebError):
+                        b.act(tid, token, view["step"], _choice(view["actions"]))
+                time.sleep(0.01)
+
+        async def watch(where: str, listener) -> None:
+            table = tables[where]
+            while True:
+                await listener.queue.get()
+                seen[where].append((time.monotonic(), table.seen_key(SPECTATOR)))
+
+        async def play() -> None:
+            listeners = {k: tables[k].subscribe(SPECTATOR) for k in tables}
+            tasks = [asyncio.create_task(watch(k, listeners[k])) for k in tables]
+            thread = threading.Thread(target=person, daemon=True)
+            thread.start()
+            try:
+                while sum(scene == "window" for _, (_, scene, _) in seen["a"]) < 24:
+                    await asyncio.sleep(0.05)
+                    assert not tables["a"].over
+            finally:
+                stop.set()
+                await asyncio.to_thread(thread.join, 5)
+                for task in tasks:
+                    task.cancel()
+                for k in tables:
+                    tables[k].unsubscribe(listeners[k])
+
+        asyncio.run(asyncio.wait_for(play(), 60))
+    finally:
+        _close(a, b)
+    first = {k: {} for k in seen}  # when each scene was first shown through each process
+    for k, pushed in seen.items():
+        for at, key in pushed:
+            first[k].setdefault(key, at)
+    windows = [key for key in first["a"] if key[1] == "window"]
+    both = [key for key in windows if key in first["b"]]
+    assert len(both) >= len(windows) - 1, (len(windows), len(both))  # (the last may not have reached b yet)
+    # the scene after each window (the table moving on) comes at the same time through both
+    after = []
+    keys = list(first["a"])
+    for n, key in enumerate(keys[:-1]):
+        nxt = keys[n + 1]
+        if key[1] == "window" and nxt in first["b"]:
+            after.append(first["b"][nxt] - first["a"][nxt])
+    after.sort()
+    print(f"the table moved on after {len(after)} call windows: b - a median {after[len(after) // 2] * 1000:.0f} ms")
+    assert after and abs(after[len(after) // 2]) < 0.05 and max(after) < pace / 1000 / 2, after
 
 
 # -- two real server processes ---------------------------------------------------------------------------------

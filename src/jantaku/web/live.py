@@ -138,7 +138,7 @@ class _Listener:
 @dataclass
 class _Shadow:
     """What the seats not asked to answer a move see during its call window: the hand right after the move,
-    before any answer (see :class:`LiveTable`)."""
+    before any answer (see :class:`LiveTable`); ``at`` is the move's place in the table's actions."""
 
     kyoku: Kyoku
     round_name: str
@@ -146,6 +146,7 @@ class _Shadow:
     until: float
     seats: frozenset[int]
     steps: dict[int, int]
+    at: int = -1
 
 
 @dataclass
@@ -168,7 +169,9 @@ class LiveTable:
     pace. Every move that others may answer (a discard, a kan) opens a *call window* of one step: until it
     closes, every person who was not asked to answer sees the table as it was right after the move (the
     discard in its river, the table waiting), whether or not anyone may answer it and however fast an answer
-    came, so neither the wait nor the number of messages tells that someone could call.
+    came, so neither the wait nor the number of messages tells that someone could call. The window's move and
+    end are stored with the table (:meth:`timing`): another server process that reads the table opens the same
+    window until the same moment (:func:`rebuild_table`).
 
     **Hand's end** (``options.result_seconds``): when a hand ends and the game goes on, every seat goes on
     seeing the finished hand (rivers, melds, the result) until every person at the table has closed the
@@ -357,7 +360,8 @@ class LiveTable:
         added = len(shadow.events) - before_kyoku
         steps = {s: before_events + added + seen[s] + self.released for s in watchers}
         steps[SPECTATOR] = before_events + added + self.released
-        self._shadow = _Shadow(shadow, round_name, results, now + self.options.pace / 1000, watchers, steps)
+        at = len(self.actions) - 1
+        self._shadow = _Shadow(shadow, round_name, results, now + self.options.pace / 1000, watchers, steps, at)
         self._last_change = now
 
     def _shadow_kyoku(self, action: Action) -> Kyoku:
@@ -727,11 +731,18 @@ class LiveTable:
     def resume(self, now: float | None = None, timing: dict[str, Any] | None = None) -> None:
         """After the table was rebuilt from the store: hold a finished hand not yet let go, until the time stored
         with it (``timing``, the stored options: the same moment for every process that reads the table) and with
-        the people who closed its result panel, and schedule what is due (a paced bot's step, the people's
-        timers). A time stored further off than the whole hold is taken as that (a clock set wrong elsewhere)."""
+        the people who closed its result panel, keep the call window the replay opened (:func:`rebuild_table`)
+        until its stored time, and schedule what is due (a paced bot's step, the people's timers). A time
+        stored further off than the whole hold (or window) is taken as that (a clock set wrong elsewhere)."""
         now = self.clock() if now is None else now
         timing = timing or {}
-        self._shadow = None
+        sh = self._shadow
+        if sh is not None:
+            window = timing.get("window")
+            until = self._local(window.get("until")) if isinstance(window, dict) else None
+            sh.until = min(until, now + self.options.pace / 1000) if until is not None else now
+            if sh.until <= now + _EARLY:
+                self._shadow = None
         held = len(self.hand_results) > self.released and self.options.result_seconds and self.humans
         self._hold = None
         if held and not self.game.over:
@@ -1024,7 +1035,8 @@ class LiveTable:
     def timing(self) -> dict[str, Any]:
         """What of the table's timing is stored with it, so that another server process reading it shows the
         same: the finished hand held (``hold``: its number, the wall clock time its hold ends and who closed its
-        result panel)."""
+        result panel) and the open call window (``window``: its move's place in the actions and the wall clock
+        time it closes)."""
         out: dict[str, Any] = {}
         if self._hold is not None and self._hold.until is not None:
             out["hold"] = {
@@ -1032,6 +1044,9 @@ class LiveTable:
                 "until": self._wall(self._hold.until),
                 "ready": sorted(self._hold.ready),
             }
+        sh = self._shadow
+        if sh is not None and sh.at >= 0:
+            out["window"] = {"at": sh.at, "until": self._wall(sh.until)}
         return out
 
     def stored_game(self) -> StoredGame:
@@ -1059,8 +1074,8 @@ def rebuild_table(
     wall: Callable[[], float] = time.time,
 ) -> LiveTable:
     """The live table ``stored`` describes: its game replayed from the seed and its actions, ready to go on
-    (:meth:`LiveTable.resume`); :class:`NotFound` when its actions do not replay. ``clock`` and ``wall``: the
-    table's clocks."""
+    (:meth:`LiveTable.resume`), with its call window open again if its stored time has not passed;
+    :class:`NotFound` when its actions do not replay. ``clock`` and ``wall``: the table's clocks."""
     infos = [SeatInfo(s["kind"], s["name"], s.get("bot"), s.get("token"), s.get("invite")) for s in stored.seats]
     options = TableOptions.from_json(stored.options)
     game = Game(table_rules(stored.rules, options), seed=stored.seed, names=[i.name for i in infos])
@@ -1074,10 +1089,15 @@ def rebuild_table(
         table.auto = [{key: a.get(key) is True for key in AUTO_KEYS} for a in auto]
     released = stored.options.get("released", 0)
     table.released = released if _is_int(released) and released >= 0 else 0
+    window = stored.options.get("window")
+    window_at = window.get("at") if isinstance(window, dict) else None
     now = table.clock()
     try:
-        for a in stored.actions:
-            table._apply(action_from_json(a))
+        for n, a in enumerate(stored.actions):
+            if n == window_at:  # the move whose call window may still be open: opened again as it was
+                table._apply_move(action_from_json(a), now)
+            else:
+                table._apply(action_from_json(a))
     except (JantakuError, KeyError, ValueError) as e:
         raise NotFound(f"table {stored.id} cannot be restored ({e})") from None
     table.resume(now, stored.options)

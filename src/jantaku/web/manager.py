@@ -294,8 +294,8 @@ class TableManager:
             table.options, table.auto, table.released = fresh.options, fresh.auto, fresh.released
             table._ended, table._ended_round = fresh._ended, fresh._ended_round
             table.version = fresh.version
-            # the timing stored with it (a held hand's end and who closed its result panel): the
-            # same moments as the process that wrote it shows
+            # the timing stored with it (a held hand's end and who closed its result panel, an open call window):
+            # the same moments as the process that wrote it shows
             table._shadow, table._hold, table._last_change = fresh._shadow, fresh._hold, fresh._last_change
             table._turns.clear()
             table._bank_hand = -1
