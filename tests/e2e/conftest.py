@@ -40,16 +40,10 @@ def chromium_path() -> str:
 
 
 @pytest.fixture(scope="module")
-def pg():
-    """A throwaway PostgreSQL cluster for a module's league pages (tests/pgserver.py); stopped after it."""
-    from pgserver import Cluster, PostgresUnavailable
-
-    try:
-        cluster = Cluster()
-    except PostgresUnavailable as e:
-        pytest.fail(str(e), pytrace=False)
-    yield cluster
-    cluster.stop()
+def pg(pg_cluster):
+    """The session's throwaway PostgreSQL cluster (tests/conftest.py) for the league pages; each test takes a
+    fresh database from it (``fresh_url``)."""
+    return pg_cluster
 
 
 @pytest.fixture(scope="package")
