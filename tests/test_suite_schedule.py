@@ -26,7 +26,7 @@ def test_first_then_heavy_longest_first_then_the_rest_in_their_order():
     items = [
         _Item("tests/test_tiles.py::test_a"),
         _Item("tests/test_wheel.py::test_b"),
-        _Item("tests/test_table_harness.py::test_c"),
+        _Item("tests/e2e/test_e2e_league.py::test_c"),
         _Item("tests/e2e/test_e2e_serve.py::test_d", first=True),
         _Item("tests/test_tiles.py::test_e"),
     ]
