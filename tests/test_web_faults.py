@@ -238,8 +238,9 @@ def test_the_store_refuses_a_write_that_does_not_extend_its_step(games_db):
         assert sorted(results) == ["409", "ok"], results
         stored = _stored(games_db, table.id)
         assert len(stored.actions) == first.get(table.id).step == second.get(table.id).step
-    first.store.close()
-    second.store.close()
+    for manager in (first, second):  # its clock, listener and lease threads first, then its store
+        manager.close()
+        manager.store.close()
 
 
 def _stored(db, table_id):
