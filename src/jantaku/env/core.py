@@ -212,6 +212,10 @@ class Table:
     def decode(self, seat: int, index: Any, illegal: str) -> tuple[Action, bool]:
         """The engine action for ``index`` and whether it was illegal (and replaced by the fallback)."""
         legal = self.legal(seat)
+        if type(index) is int:  # a plain int (a batch's actions as a list): legal or not, nothing to convert
+            a = legal.get(index)
+            if a is not None:
+                return a, False
         if not legal:
             raise JantakuError(f"seat {seat} is not asked to act now")
         i = action_index(index)

@@ -137,12 +137,11 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         acted = self.seats
         acted_seats = acted.tolist()
         score_mode = self.reward_mode == "score"
-        indices = acts.tolist() if acts.dtype.kind in "iu" else [None] * n  # else: decode names what was given
+        # plain ints when the actions are integers; anything else as given, for decode to name what is wrong
+        indices = acts.tolist() if acts.dtype.kind in "iu" else list(acts)
         for i, t in enumerate(self.tables):
             seat = acted_seats[i]
-            engine_action = t.legal(seat).get(indices[i])  # type: ignore[arg-type]
-            if engine_action is None:  # not an int, or not legal: decode raises or falls back
-                engine_action, illegal[i] = t.decode(seat, acts[i], self.illegal_action)
+            engine_action, illegal[i] = t.decode(seat, indices[i], self.illegal_action)
             t.apply(engine_action)
             game = t.game
             if score_mode:
