@@ -154,6 +154,45 @@ def test_one_process_drives_a_paced_table_and_the_other_takes_over_when_it_stops
         _close(a, b)
 
 
+def test_a_turn_timer_runs_on_when_the_other_process_takes_the_table_over(pg_cluster):
+    """A person's decisions on a 3+5 timer are timed from the moment each was shown and spend one bank per hand,
+    whichever process shows them and whichever drives the table: the bank spent through one process is spent in
+    the other, and when the driver stops mid-decision the other times the person out at the stored deadline (not
+    a whole decision after it took over)."""
+    a, b = _pair(pg_cluster.fresh_url())
+    try:
+        t = a.create(
+            "tenhou", ["human", "efficiency", "efficiency", "efficiency"], seed="timer-lease",
+            options=TableOptions(pace=60, timer="3+5"),
+        )  # fmt: skip
+        token = t.seats[0].token
+        b.get(t.id)
+        _wait(lambda: a.leases.holds(t.id) or b.leases.holds(t.id), 5, "one process takes the lease")
+        driver, other = (a, b) if a.leases.holds(t.id) else (b, a)
+
+        def asked() -> dict:
+            _wait(lambda: bool(other.get(t.id).view(0)["actions"]), 10, "the person is asked")
+            return other.get(t.id).view(0)
+
+        v = asked()
+        time.sleep(5.0)  # 2 s past the decision's 3 s: off the bank
+        other.act(t.id, token, v["step"], _choice(v["actions"]))  # through the process that does not drive
+        v = asked()
+        shown = time.monotonic() - (v["timer"]["seconds"] + v["timer"]["bank"] - v["timer"]["left"])
+        assert v["timer"]["bank"] == pytest.approx(3.0, abs=0.3)  # the bank as spent, not 5 s again
+        assert abs(driver.get(t.id).view(0)["timer"]["left"] - v["timer"]["left"]) < 0.5
+        step = other.get(t.id).step
+        time.sleep(1.0)
+        driver.close()  # a clean stop: the other process takes the table over at once, 5 s before the deadline
+        _wait(lambda: other.leases.holds(t.id), 5, "the other process takes over")
+        _wait(lambda: other.get(t.id).step > step, 12, "the person timed out")
+        timed_out = time.monotonic() - shown
+        assert 5.5 < timed_out < 7.5, timed_out  # 3 s + the 3 s left of the bank after it was shown
+        assert other.get(t.id).actions[step]["seat"] == 0
+    finally:
+        _close(a, b)
+
+
 def test_a_call_window_is_shown_alike_through_both_processes(pg_cluster):
     """A move others may answer opens a call window of one pace at a paced table: the process that did not take
     the move opens it too when it reads the table again (its stored end: the same moment), so someone watching

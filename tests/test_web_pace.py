@@ -322,6 +322,43 @@ def test_the_timer_discards_the_drawn_tile_and_spends_the_bank():
     assert first["type"] == "dahai" and first["seat"] == 0 and first["tsumogiri"] and first["tile"] == drawn
 
 
+def test_another_process_reading_the_table_keeps_its_timer_and_bank(tmp_path):
+    """The turn timer and the hand's bank are stored with the table: a second process (a manager on the same
+    store) that reads it mid-decision shows the same seconds left, spends the same bank and times the person out at
+    the same moment; a decision whose time ran out while nobody drove the table starts again, its bank as spent."""
+    clock = Clock()
+    path = str(tmp_path / "games.db")
+    m = _manager(path, clock)
+    t = create_claimed(
+        m, "tenhou", ["human", "efficiency", "efficiency", "efficiency"], seed="timer-1",
+        options=TableOptions(timer="5+10"),
+    )  # fmt: skip
+    while not any(a["type"] == "dahai" for a in t.view(0)["actions"]):
+        _play(m, t, 0, _tsumogiri_or_pass)
+    _advance(m, clock, 7)  # 2 s of the bank spent so far
+    other = _manager(path, clock)
+    t2 = other.get(t.id)
+    assert t2.view(0)["timer"]["left"] == pytest.approx(8.0)  # not 15 s again
+    v = t2.view(0)
+    other.act(t.id, t.seats[0].token, v["step"], _tsumogiri_or_pass(v))  # the person moves through the other one
+    while not any(a["type"] == "dahai" for a in t2.view(0)["actions"]):
+        _play(other, t2, 0, _tsumogiri_or_pass)
+    third = _manager(path, clock)
+    t3 = third.get(t.id)
+    assert t3.view(0)["timer"]["bank"] == pytest.approx(8.0)  # the bank as the other process spent it
+    assert t3.view(0)["timer"]["left"] == pytest.approx(13.0)
+    _advance(third, clock, 4)
+    assert third.get(t.id).view(0)["timer"]["left"] == pytest.approx(9.0)
+    # nobody drives the table for a minute: the decision starts again when a process reads it, the bank as spent
+    clock.now += 60
+    fourth = _manager(path, clock)
+    v = fourth.get(t.id).view(0)
+    assert v["timer"]["bank"] == pytest.approx(8.0) and v["timer"]["left"] == pytest.approx(13.0)
+    before = fourth.get(t.id).step
+    _advance(fourth, clock, 13.1)  # and times the person out at its end
+    assert fourth.get(t.id).actions[before]["seat"] == 0
+
+
 def test_the_timer_passes_a_call_and_never_takes_a_win():
     clock = Clock()
     m = _manager(clock=clock)

@@ -43,6 +43,7 @@ import copy
 import hashlib
 import hmac
 import logging
+import math
 import secrets
 import threading
 import time
@@ -756,6 +757,7 @@ class LiveTable:
             seats = {s for s in ready if s in self.humans} if isinstance(ready, list) else set()
             self._hold = _Hold(full if until is None else min(until, full), seats)
         self._last_change = now
+        self._resume_timers(timing.get("turn_clock"), now)
         self._settle(now)
 
     def _wall(self, at: float) -> float:
@@ -765,7 +767,7 @@ class LiveTable:
 
     def _local(self, wall: Any) -> float | None:
         """The table clock's time of a stored wall clock time (:meth:`_wall`), or ``None`` for no time."""
-        if not isinstance(wall, int | float) or isinstance(wall, bool):
+        if not _is_real(wall):
             return None
         return self.clock() + (float(wall) - self.wall())
 
@@ -1047,7 +1049,42 @@ class LiveTable:
         sh = self._shadow
         if sh is not None and sh.at >= 0:
             out["window"] = {"at": sh.at, "until": self._wall(sh.until)}
+        if TIMERS.get(self.options.timer) is not None and self._bank_hand >= 0 and not self.game.over:
+            out["turn_clock"] = {
+                "hand": self._bank_hand,
+                "bank": [round(b, 3) for b in self._bank],
+                "turns": [[s, key, self._wall(at)] for s, (key, at) in sorted(self._turns.items())],
+            }
         return out
+
+    def _resume_timers(self, timer: Any, now: float) -> None:
+        """The people's turn timers as another process stored them (:meth:`timing`): the hand's banks as they
+        were spent, and each decision still open since the moment it was shown, so that a process taking a table
+        over (or reading another's move) neither refills a bank nor gives a decision its seconds again. A decision
+        whose time ran out while no process drove the table starts again now, with its bank as it was (as after a
+        pause, :meth:`touch`): a timer never runs out unseen. Anything malformed is left out."""
+        limits = TIMERS.get(self.options.timer)
+        if limits is None or not isinstance(timer, dict) or timer.get("hand") != self.game.hand_index:
+            return
+        per, full = limits
+        bank = timer.get("bank")
+        if not (isinstance(bank, list) and len(bank) == 4 and all(_is_real(b) for b in bank)):
+            return
+        self._bank_hand = self.game.hand_index
+        self._bank = [min(float(full), max(0.0, float(b))) for b in bank]
+        turns = timer.get("turns")
+        for entry in turns if isinstance(turns, list) else ():
+            if not (isinstance(entry, list) and len(entry) == 3 and _is_int(entry[0]) and _is_int(entry[1])):
+                continue
+            seat, key, wall = entry
+            if seat not in self.humans or key != self.view_step(seat) or not self._shown_legal(seat):
+                continue
+            at = self._local(wall)
+            if at is None or at > now:
+                at = now
+            if at + per + self._bank[seat] <= now:  # ran out while nobody drove the table: shown again now
+                at = now
+            self._turns[seat] = (key, at)
 
     def stored_game(self) -> StoredGame:
         r = self.game.result
@@ -1112,6 +1149,11 @@ def play_bots_only(stored: StoredTable) -> StoredGame:
     if not table.over:  # pragma: no cover - bots alone always play to the end
         raise Unavailable(f"table {stored.id}: the bots stopped before the end")
     return table.stored_game()
+
+
+def _is_real(x: Any) -> bool:
+    """Whether ``x`` is a finite number (not a bool)."""
+    return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
 
 
 def _short(value: Any) -> str:

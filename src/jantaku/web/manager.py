@@ -297,8 +297,8 @@ class TableManager:
             # the timing stored with it (a held hand's end and who closed its result panel, an open call window):
             # the same moments as the process that wrote it shows
             table._shadow, table._hold, table._last_change = fresh._shadow, fresh._hold, fresh._last_change
-            table._turns.clear()
-            table._bank_hand = -1
+            # and the people's turn timers: the decisions open since the moment stored, the banks as spent
+            table._turns, table._bank, table._bank_hand = fresh._turns, fresh._bank, fresh._bank_hand
             table._settle(table.clock())
         table.notify()
 
