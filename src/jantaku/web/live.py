@@ -1113,32 +1113,85 @@ def rebuild_table(
     """The live table ``stored`` describes: its game replayed from the seed and its actions, ready to go on
     (:meth:`LiveTable.resume`), with its call window open again if its stored time has not passed;
     :class:`NotFound` when its actions do not replay. ``clock`` and ``wall``: the table's clocks."""
-    infos = [SeatInfo(s["kind"], s["name"], s.get("bot"), s.get("token"), s.get("invite")) for s in stored.seats]
+    infos = _seat_infos(stored)
     options = TableOptions.from_json(stored.options)
     game = Game(table_rules(stored.rules, options), seed=stored.seed, names=[i.name for i in infos])
     table = LiveTable(
         stored.id, stored.rules, stored.seed, infos, stored.created, game, options=options, clock=clock, wall=wall
     )
-    table.owner, table.tokens, table.version = stored.owner, stored.tokens, stored.version or 0
     table.scheduler = scheduler
+    _take_stored_state(table, stored, infos)
+    try:
+        _replay(table, stored, 0)
+    except (JantakuError, KeyError, ValueError) as e:
+        raise NotFound(f"table {stored.id} cannot be restored ({e})") from None
+    table.resume(table.clock(), stored.options)
+    return table
+
+
+def catch_up(table: LiveTable, stored: StoredTable) -> bool:
+    """Bring ``table`` (held in memory) to the state ``stored`` describes by applying only the actions it has
+    not applied yet, as :func:`rebuild_table` would have left it (what another process stored after a move of its
+    own); ``False``, with nothing changed, when ``stored`` does not simply extend ``table`` (another game, other
+    options, a call window reopened on a move already applied here), or when an action does not apply (the table
+    may then be half moved on): the caller rebuilds it (:func:`rebuild_table`) and takes every part of it. The
+    whole game is not replayed for every move another process makes. The caller holds the table's lock."""
+    n = len(table.actions)
+    window = stored.options.get("window")
+    window_at = window.get("at") if isinstance(window, dict) else None
+    if (
+        stored.id != table.id
+        or stored.rules != table.rules
+        or stored.seed != table.seed
+        or len(stored.actions) < n
+        or (_is_int(window_at) and window_at < n)
+        or TableOptions.from_json(stored.options) != table.options
+        or stored.actions[:n] != table.actions
+    ):
+        return False
+    fresh = stored.actions[n:]
+    try:
+        moves = [action_from_json(a) for a in fresh]
+    except (JantakuError, KeyError, ValueError):
+        return False
+    table._shadow, table._hold = None, None
+    table._turns, table._bank_hand = {}, -1
+    try:
+        _replay(table, stored, n, moves)
+    except (JantakuError, KeyError, ValueError):  # the table is then half moved on: the caller rebuilds it all
+        return False
+    _take_stored_state(table, stored, _seat_infos(stored))
+    table.resume(table.clock(), stored.options)
+    return True
+
+
+def _seat_infos(stored: StoredTable) -> list[SeatInfo]:
+    return [SeatInfo(s["kind"], s["name"], s.get("bot"), s.get("token"), s.get("invite")) for s in stored.seats]
+
+
+def _take_stored_state(table: LiveTable, stored: StoredTable, infos: list[SeatInfo]) -> None:
+    """The stored table's seats, owner, links, row version, auto options and finished hands let go."""
+    table.seats = infos
+    table.owner, table.tokens, table.version = stored.owner, stored.tokens, stored.version or 0
     auto = stored.options.get("auto")
     if isinstance(auto, list) and len(auto) == 4 and all(isinstance(a, dict) for a in auto):
         table.auto = [{key: a.get(key) is True for key in AUTO_KEYS} for a in auto]
     released = stored.options.get("released", 0)
     table.released = released if _is_int(released) and released >= 0 else 0
+
+
+def _replay(table: LiveTable, stored: StoredTable, start: int, moves: list[Action] | None = None) -> None:
+    """Apply ``stored``'s actions from number ``start`` on (``moves``: them, already read) to ``table``; the
+    move whose call window may still be open (its stored ``window``) opens it again as it was."""
     window = stored.options.get("window")
     window_at = window.get("at") if isinstance(window, dict) else None
     now = table.clock()
-    try:
-        for n, a in enumerate(stored.actions):
-            if n == window_at:  # the move whose call window may still be open: opened again as it was
-                table._apply_move(action_from_json(a), now)
-            else:
-                table._apply(action_from_json(a))
-    except (JantakuError, KeyError, ValueError) as e:
-        raise NotFound(f"table {stored.id} cannot be restored ({e})") from None
-    table.resume(now, stored.options)
-    return table
+    actions = moves if moves is not None else [action_from_json(a) for a in stored.actions[start:]]
+    for n, action in enumerate(actions, start):
+        if n == window_at:
+            table._apply_move(action, now)
+        else:
+            table._apply(action)
 
 
 def play_bots_only(stored: StoredTable) -> StoredGame:

@@ -29,7 +29,7 @@ from jantaku.text import TextError, check_name
 from .errors import BadRequest, Conflict, Forbidden, NotFound, TooManyRequests, Unavailable, WebError
 from .gamestore import GameStore, StaleWrite, StoreClosed, StoredGame, StoredTable, StoreError, utc_now
 from .leases import Leases
-from .live import LiveTable, SeatInfo, _short, rebuild_table
+from .live import LiveTable, SeatInfo, _short, catch_up, rebuild_table
 from .notices import TableNotices
 from .options import (
     _EARLY,
@@ -287,7 +287,19 @@ class TableManager:
             if stored is None:
                 self.evict(table.id, table)
                 raise NotFound(f"no table {table.id}")
-            fresh = self._rebuild(stored)
+            if not catch_up(table, stored):  # (usually it applies only the moves made since)
+                self._replace(table, stored)
+        table.notify()
+
+    def _replace(self, table: LiveTable, stored: StoredTable) -> None:
+        """Every part of ``table`` as ``stored`` describes it, replayed from the start (its watchers stay; the
+        caller tells them); a table whose stored actions do not replay leaves memory (:class:`NotFound`)."""
+        with table.lock:
+            try:
+                fresh = self._rebuild(stored)
+            except NotFound:
+                self.evict(table.id, table)
+                raise
             table.game, table.actions, table.hand_results = fresh.game, fresh.actions, fresh.hand_results
             table._bots, table._seen = fresh._bots, fresh._seen
             table.seats, table.owner, table.tokens = fresh.seats, fresh.owner, fresh.tokens
@@ -300,7 +312,6 @@ class TableManager:
             # and the people's turn timers: the decisions open since the moment stored, the banks as spent
             table._turns, table._bank, table._bank_hand = fresh._turns, fresh._bank, fresh._bank_hand
             table._settle(table.clock())
-        table.notify()
 
     def _rebuild(self, stored: StoredTable) -> LiveTable:
         return rebuild_table(stored, self.clock, self._wake_clock, self.wall)

@@ -90,7 +90,7 @@ class TableOptions:
             pace if _is_int(pace) and 0 <= pace <= MAX_PACE_MS else 0,
             seconds if _is_int(seconds) and 0 <= seconds <= RESULT_SECONDS_MAX else 0,
             timer if isinstance(timer, str) and timer in TIMERS else "off",
-            length if length in LENGTHS else None,
+            length if isinstance(length, str) and length in LENGTHS else None,
         )
 
 
