@@ -1,25 +1,33 @@
 #!/usr/bin/env bash
-# Two `jantaku serve` processes on loopback behind Caddy, sharing one PostgreSQL database, all on this machine
-# from Debian's packages (postgresql, caddy). See docs/guide/hosting.md.
+# Two `jantaku serve` processes on loopback behind Caddy or nginx, sharing one PostgreSQL database, all on this
+# machine from Debian's packages (postgresql, caddy or nginx). See docs/guide/hosting.md.
 #
 #   examples/hosting/start-two.sh [start|stop|status]
+#   PROXY=nginx examples/hosting/start-two.sh [start|stop|status]
 #
 # Settings (environment):
-#   DIR        where everything is kept: the database cluster, logs, pid files, the Caddyfile
+#   PROXY      the reverse proxy in front: caddy (the default) or nginx
+#   DIR        where everything is kept: the database cluster, logs, pid files, the Caddyfile or nginx.conf
 #              (default ./jantaku-hosting; as root, PostgreSQL runs as the postgres user, who must be able to
-#              reach DIR: every folder above it must be searchable by others)
-#   PORT       the port Caddy serves on (default 8080, on 127.0.0.1; SITE changes the address)
-#   SITE       Caddy's site address (default http://127.0.0.1:$PORT; a domain name gets HTTPS from Caddy)
+#              reach DIR: every folder above it must be searchable by others; so must nginx's workers, who then
+#              run as nobody)
+#   PORT       the port the proxy serves on (default 8080, on 127.0.0.1; with Caddy, SITE changes the address)
+#   SITE       Caddy's site address (default http://127.0.0.1:$PORT; a domain name gets HTTPS from Caddy);
+#              nginx always listens on 127.0.0.1:$PORT
 #   APP_PORTS  the two jantaku processes' loopback ports (default "8101 8102")
 #   JANTAKU    the jantaku command (default: jantaku)
 #   SERVE_ARGS more options for both `jantaku serve` (e.g. "--pace fast --allowed-host mahjong.example.org")
 #
 # `start` makes the cluster on its first run (initdb, a database named jantaku, reachable only through a unix
 # socket in a folder of DIR that only the cluster's owner, and root, may enter), starts it, starts both jantaku processes (they migrate the database on start, under a lock)
-# and Caddy, and waits until a request through Caddy is answered. `stop` stops all of it (the database stays in
-# DIR). Nothing is installed: run `apt-get install postgresql caddy` first.
+# and the proxy, and waits until a request through the proxy is answered. `stop` stops all of it, whichever proxy
+# runs (the database stays in DIR). Nothing is installed: run `apt-get install postgresql caddy` (or nginx) first.
+# nginx runs as the user who starts the script, with its own configuration, pid, logs and temporary files in DIR
+# (nothing of the system's nginx is used or touched).
 set -euo pipefail
 
+SITE_GIVEN="${SITE+yes}"
+PROXY="${PROXY:-caddy}"
 DIR="${DIR:-./jantaku-hosting}"
 PORT="${PORT:-8080}"
 SITE="${SITE:-http://127.0.0.1:$PORT}"
@@ -31,6 +39,11 @@ die() {
     echo "start-two.sh: $*" >&2
     exit 1
 }
+
+case "$PROXY" in
+caddy | nginx) ;;
+*) die "unknown PROXY '$PROXY': caddy or nginx" ;;
+esac
 
 mkdir -p "$DIR"
 DIR="$(cd "$DIR" && pwd)"
@@ -64,6 +77,20 @@ stop_pid() { # stop_pid NAME: the process in DIR/NAME.pid, if it still runs
     rm -f "$file"
 }
 
+nginx_bin() { # Debian puts nginx in /usr/sbin, which a normal user's PATH may not hold
+    if command -v nginx >/dev/null; then
+        command -v nginx
+    elif [ -x /usr/sbin/nginx ]; then
+        echo /usr/sbin/nginx
+    else
+        die "nginx is not installed: apt-get install nginx"
+    fi
+}
+
+running() { # running NAME: whether the process in DIR/NAME.pid runs
+    [ -f "$DIR/$1.pid" ] && kill -0 "$(cat "$DIR/$1.pid")" 2>/dev/null
+}
+
 answers() { # answers URL: whether a GET of URL succeeds
     curl -fs -o /dev/null --max-time 5 "$1"
 }
@@ -79,7 +106,17 @@ wait_for() { # wait_for URL WHAT LOG
 }
 
 start() {
-    command -v caddy >/dev/null || die "Caddy is not installed: apt-get install caddy"
+    local other=nginx
+    if [ "$PROXY" = nginx ]; then
+        other=caddy
+        nginx_bin >/dev/null
+        [ -z "$SITE_GIVEN" ] || die "SITE is Caddy's setting: nginx listens on 127.0.0.1:$PORT (HTTPS: see docs/guide/hosting.md)"
+    else
+        command -v caddy >/dev/null || die "Caddy is not installed: apt-get install caddy"
+    fi
+    if running "$other"; then
+        die "$other runs in $DIR (pid $(cat "$DIR/$other.pid")): stop first to start with $PROXY"
+    fi
     command -v "$JANTAKU" >/dev/null || die "no '$JANTAKU' command: pip install 'jantaku[web]' (or set JANTAKU)"
     local bin
     bin="$(pg_bin)"
@@ -116,6 +153,16 @@ start() {
         n=$((n + 1))
         wait_for "http://127.0.0.1:$port/api/status" "jantaku $n" "$DIR/jantaku-$n.log"
     done
+    if [ "$PROXY" = nginx ]; then
+        start_nginx "$upstreams"
+    else
+        start_caddy "$upstreams"
+    fi
+    echo "jantaku: open $SITE  (two processes on$upstreams, games in $URL; stop: $0 stop)"
+}
+
+start_caddy() { # start_caddy UPSTREAMS
+    local upstreams="$1"
     cat >"$DIR/Caddyfile" <<EOF
 {
 	admin off
@@ -139,11 +186,74 @@ EOF
         echo $! >"$DIR/caddy.pid"
     fi
     wait_for "$SITE/api/status" "Caddy" "$DIR/caddy.log"
-    echo "jantaku: open $SITE  (two processes on$upstreams, games in $URL; stop: $0 stop)"
+}
+
+start_nginx() { # start_nginx UPSTREAMS: nginx as this user; its paths are relative to DIR (its prefix, -p)
+    local servers="" address
+    for address in $1; do
+        servers="$servers        server $address max_fails=1 fail_timeout=10s;
+"
+    done
+    mkdir -p "$DIR/nginx" # its temporary files' folders
+    # \$ in the text below: nginx's own variables, written as they are
+    cat >"$DIR/nginx.conf" <<EOF
+# written by start-two.sh (each start writes it again); paths are relative to DIR
+pid nginx.pid;
+error_log nginx.log;
+worker_processes auto;
+
+events {
+    worker_connections 1024;
+}
+
+http {
+    client_body_temp_path nginx/body;
+    proxy_temp_path nginx/proxy;
+    fastcgi_temp_path nginx/fastcgi;
+    uwsgi_temp_path nginx/uwsgi;
+    scgi_temp_path nginx/scgi;
+    access_log off;
+
+    upstream jantaku {
+        zone jantaku 64k;   # one round robin and one count of failures for all the workers
+$servers    }
+
+    map \$http_upgrade \$connection_upgrade {
+        default upgrade;
+        ''      close;
+    }
+
+    server {
+        listen 127.0.0.1:$PORT;
+
+        location / {
+            proxy_pass http://jantaku;
+            proxy_http_version 1.1;
+            proxy_set_header Host \$http_host;   # with the port, as the page's Origin has it
+            proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto \$scheme;
+            proxy_set_header Upgrade \$http_upgrade;
+            proxy_set_header Connection \$connection_upgrade;
+            proxy_read_timeout 1h;   # a table's websocket may be quiet for a long time
+            proxy_connect_timeout 5s;
+            proxy_next_upstream error timeout;   # a process that does not answer: the other one
+        }
+    }
+}
+EOF
+    if running nginx; then
+        echo "nginx already runs (pid $(cat "$DIR/nginx.pid")): stop first to change its settings"
+    else
+        # it puts itself in the background (daemon on) once it listens, and writes DIR/nginx.pid
+        "$(nginx_bin)" -p "$DIR/" -c "$DIR/nginx.conf" -e nginx.log >>"$DIR/nginx.log" 2>&1 ||
+            die "nginx did not start: $(tail -n 5 "$DIR/nginx.log")"
+    fi
+    wait_for "$SITE/api/status" "nginx" "$DIR/nginx.log"
 }
 
 stop() {
     stop_pid caddy
+    stop_pid nginx
     local n=0 port
     for port in $APP_PORTS; do
         n=$((n + 1))
@@ -155,12 +265,12 @@ stop() {
     echo "stopped (the database stays in $PG)"
 }
 
-status() {
+status() { # PROXY's line, the other proxy's only while it runs
     local name
-    for name in caddy jantaku-1 jantaku-2; do
-        if [ -f "$DIR/$name.pid" ] && kill -0 "$(cat "$DIR/$name.pid")" 2>/dev/null; then
+    for name in caddy nginx jantaku-1 jantaku-2; do
+        if running "$name"; then
             echo "$name: running (pid $(cat "$DIR/$name.pid"))"
-        else
+        elif [ "$name" = "$PROXY" ] || [ "${name#jantaku-}" != "$name" ]; then
             echo "$name: stopped"
         fi
     done
