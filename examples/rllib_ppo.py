@@ -18,9 +18,10 @@ Run it from the repository root::
     python examples/rllib_ppo.py --iterations 20 --batch 4000 --minibatch 500 --json ppo.json
     python examples/rllib_ppo.py --init-from bc.pt --opponents efficiency --reward rank --iterations 12 --batch 1000
 
-It prints, per iteration, the environment steps sampled, the mean episode return (when an episode, a whole
-game, has ended) and PPO's losses; then it plays ``--check-steps`` steps sampled from the trained module and
-counts how many of its actions were legal (all of them, by the mask). ``--json FILE`` writes the figures.
+It prints, per iteration, the environment steps sampled, the mean return of the last ``--window`` episodes (an
+episode is a whole game, or one hand with ``--episode hand``) and PPO's losses; then it plays ``--check-steps``
+steps sampled from the trained module and counts how many of its actions were legal (all of them, by the mask).
+``--json FILE`` writes the figures.
 """
 
 from __future__ import annotations
@@ -115,7 +116,13 @@ class ClonedPPOModule(MaskedPPOModule):
 
 def build_config(args: argparse.Namespace) -> PPOConfig:
     """PPO on one local env runner (no Ray worker processes), with the masked module (or the cloned one)."""
-    env_config = {"rules": args.rules, "opponents": args.opponents, "mjai_events": False, "reward": args.reward}
+    env_config = {
+        "rules": args.rules,
+        "opponents": args.opponents,
+        "mjai_events": False,
+        "reward": args.reward,
+        "episode": args.episode,
+    }
     if args.init_from:
         spec = RLModuleSpec(module_class=ClonedPPOModule, model_config={"checkpoint": args.init_from})
     else:
@@ -134,7 +141,7 @@ def build_config(args: argparse.Namespace) -> PPOConfig:
         )
         .rl_module(rl_module_spec=spec)
         .debugging(seed=args.seed)
-        .reporting(metrics_num_episodes_for_smoothing=1)
+        .reporting(metrics_num_episodes_for_smoothing=args.window)
     )
 
 
@@ -223,6 +230,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reward", default="score", choices=("score", "rank"), help="the env's reward (default score)")
     parser.add_argument("--lr", type=float, default=3e-4, help="learning rate (default 3e-4)")
     parser.add_argument(
+        "--episode", default="game", choices=("game", "hand"), help="an episode is a whole game or one hand (game)"
+    )
+    parser.add_argument(
+        "--window",
+        type=int,
+        default=1,
+        help="the episode return reported is the mean of the last WINDOW episodes (default 1: the last one)",
+    )
+    parser.add_argument(
         "--save",
         default=None,
         help="with --init-from: write the trained network as a checkpoint of examples/bc_torch.py's format (for "
@@ -236,8 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check-steps", type=int, default=200, help="greedy steps checked for legality")
     parser.add_argument("--json", default=None, help="write the figures to this file")
     args = parser.parse_args(argv)
-    if args.iterations < 1 or args.batch < 1 or not 1 <= args.minibatch <= args.batch:
-        parser.error("--iterations and --batch must be at least 1, --minibatch between 1 and --batch")
+    if args.iterations < 1 or args.batch < 1 or not 1 <= args.minibatch <= args.batch or args.window < 1:
+        parser.error("--iterations, --batch and --window must be at least 1, --minibatch between 1 and --batch")
 
     import ray
 

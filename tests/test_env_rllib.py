@@ -20,6 +20,7 @@ ONE_CORE = {**os.environ, "OMP_NUM_THREADS": "1"}
 def test_rllib_ppo_example_trains_one_iteration_with_legal_actions_only(tmp_path):
     out = tmp_path / "ppo.json"
     args = ["--batch", "128", "--minibatch", "64", "--check-steps", "150", "--seed", "3", "--json", str(out)]
+    args += ["--episode", "hand", "--window", "50"]  # hands end within the batch: a mean return is reported
     proc = subprocess.run(
         [sys.executable, str(EXAMPLE), *args],
         capture_output=True,
@@ -35,6 +36,7 @@ def test_rllib_ppo_example_trains_one_iteration_with_legal_actions_only(tmp_path
     assert row["env_steps_sampled"] >= 128
     assert all(isinstance(row[k], float) and math.isfinite(row[k]) for k in ("policy_loss", "vf_loss", "entropy"))
     assert row["entropy"] > 0
+    assert isinstance(row["episode_return_mean"], float) and math.isfinite(row["episode_return_mean"])
     check = figures["check"]
     # every action sampled from the trained module is legal: the mask reaches the distribution ...
     assert check["steps"] == 150 and check["legal"] == 150
