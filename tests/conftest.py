@@ -107,6 +107,7 @@ HEAVY_MODULES = (
     "tests/league/test_league_web.py",
     "tests/e2e/test_e2e_league_tables.py",
     "tests/test_web_cluster.py",
+    "tests/e2e/test_e2e_cluster.py",
     "tests/test_web_analyse.py",
     "tests/e2e/test_e2e_serve_jielu.py",
     "tests/test_web_heavy.py",
