@@ -54,3 +54,19 @@ def served(folder: Path, *options: str, timeout: float = 60.0) -> Iterator[tuple
             proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def lease_holder(url: str, table_id: str) -> str | None:
+    """The server process holding ``table_id``'s lease in the database at ``url`` (``None`` once there is no lease:
+    the game is over)."""
+    import sqlalchemy as sa
+
+    from jantaku.web.storage import SqlStore
+
+    store = SqlStore(url)
+    try:
+        with store.engine.connect() as conn:
+            query = sa.text("SELECT holder FROM leases WHERE table_id = :t")
+            return conn.execute(query, {"t": table_id}).scalar()
+    finally:
+        store.close()

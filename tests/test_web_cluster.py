@@ -22,6 +22,7 @@ from jantaku.web.leases import LEASE_SECONDS, RETRY_SECONDS, Leases
 from jantaku.web.manager import TableManager
 from jantaku.web.options import SPECTATOR, TableOptions
 from jantaku.web.storage import SqlStore, StoredTable
+from served import lease_holder
 
 
 def _pair(url: str) -> tuple[TableManager, TableManager]:
@@ -300,17 +301,6 @@ async def _http(url: str, body: dict | None = None) -> tuple[int, dict]:
     return await asyncio.to_thread(call)
 
 
-def _holder(url: str, table_id: str) -> str | None:
-    """The process holding ``table_id``'s lease (``None`` once there is no lease: the game is over)."""
-    store = SqlStore(url)
-    try:
-        with store.engine.connect() as conn:
-            query = sa.text("SELECT holder FROM leases WHERE table_id = :t")
-            return conn.execute(query, {"t": table_id}).scalar()
-    finally:
-        store.close()
-
-
 def _lags(seen: dict[str, list[tuple[float, int]]], until: float) -> list[float]:
     """For every view a watcher on one process was pushed (before ``until``), how much later the watcher on the
     other process was first at that step or past it (0 if it was there first)."""
@@ -407,10 +397,10 @@ def test_two_servers_one_game_a_killed_driver_and_no_acknowledged_move_lost(pg_c
                         code, view = await _http(base_a + f"api/tables/{tid}/view?token={watch}")
                         if code == 200 and view["hand_results"] >= 1:
                             break
-                    where = nodes[await asyncio.to_thread(_holder, url, tid)]
+                    where = nodes[await asyncio.to_thread(lease_holder, url, tid)]
                     killed[where] = time.monotonic()
                     procs[where].kill()
-                    while nodes.get(await asyncio.to_thread(_holder, url, tid)) == where:
+                    while nodes.get(await asyncio.to_thread(lease_holder, url, tid)) == where:
                         await asyncio.sleep(0.05)  # until the other process holds the table's lease
                     taken.append(time.monotonic() - killed[where])
 

@@ -31,12 +31,11 @@ import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
-import sqlalchemy as sa
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from jantaku.web.leases import LEASE_SECONDS, RETRY_SECONDS
 from jantaku.web.storage import SqlStore
-from served import served
+from served import lease_holder, served
 
 from .driver import WATCHDOG, play_turn
 from .tables import pages
@@ -131,17 +130,6 @@ def _cluster_process(base: str) -> str:
     return cluster["process"]
 
 
-def _holder(url: str, table_id: str) -> str | None:
-    """The process holding ``table_id``'s lease, as in tests/test_web_cluster.py."""
-    store = SqlStore(url)
-    try:
-        with store.engine.connect() as conn:
-            query = sa.text("SELECT holder FROM leases WHERE table_id = :t")
-            return conn.execute(query, {"t": table_id}).scalar()
-    finally:
-        store.close()
-
-
 def _create_table(page: Any, base: str) -> str:
     """In process 1's lobby, as a person does: M-League rules, a second person at seat 2 and two efficiency bots,
     East only, the server's default pace and result wait; the creator goes to their seat. The second seat's
@@ -230,7 +218,7 @@ def test_two_browsers_two_processes_a_reload_and_a_killed_driver(browser, pg_clu
 
         def kill_the_driver() -> None:
             deadline = time.monotonic() + 5
-            while (node := _holder(url, table_id)) is None:
+            while (node := lease_holder(url, table_id)) is None:
                 assert time.monotonic() < deadline, "no process holds the table's lease"
                 time.sleep(0.05)
             dead = nodes[node]
