@@ -91,3 +91,10 @@ def test_a_table_that_does_not_extend_the_one_held_is_not_caught_up(tmp_path):
     assert not catch_up(a, cut) and a.step == steps  # fewer actions than held
     other = type(stored_a)(**{**stored_a.__dict__, "options": {**stored_a.options, "length": "east"}})
     assert not catch_up(a, other) and a.step == steps  # other options
+
+
+def test_stored_options_of_the_wrong_kind_fall_back_to_the_defaults():
+    """A stored table's options are read back whatever a row holds: a value of the wrong kind (a dict or a list
+    where a name is stored) falls back to the default instead of raising from inside the lookup."""
+    assert TableOptions.from_json({"timer": {"a": 1}, "length": ["east"], "pace": "x"}) == TableOptions()
+    assert TableOptions.from_json({"timer": "5+10", "length": "east"}) == TableOptions(timer="5+10", length="east")
