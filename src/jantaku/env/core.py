@@ -156,15 +156,13 @@ def batch_actions(tables: list[Table], actions: Any) -> np.ndarray:
 
 def batch_masks(tables: list[Table], seats: Any) -> np.ndarray:
     """The action masks (``int8``, one row per table) of ``seats[i]`` at ``tables[i]``, written at once."""
-    masks = np.zeros((len(tables), NUM_ACTIONS), np.int8)
-    rows: list[int] = []
-    cols: list[int] = []
+    masks = bytearray(len(tables) * NUM_ACTIONS)  # written byte by byte, then seen as the array (no copy)
+    base = 0
     for i, t in enumerate(tables):
-        legal = t.legal(int(seats[i]))
-        rows.extend([i] * len(legal))
-        cols.extend(legal)
-    masks[rows, cols] = 1
-    return masks
+        for index in t.legal(int(seats[i])):
+            masks[base + index] = 1
+        base += NUM_ACTIONS
+    return np.frombuffer(masks, np.int8).reshape(len(tables), NUM_ACTIONS)
 
 
 class Table:
