@@ -423,16 +423,17 @@ def test_two_servers_one_game_a_killed_driver_and_no_acknowledged_move_lost(pg_c
     alive = "b" if dead == "a" else "a"
     lags = sorted(_lags(seen, killed[dead]))
     p50, p99 = lags[len(lags) // 2], lags[int(len(lags) * 0.99)]
-    # the other process took the table's lease over, and its watcher saw bots move after that
+    # the other process took the table's lease over, and its watcher saw the table move on after that
     (took,) = taken
-    bots_moved = [a for a in stored.actions if a["seat"] in (2, 3)]
+    over_at = killed[dead] + took
+    last_before = max((step for at, step in seen[alive] if at <= over_at), default=-1)
     print(
         f"watchers' lag over {len(lags)} views: p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms; "
         f"process {dead} killed, process {alive} drove the table {took:.1f} s later"
     )
-    assert max(t for t, _ in seen[alive]) > killed[dead] + took and bots_moved
+    assert any(step > last_before for at, step in seen[alive] if at > over_at)
     # within a step at the default pace (the game runs at 40 ms a step to be quick; a suite on 2 busy cores
-    # delays the odd re-read of a whole game, so the bound is on 95 of 100 views, with p99 printed above)
+    # delays the odd re-read of the table, so the bound is on 95 of 100 views, with p99 printed above)
     p95 = lags[int(len(lags) * 0.95)]
     assert p50 < PACE_MS / 1000 + 0.1 and p95 < NORMAL_PACE_S + 0.5, lags[-10:]
     assert took < LEASE_SECONDS + RETRY_SECONDS + 3.0

@@ -1137,8 +1137,7 @@ def catch_up(table: LiveTable, stored: StoredTable) -> bool:
     may then be half moved on): the caller rebuilds it (:func:`rebuild_table`) and takes every part of it. The
     whole game is not replayed for every move another process makes. The caller holds the table's lock."""
     n = len(table.actions)
-    window = stored.options.get("window")
-    window_at = window.get("at") if isinstance(window, dict) else None
+    window_at = _window_at(stored)
     if (
         stored.id != table.id
         or stored.rules != table.rules
@@ -1165,6 +1164,12 @@ def catch_up(table: LiveTable, stored: StoredTable) -> bool:
     return True
 
 
+def _window_at(stored: StoredTable) -> Any:
+    """The place in the actions of the move whose call window ``stored`` keeps open (``None``: no window)."""
+    window = stored.options.get("window")
+    return window.get("at") if isinstance(window, dict) else None
+
+
 def _seat_infos(stored: StoredTable) -> list[SeatInfo]:
     return [SeatInfo(s["kind"], s["name"], s.get("bot"), s.get("token"), s.get("invite")) for s in stored.seats]
 
@@ -1183,8 +1188,7 @@ def _take_stored_state(table: LiveTable, stored: StoredTable, infos: list[SeatIn
 def _replay(table: LiveTable, stored: StoredTable, start: int, moves: list[Action] | None = None) -> None:
     """Apply ``stored``'s actions from number ``start`` on (``moves``: them, already read) to ``table``; the
     move whose call window may still be open (its stored ``window``) opens it again as it was."""
-    window = stored.options.get("window")
-    window_at = window.get("at") if isinstance(window, dict) else None
+    window_at = _window_at(stored)
     now = table.clock()
     actions = moves if moves is not None else [action_from_json(a) for a in stored.actions[start:]]
     for n, action in enumerate(actions, start):
