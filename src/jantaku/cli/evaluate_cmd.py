@@ -14,7 +14,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "evaluate",
         help="a policy against fixed opponents: duplicate deals, seats rotated, 95%% intervals",
         description="Play each deal four times, the policy at each seat in turn against the same opponents, and "
-        "print its mean rank, final score, win and deal-in rates (and the opponents') with 95%% intervals over "
+        "print its mean rank, final score, win and deal-in rates (and the opponents') with 95% intervals over "
         "the deals. The policy is a bot name, mjai:COMMAND (a program speaking mjai) or a Python policy "
         "py:MODULE:NAME or py:FILE.py:NAME (a class or factory called with a seed, giving an object with "
         "act(view, legal); or a function act(view, legal)).",
