@@ -165,6 +165,9 @@ class ClonedPolicy:
             raise RuntimeError(f"set {CHECKPOINT_ENV} to a checkpoint written by examples/bc_torch.py, got {path!r}")
         self.net = _load(str(Path(path).resolve()))
         self.observe = ViewObserver()
+        # one observation at a time: torch's worker threads only wait on each other, and beside another process
+        # (``jantaku evaluate --workers``, a training run) they spin against it for the same cores
+        torch.set_num_threads(1)
 
     def act(self, view: Any, legal: list[Any]) -> Any:
         """The legal action with the highest logit."""

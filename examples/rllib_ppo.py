@@ -99,11 +99,13 @@ class MaskedPPOModule(TorchRLModule, ValueFunctionAPI):
 
 class ClonedPPOModule(MaskedPPOModule):
     """PPO starting from a behaviour-cloned network (``examples/bc_torch.py``'s ``PolicyNet``, its checkpoint in
-    ``model_config["checkpoint"]``): the cloned body as the torso and its policy head, a new value head; the
-    forward passes (illegal actions masked) are :class:`MaskedPPOModule`'s."""
+    ``model_config["checkpoint"]``): the cloned body as the torso and its policy head; the value is a network of its
+    own, a second copy of the cloned body with a new head, so that the value loss (large and noisy while the value
+    is learnt) never moves the policy's features. The forward passes (illegal actions masked) are
+    :class:`MaskedPPOModule`'s."""
 
     def setup(self) -> None:
-        """Build the cloned network and load its weights."""
+        """Build the cloned network, load its weights, and the value network."""
         from bc_torch import PolicyNet  # examples/bc_torch.py, beside this file
 
         state = torch.load(self.model_config["checkpoint"], map_location="cpu", weights_only=True)
@@ -111,7 +113,14 @@ class ClonedPPOModule(MaskedPPOModule):
         net.load_state_dict(state["weights"])
         self._torso = net.body
         self._pi = net.head
+        value = PolicyNet(int(state["width"]), int(state["hidden"]))
+        value.load_state_dict(state["weights"])
+        self._value_body = value.body
         self._vf = torch.nn.Linear(net.hidden, 1)
+
+    def compute_values(self, batch: dict[str, Any], embeddings: Any = None) -> torch.Tensor:
+        """The value of each observation in ``batch``, from the value network (the policy's features unused)."""
+        return self._vf(self._value_body(batch[Columns.OBS]["observation"].float())).squeeze(-1)
 
 
 def build_config(args: argparse.Namespace) -> PPOConfig:
@@ -138,6 +147,10 @@ def build_config(args: argparse.Namespace) -> PPOConfig:
             minibatch_size=args.minibatch,
             num_epochs=args.epochs,
             lr=args.lr,
+            gamma=args.gamma,
+            lambda_=args.gae_lambda,
+            clip_param=args.clip,
+            entropy_coeff=args.entropy,
         )
         .rl_module(rl_module_spec=spec)
         .debugging(seed=args.seed)
@@ -175,7 +188,8 @@ def save_cloned(module: Any, init_from: str, path: str) -> None:
 
 def init_check(module: Any, args: argparse.Namespace) -> dict[str, Any]:
     """Before training: the module's masked logits on a first observation against the cloned network's own (the
-    same when the checkpoint was loaded), and the greedy action of each."""
+    same when the checkpoint was loaded), the greedy action of each, and how many of the policy's and of the value
+    network's parameter tensors the value's gradient reaches (none of the policy's: the value has its own body)."""
     from bc_torch import PolicyNet
 
     state = torch.load(args.init_from, map_location="cpu", weights_only=True)
@@ -190,7 +204,19 @@ def init_check(module: Any, args: argparse.Namespace) -> dict[str, Any]:
         theirs = net(batch[Columns.OBS]["observation"].float(), batch[Columns.OBS]["action_mask"] > 0)[0]
     legal = obs["action_mask"] > 0
     diff = float((mine[legal] - theirs[legal]).abs().max())
-    return {"max_logit_difference": diff, "same_greedy_action": int(mine.argmax()) == int(theirs.argmax())}
+    # the value's gradient on that observation: which of the policy's and the value's parameters it reaches
+    module.zero_grad(set_to_none=True)
+    module.compute_values(batch).sum().backward()
+    policy = [*module._torso.parameters(), *module._pi.parameters()]
+    value = [p for p in module.parameters() if all(p is not q for q in policy)]
+    moved = [sum(p.grad is not None and bool(p.grad.abs().sum() > 0) for p in part) for part in (policy, value)]
+    module.zero_grad(set_to_none=True)
+    return {
+        "max_logit_difference": diff,
+        "same_greedy_action": int(mine.argmax()) == int(theirs.argmax()),
+        "policy_parameters_the_value_moves": moved[0],
+        "value_parameters_the_value_moves": moved[1],
+    }
 
 
 def check_legal(module: Any, rules: str, seed: int, steps: int) -> dict[str, int]:
@@ -229,6 +255,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponents", default="random", help="the fixed opponents' bot name (default random)")
     parser.add_argument("--reward", default="score", choices=("score", "rank"), help="the env's reward (default score)")
     parser.add_argument("--lr", type=float, default=3e-4, help="learning rate (default 3e-4)")
+    parser.add_argument("--gamma", type=float, default=0.99, help="discount (default 0.99)")
+    parser.add_argument("--gae-lambda", type=float, default=1.0, help="GAE's lambda (default 1.0)")
+    parser.add_argument("--clip", type=float, default=0.3, help="PPO's clip of the policy ratio (default 0.3)")
+    parser.add_argument("--entropy", type=float, default=0.0, help="entropy bonus coefficient (default 0)")
     parser.add_argument(
         "--episode", default="game", choices=("game", "hand"), help="an episode is a whole game or one hand (game)"
     )

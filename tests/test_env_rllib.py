@@ -56,7 +56,7 @@ def test_rllib_extra_matches_the_other_pins_and_ci_installs_it():
 
 
 def test_ppo_starts_from_a_behaviour_cloned_network(tmp_path):
-    """``--init-from``: PPO's module is the cloned network (examples/bc_torch.py's checkpoint) with a value head
+    """``--init-from``: PPO's module is the cloned network (examples/bc_torch.py's checkpoint) with a value network
     added; before training its logits on a first observation are the network's own."""
     checkpoint = tmp_path / "bc.pt"
     make = (
@@ -75,6 +75,10 @@ def test_ppo_starts_from_a_behaviour_cloned_network(tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     figures = json.loads(out.read_text())
     assert figures["init"]["max_logit_difference"] < 1e-5 and figures["init"]["same_greedy_action"]
+    # the value network has a body of its own: its loss moves none of the policy's parameters (a shared body let the
+    # untrained value's large, noisy loss unlearn the clone, and PPO never gained), and does move its own
+    assert figures["init"]["policy_parameters_the_value_moves"] == 0
+    assert figures["init"]["value_parameters_the_value_moves"] >= 4
     (row,) = figures["iterations"]
     assert row["env_steps_sampled"] >= 96 and math.isfinite(row["policy_loss"])
     assert figures["check"]["legal"] == figures["check"]["steps"] == 30
