@@ -107,3 +107,75 @@ def test_the_command_line(tmp_path):
     summary = json.loads(done.stdout.splitlines()[0])
     assert summary["samples"] > 500 and summary["records"] == 3 and summary["skipped"] == 0
     assert (tmp_path / "index.json").exists()
+
+
+def _names_by_game(folder: Path) -> dict[tuple[int, int], list[str]]:
+    """(record, game) -> the four names, read from the records independently of the dataset code."""
+    from jantaku.records.load import iter_record_files, read_records
+
+    out = {}
+    for r, path in enumerate(iter_record_files([str(folder)])):
+        for g, record in enumerate(read_records(path)):
+            start = next(e for e in record.events if e["type"] == "start_game")
+            out[r, g] = start["names"]
+    return out
+
+
+def test_players_chosen_by_name_and_by_final_place():
+    """A player is followed by name wherever they sat, and ``places`` keeps the seats that finished there: each
+    selection is exactly the matching part of the whole dataset (a name's decisions at every seat it took)."""
+    folder = CORPUS / "mjx-walls"
+    whole = list(iter_samples([folder]))
+    names = _names_by_game(folder)
+    key = ("record", "game", "step")
+
+    mine = list(iter_samples([folder], names=["ASAPIN", "うきでん"]))
+    expected = [s for s in whole if names[s["record"], s["game"]][s["seat"]] in ("ASAPIN", "うきでん")]
+    assert [tuple(s[k] for k in key) for s in mine] == [tuple(s[k] for k in key) for s in expected]
+    assert len({s["seat"] for s in mine}) >= 3 and 0 < len(mine) < len(whole) / 2  # followed from seat to seat
+    assert all(s["action"] == e["action"] and (s["obs"] == e["obs"]).all() for s, e in zip(mine, expected, strict=True))
+
+    winners = list(iter_samples([folder], places="1"))
+    assert [tuple(s[k] for k in key) for s in winners] == [tuple(s[k] for k in key) for s in whole if s["rank"] == 1]
+    both = list(iter_samples([folder], players=[0, 1], names=["ASAPIN"], places=[1, 2]))
+    assert both and all(
+        s["seat"] in (0, 1) and s["rank"] in (1, 2) and names[s["record"], s["game"]][s["seat"]] == "ASAPIN"
+        for s in both
+    )
+    assert len(both) == sum(
+        1 for s in whole if s["seat"] < 2 and s["rank"] <= 2 and names[s["record"], s["game"]][s["seat"]] == "ASAPIN"
+    )
+
+
+def test_a_selection_is_checked_and_written_in_the_index(tmp_path):
+    from jantaku.errors import JantakuError
+
+    for bad in ({"places": "0"}, {"places": "1,x"}, {"players": "4"}, {"players": "a"}, {"names": "ASAPIN"}):
+        try:
+            next(iter_samples([CORPUS / "mjx-walls"], **bad))
+        except JantakuError as e:
+            assert str(bad[next(iter(bad))])[:3].strip("'") in str(e), e
+        else:
+            raise AssertionError(f"{bad} was accepted")
+    index = write_shards([CORPUS / "mjx-walls"], tmp_path, names=["CLS"], places=[1])
+    assert index["selection"] == {"seats": [0, 1, 2, 3], "names": ["CLS"], "places": [1]}
+    assert index["samples"] > 0 and set(read_shards(tmp_path, ("rank",))["rank"].tolist()) == {1}
+
+    command = [sys.executable, "-m", "jantaku.cli", "dataset", str(CORPUS / "mjx-walls"), "--out"]
+    done = subprocess.run(
+        [*command, str(tmp_path / "x"), "--name", "CLS", "--name", "ASAPIN", "--places", "1,2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-1500:]
+    index = json.loads((tmp_path / "x" / "index.json").read_text(encoding="utf-8"))
+    assert index["selection"]["names"] == ["ASAPIN", "CLS"] and index["selection"]["places"] == [1, 2]
+    nobody = subprocess.run(
+        [*command, str(tmp_path / "y"), "--name", "no such player"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert nobody.returncode == 0 and json.loads(nobody.stdout.splitlines()[0])["samples"] == 0
+    assert "no decision" in nobody.stderr and "no such player" in nobody.stderr

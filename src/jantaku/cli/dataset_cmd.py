@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from jantaku.extras import require
 
@@ -13,16 +14,31 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "dataset",
         help="turn game records into training samples (observation, mask, action, outcome) in npz shards",
         description="Play game records (Tenhou mjlog, tenhou.net/6 JSON, Mahjong Soul, mjai; files, folders, "
-        "gzip) through the engine and write every decision of the chosen seats as a sample of the environments' "
+        "gzip) through the engine and write every decision of the chosen players as a sample of the environments' "
         "own encoding: the observation, the legal-action mask, the action the player took, the seat's final "
         "place and score, and where it came from. Needs the env extra.",
         epilog="examples:\n  jantaku dataset examples/records --out out/dataset\n"
-        "  jantaku dataset examples/records --players 0 --shard-size 200 --out out/seat0   (seat 0, small shards)",
+        "  jantaku dataset examples/records --players 0 --shard-size 200 --out out/seat0   (seat 0, small shards)\n"
+        "  jantaku dataset examples/records --places 1 --out out/winners   (each game's winner only)\n"
+        "  jantaku dataset examples/records --name 剣城 --name デジタル仙人 --out out/two   (two players, any seat)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("paths", nargs="+", help="record files or folders (searched recursively)")
     p.add_argument("--out", required=True, help="the folder the shards and index.json are written to")
     p.add_argument("--players", default="all", help="the seats whose decisions are kept: all (default) or 0,2,...")
+    p.add_argument(
+        "--name",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="keep only the decisions of the player the records call NAME, at whatever seat (repeat for several; "
+        "default: everyone)",
+    )
+    p.add_argument(
+        "--places",
+        default="all",
+        help="keep only the seats that finished in these places, e.g. 1 or 1,2 (default all)",
+    )
     p.add_argument("--rules", default=None, help="play the records by this preset or TOML file (default: their own)")
     p.add_argument("--shard-size", type=int, default=50_000, help="samples per shard file (default 50000)")
     p.add_argument("--workers", type=int, default=1, help="processes sharing out the record files (default 1)")
@@ -53,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
         args.paths,
         args.out,
         players=args.players,
+        names=args.name,
+        places=args.places,
         rules=args.rules,
         shard_size=args.shard_size,
         workers=args.workers,
@@ -63,6 +81,13 @@ def run(args: argparse.Namespace) -> int:
     summary["records"] = len(index["sources"])
     summary["skipped"] = len(index["skipped"])
     print(json.dumps(summary))
+    if not index["samples"] and index["sources"]:
+        chosen = index["selection"]
+        print(
+            f"jantaku dataset: no decision matched the selection (seats {chosen['seats']}, names {chosen['names']}, "
+            f"places {chosen['places']}): check the spelling of --name against the records' player names",
+            file=sys.stderr,
+        )
     for s in index["skipped"]:
         print(f"skipped: {s}")
     return 0

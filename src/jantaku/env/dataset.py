@@ -9,7 +9,12 @@ through the engine hand by hand; at each decision of a chosen seat with two or m
   player did - always legal under its mask;
 - ``seat``, the game's final ``rank`` of that seat (1-4) and its final ``score`` (points), and where it came from:
   ``record`` (the file's index in the run, see the shard's ``sources``), ``game`` (the record's game in its
-  file), ``hand`` and ``step`` (the decision's number in the game).
+  file), ``hand`` and ``step`` (the decision's number in the game, counting every seat's decisions with a choice,
+  so that it is the same whichever players are chosen).
+
+The decisions kept are those of the chosen players: by seat (``players``), by the name the record gives the
+player (``names``: a Tenhou or Mahjong Soul account, say, wherever it sat) and by the place the seat finished in
+(``places``: ``[1]`` keeps only each game's winner); a seat is kept when it passes all three.
 
 A hand the engine cannot follow (a record of rules it does not know) is skipped and counted, never guessed.
 
@@ -24,6 +29,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +43,7 @@ from jantaku.rules import Ruleset
 from .encoding import NUM_ACTIONS, OBS_PLANES, GameFacts, encode, legal_indices, mask_of
 from .planes import check_names, plane_count
 
-__all__ = ["FIELDS", "iter_samples", "read_shards", "torch_dataset", "write_shards"]
+__all__ = ["FIELDS", "Selection", "iter_samples", "read_shards", "torch_dataset", "write_shards"]
 
 FIELDS = ("obs", "mask", "action", "seat", "rank", "score", "record", "game", "hand", "step")
 """The arrays of a shard (one row per sample)."""
@@ -64,10 +70,79 @@ def _final(events: list[dict[str, Any]], first_dealer: int) -> tuple[list[int], 
 def _players(players: str | Sequence[int] | None) -> set[int]:
     if players is None or players == "all":
         return {0, 1, 2, 3}
-    seats = {int(p) for p in (players.split(",") if isinstance(players, str) else players)}
+    try:
+        seats = {int(p) for p in (players.split(",") if isinstance(players, str) else players)}
+    except (TypeError, ValueError):
+        seats = set()
     if not seats or not seats <= {0, 1, 2, 3}:
-        raise JantakuError(f"players are seats 0-3 (or all), got {players!r}")
+        raise JantakuError(f"players are seats 0-3 (or all), got {str(players)[:60]!r}")
     return seats
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Whose decisions a dataset keeps: a seat in ``seats``, whose name is in ``names`` (any, when ``None``) and
+    whose final place is in ``places`` (any, when ``None``).
+
+    >>> sel = Selection.of(players="all", names=["Aさん"], places="1,2")
+    >>> sel.seats_in(["Aさん", "B", "C", "Aさん"], [1, 3, 4, 2]), sel.seats_in(["Aさん", "B", "C", "D"], [3, 1, 2, 4])
+    ({0, 3}, set())
+    """
+
+    seats: frozenset[int] = frozenset((0, 1, 2, 3))
+    names: frozenset[str] | None = None
+    places: frozenset[int] | None = None
+
+    @classmethod
+    def of(
+        cls,
+        players: str | Sequence[int] | None = None,
+        names: Sequence[str] | None = None,
+        places: str | Sequence[int] | None = None,
+    ) -> Selection:
+        """The selection of seats ``players`` (``all`` or ``"0,2"``/``[0, 2]``), player ``names`` (``None``: any) and
+        final ``places`` (``"1"``/``[1, 2]``; ``None`` or ``all``: any); a :class:`JantakuError` for anything else."""
+        if names is not None:
+            if isinstance(names, str) or not all(isinstance(n, str) and n for n in names) or not names:
+                raise JantakuError(f"names are a list of player names, got {str(names)[:60]!r}")
+            names = frozenset(names)
+        chosen_places = None
+        if places is not None and places != "all":
+            try:
+                chosen_places = frozenset(int(p) for p in (places.split(",") if isinstance(places, str) else places))
+            except (TypeError, ValueError):
+                chosen_places = frozenset()
+            if not chosen_places or not chosen_places <= {1, 2, 3, 4}:
+                raise JantakuError(f"places are final places 1-4 (or all), got {str(places)[:60]!r}")
+        return cls(frozenset(_players(players)), names, chosen_places)
+
+    def seats_in(self, names: Sequence[str] | None, ranks: Sequence[int]) -> set[int]:
+        """The seats of a game kept: its players' ``names`` (``None`` when the record names nobody) and final
+        places ``ranks``."""
+        return {
+            s
+            for s in self.seats
+            if (self.names is None or (names is not None and names[s] in self.names))
+            and (self.places is None or ranks[s] in self.places)
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """For a dataset's index."""
+        return {
+            "seats": sorted(self.seats),
+            "names": None if self.names is None else sorted(self.names),
+            "places": None if self.places is None else sorted(self.places),
+        }
+
+
+def _record_names(events: list[dict[str, Any]]) -> list[str] | None:
+    for e in events:
+        if e.get("type") == "start_game":
+            names = e.get("names")
+            if isinstance(names, list) and len(names) == 4 and all(isinstance(n, str) for n in names):
+                return names
+            return None
+    return None
 
 
 def iter_samples(
@@ -77,19 +152,24 @@ def iter_samples(
     rules: Ruleset | str | None = None,
     skipped: list[str] | None = None,
     extra_planes: Sequence[str] = (),
+    names: Sequence[str] | None = None,
+    places: str | Sequence[int] | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """The samples of every record in ``paths`` (files or folders), one dict per decision (see the module), for
-    the seats ``players`` (default all). ``rules``: the rule set to play them by (default: what each record
-    says). Hands the engine cannot follow are appended to ``skipped`` (file and hand) when given.
-    ``extra_planes``: optional observation planes to add (:mod:`jantaku.env.planes`)."""
+    """The samples of every record in ``paths`` (files or folders), one dict per decision (see the module), of
+    the seats ``players`` (default all), the players ``names`` (default any) and the final ``places`` (default
+    any). ``rules``: the rule set to play them by (default: what each record says). Hands the engine cannot
+    follow are appended to ``skipped`` (file and hand) when given. ``extra_planes``: optional observation planes
+    to add (:mod:`jantaku.env.planes`)."""
+    selection = Selection.of(players, names, places)
+    extra = check_names(extra_planes)
     files = [str(f) for f in iter_record_files([str(p) for p in paths])]
-    yield from _samples_of(files, 0, _players(players), rules, skipped, check_names(extra_planes))
+    yield from _samples_of(files, 0, selection, rules, skipped, extra)
 
 
 def _samples_of(
     files: Sequence[str],
     first: int,
-    seats: set[int],
+    selection: Selection,
     rules: Ruleset | str | None,
     skipped: list[str] | None,
     extra: tuple[str, ...] = (),
@@ -105,9 +185,13 @@ def _samples_of(
                 continue
             first_dealer = int(hands[0][0]["oya"])
             scores, ranks = _final(record.events, first_dealer)
-            step = 0
+            seats = selection.seats_in(_record_names(record.events), ranks)
+            if not seats:  # nobody chosen played this game
+                continue
+            step = 0  # decisions with a choice so far in the game, every seat's (chosen or not)
             for n, hand in enumerate(hands):
                 collect = _Collector(seats, ranks, scores, {"record": r_index, "game": g_index, "hand": n}, extra)
+                collect.decisions = step
                 try:
                     k = hand_kyoku(record, n, hand, rs)
                     collect.game = GameFacts(rs, k, n, first_dealer)
@@ -115,11 +199,11 @@ def _samples_of(
                 except (JantakuError, ValueError, KeyError, IndexError, StopIteration, AssertionError) as e:
                     if skipped is not None:
                         skipped.append(f"{path}: game {g_index + 1}, hand {n + 1}: {e}")
+                    step = collect.decisions
                     continue
+                step = collect.decisions
                 for sample in collect.out:
-                    sample["step"] = step
                     sample["source"] = str(path)
-                    step += 1
                     yield sample
 
 
@@ -137,9 +221,15 @@ class _Collector:
         self.where = where
         self.game: GameFacts | None = None
         self.out: list[dict[str, Any]] = []
+        self.decisions = 0
+        """Decisions with a choice in the game so far, every seat's: the next one's ``step``."""
 
     def __call__(self, k: Any, seat: int, legal: list[Any], actual: Any, known: bool = True) -> None:
-        if seat not in self.seats or not known or len(legal) < 2:
+        if not known or len(legal) < 2:
+            return
+        step = self.decisions
+        self.decisions += 1
+        if seat not in self.seats:
             return
         index = legal_indices(legal)
         chosen = next((i for i, a in index.items() if a == actual), None)
@@ -153,6 +243,7 @@ class _Collector:
                 "seat": seat,
                 "rank": self.ranks[seat],
                 "score": self.scores[seat],
+                "step": step,
                 **self.where,
             }
         )
@@ -168,6 +259,8 @@ def write_shards(
     workers: int = 1,
     extra_planes: Sequence[str] = (),
     ray: str | None = None,
+    names: Sequence[str] | None = None,
+    places: str | Sequence[int] | None = None,
 ) -> dict[str, Any]:
     """Write the samples of ``paths`` into npz shards in ``out`` (at most ``shard_size`` samples each: ``obs`` as
     ``float16``, the rest as small integers, see :data:`FIELDS`) and ``out/index.json`` (the shards in order, the
@@ -176,8 +269,11 @@ def write_shards(
     samples are the same. With ``ray`` (``"local"`` for a local Ray instance of ``workers`` CPUs, or a cluster's
     ``HOST:PORT`` / ``auto``) the parts are Ray tasks: each is sent its record files' bytes and returns its shards'
     bytes, which this process writes (a cluster needs no shared folder; the shards are the same). ``extra_planes``:
-    optional observation planes to add (:mod:`jantaku.env.planes`), named in the index. Returns the index."""
+    optional observation planes to add (:mod:`jantaku.env.planes`), named in the index. ``players``, ``names``
+    and ``places`` choose whose decisions are kept (as :func:`iter_samples`; the index says so). Returns the
+    index."""
     extra = check_names(extra_planes)
+    selection = Selection.of(players, names, places)
     if isinstance(shard_size, bool) or not isinstance(shard_size, int) or shard_size < 1:
         raise JantakuError(f"shard_size must be 1 or more, got {shard_size!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -185,10 +281,9 @@ def write_shards(
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     files = [str(f) for f in iter_record_files([str(p) for p in paths])]
-    seats = _players(players)
     size = max(1, -(-len(files) // (workers * 4))) if workers > 1 or ray is not None else max(1, len(files))
     jobs = [
-        (files[i : i + size], i, str(folder), f"shard-{n:03d}", seats, rules, shard_size, extra)
+        (files[i : i + size], i, str(folder), f"shard-{n:03d}", selection, rules, shard_size, extra)
         for n, i in enumerate(range(0, len(files), size))
     ]
     if ray is not None:
@@ -208,6 +303,7 @@ def write_shards(
         "shards": shards,
         "samples": sum(s["samples"] for s in shards),
         "sources": files,
+        "selection": selection.to_json(),
         "skipped": [x for part in parts for x in part["skipped"]],
     }
     (folder / "index.json").write_text(json.dumps(index, indent=1, ensure_ascii=False), encoding="utf-8")
@@ -215,11 +311,11 @@ def write_shards(
 
 
 def _write_part(
-    job: tuple[list[str], int, str, str, set[int], Ruleset | str | None, int, tuple[str, ...]],
+    job: tuple[list[str], int, str, str, Selection, Ruleset | str | None, int, tuple[str, ...]],
 ) -> dict[str, list[Any]]:
     """Write the shards of some record files (``prefix-0000.npz``, ...): their names and sizes, the hands
     skipped."""
-    files, first, folder, prefix, seats, rules, shard_size, extra = job
+    files, first, folder, prefix, selection, rules, shard_size, extra = job
     skipped: list[str] = []
     shards: list[dict[str, Any]] = []
     batch: list[dict[str, Any]] = []
@@ -240,7 +336,7 @@ def _write_part(
         shards.append({"file": name, "samples": len(batch)})
         batch.clear()
 
-    for sample in _samples_of(files, first, seats, rules, skipped, extra):
+    for sample in _samples_of(files, first, selection, rules, skipped, extra):
         batch.append(sample)
         if len(batch) >= shard_size:
             flush()
@@ -251,7 +347,7 @@ def _write_part(
 def _part_from_bytes(
     records: list[tuple[str, bytes]],
     first: int,
-    seats: set[int],
+    selection: Selection,
     rules: Ruleset | str | None,
     shard_size: int,
     extra: tuple[str, ...],
@@ -266,7 +362,7 @@ def _part_from_bytes(
             path.parent.mkdir()
             path.write_bytes(data)
             paths.append(str(path))
-        part = _write_part((paths, first, tmp, "part", seats, rules, shard_size, extra))
+        part = _write_part((paths, first, tmp, "part", selection, rules, shard_size, extra))
         shards = [(s["samples"], (Path(tmp) / s["file"]).read_bytes()) for s in part["shards"]]
         skipped = []
         for line in part["skipped"]:
@@ -285,9 +381,9 @@ def _parts_on_ray(jobs: list[Any], folder: Path, address: str, workers: int) -> 
     try:
         task = ray.remote(num_cpus=1, max_retries=0)(_part_from_bytes)
         refs = []
-        for files, first, _folder, _prefix, seats, rules, shard_size, extra in jobs:
+        for files, first, _folder, _prefix, selection, rules, shard_size, extra in jobs:
             records = [(f, Path(f).read_bytes()) for f in files]
-            refs.append(task.remote(records, first, seats, rules, shard_size, extra))
+            refs.append(task.remote(records, first, selection, rules, shard_size, extra))
         parts = []
         for n, ref in enumerate(refs):
             try:
