@@ -200,3 +200,17 @@ def test_a_dataset_written_on_the_cluster_is_the_local_one(cluster, tmp_path):
     a, b = read_shards(tmp_path / "local", fields), read_shards(tmp_path / "ray", fields)
     for k in a:
         np.testing.assert_array_equal(a[k], b[k])
+
+    # a selection of players travels with the tasks: the same part of the samples on both
+    chosen = {"names": ["剣城", "デジタル仙人"], "places": [1, 2]}
+    local = write_shards([records], tmp_path / "local-chosen", shard_size=700, **chosen)
+    remote = write_shards([records], tmp_path / "ray-chosen", shard_size=700, ray=cluster, **chosen)
+    assert 0 < remote["samples"] == local["samples"] < a["action"].shape[0]
+    assert (
+        remote["selection"]
+        == local["selection"]
+        == {"seats": [0, 1, 2, 3], **{k: sorted(v) for k, v in chosen.items()}}
+    )
+    a, b = read_shards(tmp_path / "local-chosen", fields), read_shards(tmp_path / "ray-chosen", fields)
+    for k in a:
+        np.testing.assert_array_equal(a[k], b[k])
