@@ -8,8 +8,14 @@ the most negative float before RLlib builds its categorical distribution, so sam
 and PPO's log-probabilities all see the legal actions only.
 
 With ``--init-from CHECKPOINT`` PPO starts from a behaviour-cloned network (``examples/bc_torch.py --checkpoint``):
-:class:`ClonedPPOModule` takes its body and policy head, and adds a value head; ``--opponents`` names the fixed
-opponents (default ``random``), ``--reward`` the env's reward (``score`` or ``rank``).
+:class:`ClonedPPOModule` takes its body and policy head, and a value network of its own (a second copy of the body
+with a new head); ``--opponents`` names the fixed opponents (default ``random``), ``--reward`` the env's reward
+(``score`` or ``rank``). The run that learns (see docs/guide/research.md) is each hand an episode, its points as
+the reward, no discount::
+
+    python examples/rllib_ppo.py --init-from bc.pt --opponents random --reward score --episode hand --window 200 \
+        --iterations 40 --batch 2000 --minibatch 250 --epochs 4 --lr 2e-4 --gamma 1 --gae-lambda 0.95 --clip 0.2 \
+        --save tuned.pt --json ppo.json
 
 Needs the optional extra ``rllib`` (``pip install 'jantaku[rllib]'``: Ray RLlib and the CPU build of torch).
 Run it from the repository root::
