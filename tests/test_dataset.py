@@ -157,6 +157,9 @@ def test_a_selection_is_checked_and_written_in_the_index(tmp_path):
             assert str(bad[next(iter(bad))])[:3].strip("'") in str(e), e
         else:
             raise AssertionError(f"{bad} was accepted")
+    from jantaku.env.dataset import Selection
+
+    assert Selection.of(names=(n for n in ["CLS", "ASAPIN"])).names == {"CLS", "ASAPIN"}  # any iterable, read once
     index = write_shards([CORPUS / "mjx-walls"], tmp_path, names=["CLS"], places=[1])
     assert index["selection"] == {"seats": [0, 1, 2, 3], "names": ["CLS"], "places": [1]}
     assert index["samples"] > 0 and set(read_shards(tmp_path, ("rank",))["rank"].tolist()) == {1}

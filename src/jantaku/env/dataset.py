@@ -102,10 +102,12 @@ class Selection:
     ) -> Selection:
         """The selection of seats ``players`` (``all`` or ``"0,2"``/``[0, 2]``), player ``names`` (``None``: any) and
         final ``places`` (``"1"``/``[1, 2]``; ``None`` or ``all``: any); a :class:`JantakuError` for anything else."""
+        chosen_names = None
         if names is not None:
-            if isinstance(names, str) or not all(isinstance(n, str) and n for n in names) or not names:
+            listed = None if isinstance(names, str) else list(names)  # a lone string is not a list of names
+            if not listed or not all(isinstance(n, str) and n for n in listed):
                 raise JantakuError(f"names are a list of player names, got {str(names)[:60]!r}")
-            names = frozenset(names)
+            chosen_names = frozenset(listed)
         chosen_places = None
         if places is not None and places != "all":
             try:
@@ -114,7 +116,7 @@ class Selection:
                 chosen_places = frozenset()
             if not chosen_places or not chosen_places <= {1, 2, 3, 4}:
                 raise JantakuError(f"places are final places 1-4 (or all), got {str(places)[:60]!r}")
-        return cls(frozenset(_players(players)), names, chosen_places)
+        return cls(frozenset(_players(players)), chosen_names, chosen_places)
 
     def seats_in(self, names: Sequence[str] | None, ranks: Sequence[int]) -> set[int]:
         """The seats of a game kept: its players' ``names`` (``None`` when the record names nobody) and final
