@@ -56,20 +56,20 @@ __all__ = ["BatchEncoder"]
 njit = require("numba", "env", "the vector environments' batch encoder").njit
 
 # the row of integers per slot
-I_SEAT = 0
+I_SEAT = 0  # I_SEAT .. I_FLAGS + 3: read from the engine at every call, written together
 I_DRAWN = 1  # kind of the tile just drawn, or -1
 I_OFFERED = 2  # kind of the tile offered (a discard or an added kan), or -1
 I_DISCARDER = 3  # relative seat of the offered tile's owner, or -1
 I_PHASE = 4  # column of the phase bit in scalar row 0, or -1
 I_YAME = 5
 I_OVER = 6
-I_NDORA = 7
-I_DORA = 8  # 5 indicator ids
-I_SCORES = 13  # 4, absolute seats
-I_DEPOSITS = 17
-I_LEFT = 18
-I_LIVE = 19
-I_FLAGS = 20  # 4, absolute seats: riichi 1, won 2, closed 4, ippatsu 8, kans << 4
+I_SCORES = 7  # 4, absolute seats
+I_DEPOSITS = 11
+I_LEFT = 12
+I_LIVE = 13
+I_FLAGS = 14  # 4, absolute seats: riichi 1, won 2, closed 4, ippatsu 8, kans << 4
+I_NDORA = 18
+I_DORA = 19  # 5 indicator ids
 I_RED = 24  # 3: red fives in play per suit
 I_SCALE = 27
 I_HANDS = 28  # per absolute seat: the count, then 14 tile ids
@@ -223,7 +223,8 @@ class BatchEncoder:
         the kernel through :attr:`_ints`, a NumPy view of the same memory."""
         self._ints = np.frombuffer(self._buf, np.int32).reshape(slots, WIDTH)
         self._hand_of: list[tuple[Any, _SlotHand] | None] = [None] * slots
-        self._tmpl_of: list[tuple[Any, ...] | None] = [None] * slots
+        self._tmpl_of = [-1] * slots
+        """Per slot, the game's ``hands_played`` its templates were written for (-1: none, or a new hand held)."""
 
     def encode(self, games: Sequence[Game], seats: Sequence[int], out: np.ndarray | None = None) -> np.ndarray:
         """``(slots, planes, 34)`` observations: ``seats[i]``'s of ``games[i]`` (into ``out`` if given)."""
@@ -257,13 +258,15 @@ class BatchEncoder:
             red = k._red
             self._buf[o + I_RED : o + I_RED + 3] = array("i", red)
             self._buf[o + I_SCALE] = int(held[1].scale)
+            self._tmpl_of[i] = -1
         planes = held[1]
         planes.sync(k)
-        key = (k, game.hands_played, game.round_wind, game.dealer)
-        if self._tmpl_of[i] != key:  # a new hand (or its end): the four seats' templates at once
+        # a new hand, or its end (the game counts the hand played, and the round, dealer and counters move on with
+        # it): the four seats' templates at once
+        if self._tmpl_of[i] != game.hands_played:
             for s in range(4):
                 self._tmpl[i, s] = planes.scalar_template(game, k, s)
-            self._tmpl_of[i] = key
+            self._tmpl_of[i] = game.hands_played
         o = i * WIDTH
         row = self._buf
         phase = k.phase
@@ -284,7 +287,7 @@ class BatchEncoder:
         seats = k.seats
         a, b, c, d_ = seats
         sc = k.scores
-        _READ.pack_into(  # I_SEAT .. I_PHASE, I_YAME, I_OVER, then I_SCORES .. I_FLAGS + 3, in order
+        _READ.pack_into(  # I_SEAT .. I_FLAGS + 3, in order
             row,
             4 * o,
             seat,
@@ -294,10 +297,6 @@ class BatchEncoder:
             _PHASES.get(phase, -1),
             game.yame_choice is not None,
             game.result is not None,
-        )
-        _STATE.pack_into(
-            row,
-            4 * (o + I_SCORES),
             sc[0],
             sc[1],
             sc[2],
@@ -315,8 +314,7 @@ class BatchEncoder:
             _HAND[len(tiles)].pack_into(row, 4 * (o + I_HANDS + HAND_WIDTH * s), len(tiles), *tiles)
 
 
-_READ = struct.Struct("7i")
-_STATE = struct.Struct("11i")
+_READ = struct.Struct("18i")
 _HEAD = [struct.Struct(f"{1 + n}i") for n in range(6)]
 """The dora count and ``n`` indicator ids (the slots after them keep older values the kernel does not read)."""
 _HAND = [struct.Struct(f"{1 + n}i") for n in range(HAND_WIDTH)]
