@@ -66,3 +66,36 @@ def test_a_killed_worker_loses_no_game():
 
 def test_seed_ranges_are_short():
     assert _seed_ranges([3, 4, 5, 9, 11, 12]) == "3-5, 9, 11-12"
+
+
+def test_a_dataset_whose_worker_is_killed_is_written_whole(tmp_path):
+    """`jantaku dataset --workers 2` with a worker killed part way: its part is written again in a new pool, and
+    the dataset is the one a single process writes (it ended in a BrokenProcessPool traceback)."""
+    from jantaku.env.dataset import read_shards, write_shards
+
+    records = Path(__file__).parent / "data" / "records" / "tenhou6-json"
+    killed: list[int] = []
+
+    def kill_one_worker() -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not killed:
+            workers = _workers(os.getpid())
+            if len(workers) >= 2:
+                time.sleep(0.5)  # parts under way
+                os.kill(workers[0], signal.SIGKILL)
+                killed.append(workers[0])
+            time.sleep(0.01)
+
+    killer = threading.Thread(target=kill_one_worker)
+    killer.start()
+    two = write_shards([records], tmp_path / "two", shard_size=3000, workers=2)
+    killer.join()
+    assert killed, "no worker was seen to kill"
+    one = write_shards([records], tmp_path / "one", shard_size=3000)
+    assert two["samples"] == one["samples"] > 20_000 and two["skipped"] == one["skipped"]
+    a, b = (
+        read_shards(tmp_path / "one", ("action", "record", "step")),
+        read_shards(tmp_path / "two", ("action", "record", "step")),
+    )
+    for k in a:
+        assert (a[k] == b[k]).all(), k

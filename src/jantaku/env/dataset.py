@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -291,8 +291,7 @@ def write_shards(
     if ray is not None:
         parts = _parts_on_ray(jobs, folder, ray, workers)
     elif workers > 1 and len(jobs) > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            parts = list(pool.map(_write_part, jobs))
+        parts = _parts_in_pool(jobs, workers)
     else:
         parts = [_write_part(job) for job in jobs]
     shards = [s for part in parts for s in part["shards"]]
@@ -312,6 +311,38 @@ def write_shards(
     return index
 
 
+def _parts_in_pool(jobs: list[Any], workers: int) -> list[dict[str, list[Any]]]:
+    """The jobs in ``workers`` processes (started by a fork server, :func:`jantaku.sim.pool.process_pool`), their
+    results in order. A part whose worker died (killed, out of memory) is written again in a new pool - its shards
+    are the same, under the same names -, :data:`~jantaku.sim.runner.POOL_ATTEMPTS` times in all; then a
+    :class:`JantakuError` names the record files never read, and no index is written."""
+    from jantaku.sim.pool import process_pool
+    from jantaku.sim.runner import POOL_ATTEMPTS
+
+    parts: list[dict[str, list[Any]] | None] = [None] * len(jobs)
+    pending = list(range(len(jobs)))
+    for _ in range(POOL_ATTEMPTS):
+        if not pending:
+            break
+        failed = []
+        with process_pool(workers) as pool:
+            futures = [(i, pool.submit(_write_part, jobs[i])) for i in pending]
+            for i, future in futures:
+                try:
+                    parts[i] = future.result()
+                except BrokenProcessPool:
+                    failed.append(i)
+        pending = failed
+    if pending:
+        missing = [f for i in pending for f in jobs[i][0]]
+        raise JantakuError(
+            f"worker processes died (killed, or out of memory) while reading {len(missing)} record file(s), "
+            f"{POOL_ATTEMPTS} times each, the first {missing[0]}: the dataset is incomplete and no index.json was "
+            "written"
+        )
+    return [p for p in parts if p is not None]
+
+
 def _write_part(
     job: tuple[list[str], int, str, str, Selection, Ruleset | str | None, int, tuple[str, ...]],
 ) -> dict[str, list[Any]]:
@@ -320,15 +351,19 @@ def _write_part(
     files, first, folder, prefix, selection, rules, shard_size, extra = job
     skipped: list[str] = []
     shards: list[dict[str, Any]] = []
-    batch: list[dict[str, Any]] = []
+    batch: list[dict[str, Any]] = []  # the shard's samples, their observations moved into ``obs``
+    obs: np.ndarray | None = None
+    """The shard's observations as float16, filled as they come (a float32 copy of each, then a stack of them
+    all, took five times the memory: 3.2 GB for a shard of 50,000); grown by doubling up to ``shard_size``."""
 
     def flush() -> None:
         if not batch:
             return
+        assert obs is not None
         name = f"{prefix}-{len(shards):04d}.npz"
         np.savez_compressed(
             Path(folder) / name,
-            obs=np.stack([b["obs"] for b in batch]).astype(np.float16),
+            obs=obs[: len(batch)],
             mask=np.stack([b["mask"] for b in batch]).astype(np.int8),
             **{
                 k: np.array([b[k] for b in batch], dtype=np.int32 if k in ("score", "record", "step") else np.int16)
@@ -339,6 +374,13 @@ def _write_part(
         batch.clear()
 
     for sample in _samples_of(files, first, selection, rules, skipped, extra):
+        n = len(batch)
+        if obs is None or n == len(obs):
+            grown = np.empty((min(shard_size, max(256, 2 * n)), *sample["obs"].shape), np.float16)
+            if obs is not None:
+                grown[:n] = obs[:n]
+            obs = grown
+        obs[n] = sample.pop("obs")
         batch.append(sample)
         if len(batch) >= shard_size:
             flush()
