@@ -353,8 +353,9 @@ def _write_part(
     shards: list[dict[str, Any]] = []
     batch: list[dict[str, Any]] = []  # the shard's samples, their observations moved into ``obs``
     obs: np.ndarray | None = None
-    """The shard's observations as float16, filled as they come (a float32 copy of each, then a stack of them
-    all, took five times the memory: 3.2 GB for a shard of 50,000); grown by doubling up to ``shard_size``."""
+    """The shard's observations as float16, filled as they come; grown by doubling up to ``shard_size``. (A float32
+    copy of each, then a float32 stack of them all, took five times this block's memory: 3.2 GB at the peak for a
+    shard of 50,000.)"""
 
     def flush() -> None:
         if not batch:
