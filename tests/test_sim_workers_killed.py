@@ -40,7 +40,9 @@ def _workers(pid: int) -> list[int]:
     return out
 
 
-def test_a_killed_worker_loses_no_game():
+def _kill_a_worker_once_busy(settle: float) -> tuple[threading.Thread, list[int]]:
+    """A started thread that SIGKILLs one of this process's pool workers ``settle`` seconds after two are seen, and
+    the list it puts the killed worker's pid in."""
     killed: list[int] = []
 
     def kill_one_worker() -> None:
@@ -48,13 +50,18 @@ def test_a_killed_worker_loses_no_game():
         while time.monotonic() < deadline and not killed:
             workers = _workers(os.getpid())
             if len(workers) >= 2:
-                time.sleep(0.2)  # a few games under way
+                time.sleep(settle)  # work under way
                 os.kill(workers[0], signal.SIGKILL)
                 killed.append(workers[0])
             time.sleep(0.01)
 
     killer = threading.Thread(target=kill_one_worker)
     killer.start()
+    return killer, killed
+
+
+def test_a_killed_worker_loses_no_game():
+    killer, killed = _kill_a_worker_once_busy(0.2)  # a few games under way
     summary = simulate("tenhou", 120, seed=5, bots=["random"], workers=2)
     killer.join()
     assert killed, "no worker was seen to kill"
@@ -74,20 +81,7 @@ def test_a_dataset_whose_worker_is_killed_is_written_whole(tmp_path):
     from jantaku.env.dataset import read_shards, write_shards
 
     records = Path(__file__).parent / "data" / "records" / "tenhou6-json"
-    killed: list[int] = []
-
-    def kill_one_worker() -> None:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not killed:
-            workers = _workers(os.getpid())
-            if len(workers) >= 2:
-                time.sleep(0.5)  # parts under way
-                os.kill(workers[0], signal.SIGKILL)
-                killed.append(workers[0])
-            time.sleep(0.01)
-
-    killer = threading.Thread(target=kill_one_worker)
-    killer.start()
+    killer, killed = _kill_a_worker_once_busy(0.5)  # parts under way
     two = write_shards([records], tmp_path / "two", shard_size=3000, workers=2)
     killer.join()
     assert killed, "no worker was seen to kill"

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -312,29 +311,16 @@ def write_shards(
 
 
 def _parts_in_pool(jobs: list[Any], workers: int) -> list[dict[str, list[Any]]]:
-    """The jobs in ``workers`` processes (started by a fork server, :func:`jantaku.sim.pool.process_pool`), their
-    results in order. A part whose worker died (killed, out of memory) is written again in a new pool - its shards
-    are the same, under the same names -, :data:`~jantaku.sim.runner.POOL_ATTEMPTS` times in all; then a
+    """The jobs in ``workers`` processes (:func:`jantaku.sim.pool.run_despite_dead_workers`), their results in
+    order. A part whose worker died (killed, out of memory) is written again in a new pool - its shards are the
+    same, under the same names -, :data:`~jantaku.sim.pool.POOL_ATTEMPTS` times in all; then a
     :class:`JantakuError` names the record files never read, and no index is written."""
-    from jantaku.sim.pool import process_pool
-    from jantaku.sim.runner import POOL_ATTEMPTS
+    from jantaku.sim.pool import POOL_ATTEMPTS, run_despite_dead_workers
 
     parts: list[dict[str, list[Any]] | None] = [None] * len(jobs)
-    pending = list(range(len(jobs)))
-    for _ in range(POOL_ATTEMPTS):
-        if not pending:
-            break
-        failed = []
-        with process_pool(workers) as pool:
-            futures = [(i, pool.submit(_write_part, jobs[i])) for i in pending]
-            for i, future in futures:
-                try:
-                    parts[i] = future.result()
-                except BrokenProcessPool:
-                    failed.append(i)
-        pending = failed
-    if pending:
-        missing = [f for i in pending for f in jobs[i][0]]
+    failed = run_despite_dead_workers(_write_part, jobs, workers, parts.__setitem__)
+    if failed:
+        missing = [f for i in failed for f in jobs[i][0]]
         raise JantakuError(
             f"worker processes died (killed, or out of memory) while reading {len(missing)} record file(s), "
             f"{POOL_ATTEMPTS} times each, the first {missing[0]}: the dataset is incomplete and no index.json was "

@@ -10,7 +10,6 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,13 +18,9 @@ from jantaku.errors import JantakuError
 from jantaku.rules import Ruleset, load_rules
 from jantaku.table import Game
 
-from .pool import process_pool
+from .pool import POOL_ATTEMPTS, run_despite_dead_workers
 
 __all__ = ["GameStats", "SimulationIncomplete", "Summary", "play_game", "simulate"]
-
-POOL_ATTEMPTS = 2
-"""How often a chunk of games whose worker process died (killed, out of memory) is played: the games are seeded,
-so the second attempt plays the same games."""
 
 
 class SimulationIncomplete(JantakuError):
@@ -189,20 +184,8 @@ def _run_in_pool(
     """Play ``jobs`` in worker processes, each chunk's statistics into ``totals`` in the jobs' order; a chunk
     whose worker died is played again in a new pool (:data:`POOL_ATTEMPTS` in all). Returns the chunks never
     played. An error a game raises (not a dead worker) propagates as it is."""
-    pending = list(range(len(jobs)))
-    for _ in range(POOL_ATTEMPTS):
-        if not pending:
-            break
-        failed = []
-        with process_pool(workers) as pool:
-            futures = [(i, pool.submit(_run_chunk, jobs[i])) for i in pending]
-            for i, future in futures:
-                try:
-                    totals.absorb(future.result())
-                except BrokenProcessPool:
-                    failed.append(i)
-        pending = failed
-    return [jobs[i] for i in pending]
+    failed = run_despite_dead_workers(_run_chunk, jobs, workers, lambda _i, stats: totals.absorb(stats))
+    return [jobs[i] for i in failed]
 
 
 def _seed_ranges(seeds: list[int | str]) -> str:
