@@ -1,17 +1,16 @@
 """The observations of a fixed set of games, encoded together by one compiled kernel (the vector environments').
 
-:class:`BatchEncoder` keeps, per game slot, one row of small integers: the hand's rivers and melds in a compact
-form (a discard is one integer: its kind and four flags), kept current as the hand goes on (only new discards
-and changed melds are written, as :func:`~jantaku.env.encoding.encode` keeps its planes), and what is read from
-the engine at each call (the seat, its closed tiles, the flags and counters of the four seats). One numba kernel
-then writes every slot's observation: the rivers and melds in the viewer's seat order, the hand's thermometer,
-the dora, the scalar rows. The engine stays the one source of truth: the hand's events only say which seats'
-rivers and melds changed, what is written is read from the engine's seats.
+:class:`BatchEncoder` keeps, per game slot, one row of small integers: what it reads from the engine at each call
+(the seat, its closed tiles, the flags and counters of the four seats) and the hand's rivers and melds, which it
+does not read tile by tile: the hand engine keeps them as integers itself (:mod:`jantaku.table.public_codes`,
+written where a discard, call or kan changes them) and the row takes that block with one slice. One numba kernel
+then writes every slot's observation: the rivers and melds in the viewer's seat order, the hand's thermometer, the
+dora, the scalar rows. The engine stays the one source of truth.
 
 The result is the same array :func:`~jantaku.env.encoding.encode` gives for each game (the tests compare them at
-every decision of whole games of four presets, privileged observations too). The kernel writes an observation in
-2-3 us; the Python reading of the engine around it is most of the cost (a vector environment's step is about a
-tenth faster than with :func:`~jantaku.env.encoding.encode_batch`).
+every decision of whole games of four presets, privileged observations too; ``encode`` reads the seats' rivers
+and melds, so the comparison also checks the engine's integer block). The kernel writes an observation in about
+1 us; the Python reading of the engine around it is most of the cost.
 
 >>> from jantaku.rules import load_rules
 >>> from jantaku.table import Game
@@ -33,17 +32,29 @@ import numpy as np
 
 from jantaku.errors import JantakuError
 from jantaku.extras import require
+from jantaku.table.public_codes import (
+    CALLED,
+    CHI,
+    CLOSED_KAN,
+    MELD_RED,
+    MELD_WIDTH,
+    MELDS,
+    PON,
+    RED,
+    RIICHI,
+    RIVER_WIDTH,
+    SIZE,
+    TSUMOGIRI,
+)
 
 from .encoding import (
     _PHASES,
-    _RED_IDS,
     _SUCC,
     CHANKAN,
     DRAWN,
     OBS_PLANES,
     OBS_PLANES_PRIVILEGED,
     RESPONSES,
-    RIVER_SLOTS,
     _HandState,
 )
 from .planes import check_names, extra_planes, plane_count
@@ -67,23 +78,17 @@ I_SCORES = 7  # 4, absolute seats
 I_DEPOSITS = 11
 I_LEFT = 12
 I_LIVE = 13
-I_FLAGS = 14  # 4, absolute seats: riichi 1, won 2, closed 4, ippatsu 8, kans << 4
+I_FLAGS = 14  # 4, absolute seats: riichi 1, won 2, ippatsu 8, kans << 4
 I_NDORA = 18
 I_DORA = 19  # 5 indicator ids
 I_RED = 24  # 3: red fives in play per suit
 I_SCALE = 27
 I_HANDS = 28  # per absolute seat: the count, then 14 tile ids
 HAND_WIDTH = 15
-I_RIVERS = I_HANDS + 4 * HAND_WIDTH  # per absolute seat: the count (at most 30), then one integer per discard
-RIVER_WIDTH = 1 + RIVER_SLOTS
-I_MELDS = I_RIVERS + 4 * RIVER_WIDTH  # per absolute seat: the count, then per meld its type, count and 4 tiles
-MELD_WIDTH = 1 + 4 * 6
-WIDTH = I_MELDS + 4 * MELD_WIDTH
-
-# a discard: kind | TSUMOGIRI | RIICHI | CALLED | RED; a meld tile: kind | MELD_RED
-TSUMOGIRI, RIICHI, CALLED, RED = 1 << 6, 1 << 7, 1 << 8, 1 << 9
-MELD_RED = 1 << 6
-CHI, PON, OPEN_KAN, CLOSED_KAN = 0, 1, 2, 3
+I_RIVERS = I_HANDS + 4 * HAND_WIDTH  # the engine's public codes (jantaku.table.public_codes): rivers, then melds
+I_MELDS = I_RIVERS + MELDS
+I_END = I_RIVERS + SIZE
+WIDTH = I_END
 
 _SUCC_ARRAY = np.array(_SUCC, np.int64)
 
@@ -177,7 +182,12 @@ def _fill(  # pragma: no cover - compiled
                 s0[16 + r] = 1.0
             if f & 2:
                 s0[20 + r] = 1.0
-            if f & 4:
+            closed = True
+            base = I_MELDS + MELD_WIDTH * s
+            for m in range(row[base]):
+                if row[base + 1 + 6 * m] != CLOSED_KAN:
+                    closed = False
+            if closed:
                 s1[4 + r] = 1.0
             if f & 8:
                 s1[12 + r] = 1.0
@@ -253,21 +263,21 @@ class BatchEncoder:
         if held is None or held[0] is not k:
             o = i * WIDTH
             self._buf[o + I_RIVERS : o + WIDTH] = array("i", bytes(4 * (WIDTH - I_RIVERS)))
-            held = (k, _SlotHand(game.rules, self._buf, o))
+            held = (k, _SlotHand(game.rules))
             self._hand_of[i] = held
             red = k._red
             self._buf[o + I_RED : o + I_RED + 3] = array("i", red)
             self._buf[o + I_SCALE] = int(held[1].scale)
             self._tmpl_of[i] = -1
         planes = held[1]
-        planes.sync(k)
+        o = i * WIDTH
+        self._buf[o + I_RIVERS : o + I_END] = k.public.codes  # the engine's own record of rivers and melds
         # a new hand, or its end (the game counts the hand played, and the round, dealer and counters move on with
         # it): the four seats' templates at once
         if self._tmpl_of[i] != game.hands_played:
             for s in range(4):
                 self._tmpl[i, s] = planes.scalar_template(game, k, s)
             self._tmpl_of[i] = game.hands_played
-        o = i * WIDTH
         row = self._buf
         phase = k.phase
         drawn = k.drawn >> 2 if phase == DRAWN and k.actor == seat and k.drawn is not None else -1
@@ -283,7 +293,6 @@ class BatchEncoder:
             _HEAD[len(indicators)].pack_into(row, 4 * (o + I_NDORA), len(indicators), *indicators)
             planes.dora_count = k.dora_revealed
         won = k.won
-        closed = planes.closed
         seats = k.seats
         a, b, c, d_ = seats
         sc = k.scores
@@ -304,10 +313,10 @@ class BatchEncoder:
             k.deposits,
             k.live_end - k.live_next,  # k.tiles_left, inlined
             planes.live_wall,
-            a.riichi | won[0] << 1 | closed[0] << 2 | a.ippatsu << 3 | a.kans << 4,
-            b.riichi | won[1] << 1 | closed[1] << 2 | b.ippatsu << 3 | b.kans << 4,
-            c.riichi | won[2] << 1 | closed[2] << 2 | c.ippatsu << 3 | c.kans << 4,
-            d_.riichi | won[3] << 1 | closed[3] << 2 | d_.ippatsu << 3 | d_.kans << 4,
+            a.riichi | won[0] << 1 | a.ippatsu << 3 | a.kans << 4,
+            b.riichi | won[1] << 1 | b.ippatsu << 3 | b.kans << 4,
+            c.riichi | won[2] << 1 | c.ippatsu << 3 | c.kans << 4,
+            d_.riichi | won[3] << 1 | d_.ippatsu << 3 | d_.kans << 4,
         )
         for s in range(4) if self.privileged else (seat,):
             tiles = seats[s].tiles
@@ -322,48 +331,11 @@ _HAND = [struct.Struct(f"{1 + n}i") for n in range(HAND_WIDTH)]
 
 
 class _SlotHand(_HandState):
-    """A slot's hand: its rivers and melds written as integers into the slot's row (see the module)."""
+    """A slot's hand: its templates (:class:`~jantaku.env.encoding._HandState`) and how many dora indicators its row
+    holds."""
 
-    __slots__ = ("buf", "dora_count", "offset")
+    __slots__ = ("dora_count",)
 
-    def __init__(self, rules: Any, buf: array[int], offset: int) -> None:
+    def __init__(self, rules: Any) -> None:
         super().__init__(rules)
-        self.buf = buf
-        self.offset = offset
         self.dora_count = -1
-
-    def _river(self, k: Any, s: int, river: list[Any], first: int, start: int, rewrite: bool) -> None:
-        buf = self.buf
-        base = self.offset + I_RIVERS + RIVER_WIDTH * s
-        tiles = k._tiles
-        end = len(river) - start
-        for j in range(first, end):
-            rt = river[start + j]
-            t = rt.tile
-            e = t >> 2
-            if rt.tsumogiri:
-                e |= TSUMOGIRI
-            if rt.riichi:
-                e |= RIICHI
-            if rt.called_by is not None:
-                e |= CALLED
-            if t in _RED_IDS and tiles[t].red:
-                e |= RED
-            buf[base + 1 + j] = e
-        buf[base] = end
-
-    def _melds(self, s: int, melds: list[Any]) -> None:
-        buf = self.buf
-        base = self.offset + I_MELDS + MELD_WIDTH * s
-        buf[base] = len(melds)
-        for m, meld in enumerate(melds[:4]):
-            mb = base + 1 + 6 * m
-            kind = meld.kind
-            buf[mb] = (
-                CHI
-                if kind.value == "chi"
-                else (CLOSED_KAN if kind.value == "ankan" else (OPEN_KAN if kind.is_kan else PON))
-            )
-            buf[mb + 1] = len(meld.tiles)
-            for j, t in enumerate(meld.tiles[:4]):
-                buf[mb + 2 + j] = t.kind | (MELD_RED if t.red else 0)

@@ -94,6 +94,7 @@ from jantaku.table.actions import (
 from jantaku.table.kyoku import CALLED, CHANKAN, DRAWN, RESPONSES
 from jantaku.table.legal import _PREBUILT, PlayState
 from jantaku.table.playerview import PlayerView
+from jantaku.table.public_codes import RIVER_SLOTS
 from jantaku.table.seatview import SeatView
 
 if TYPE_CHECKING:
@@ -296,7 +297,6 @@ P_OFFERED = 6
 P_DORA = 7
 P_MELDS = 8
 P_RIVERS = 40
-RIVER_SLOTS = 30
 P_INDICATORS = 176
 P_SCALARS = 182
 P_PRIVILEGED = 185
@@ -481,30 +481,56 @@ _KAN_EVENTS = frozenset(("ankan", "kakan"))
 
 
 class _HandState:
-    """What an encoder keeps of one hand between observations: which discards and melds it has written (a river
-    only grows during a hand and only its last tile can change, taken by a call; melds change by identity), each
-    seat's closed flag, and per seat the scalar rows that stay the same through the hand. Subclasses write the
-    rivers and melds their own way (:meth:`_river`, :meth:`_melds`)."""
+    """What an encoder keeps of one hand between observations: the rule set's score scale, the live wall's size
+    and per seat the scalar rows that stay the same through the hand (:meth:`scalar_template`)."""
 
-    __slots__ = (
-        "closed",
-        "live_wall",
-        "meld_key",
-        "river_called",
-        "river_len",
-        "scale",
-        "synced_at",
-        "template_key",
-        "templates",
-    )
+    __slots__ = ("live_wall", "scale", "template_key", "templates")
 
     def __init__(self, rules: Ruleset) -> None:
         self.scale = score_scale(rules)
         self.live_wall = 70 if rules.dead_wall else 84
-        self.closed = [True, True, True, True]
-        self.synced_at = -1
         self.templates: list[np.ndarray | None] = [None, None, None, None]
         self.template_key: tuple[int, int, int] = (-1, -1, -1)
+
+    def scalar_template(self, game: Game, k: PlayState, seat: int) -> np.ndarray:
+        """The scalar rows' values that stay the same for ``seat`` through the hand (the round, the seat's wind,
+        the dealer, the hand's number and counters, the game's stage, the rule set's switches)."""
+        key = (game.hands_played, game.round_wind, game.dealer)
+        if key != self.template_key:
+            self.templates = [None, None, None, None]
+            self.template_key = key
+        row = self.templates[seat]
+        if row is None:
+            rules = game.rules
+            row = np.zeros((3, 34), np.float32)
+            r0, r1 = row[0], row[1]
+            r0[4 + (k.round_wind & 3)] = 1.0
+            r0[8 + (seat - k.dealer) % 4] = 1.0
+            r0[24 + (k.dealer - seat) % 4] = 1.0
+            r0[12] = k.kyoku_number / 4
+            r0[13] = min(1.0, k.honba / 10)
+            r0[32] = min(1.0, game.hands_played / 16)
+            if game.round_wind >= rules.rounds - 1 and game.dealer == (game.first_dealer + 3) % 4:
+                r1[16] = 1.0
+            if game.round_wind >= rules.rounds:
+                r1[17] = 1.0
+            row[2] = _rule_template(rules)
+            self.templates[seat] = row
+        return row
+
+
+class _RiverState(_HandState):
+    """An encoder's hand with the rivers and melds it has written (a river only grows during a hand and only its
+    last tile can change, taken by a call; melds change by identity) and each seat's closed flag, read from the
+    seats of the engine's hand or of a seat's view of it. Subclasses write the rivers and melds their own way
+    (:meth:`_river`, :meth:`_melds`)."""
+
+    __slots__ = ("closed", "meld_key", "river_called", "river_len", "synced_at")
+
+    def __init__(self, rules: Ruleset) -> None:
+        super().__init__(rules)
+        self.closed = [True, True, True, True]
+        self.synced_at = -1
         self.river_len = [0, 0, 0, 0]
         self.river_called = [False, False, False, False]
         self.meld_key: list[tuple[int, ...]] = [(), (), (), ()]
@@ -565,34 +591,8 @@ class _HandState:
         """Write seat ``s``'s melds (all of them, replacing what was there)."""
         raise NotImplementedError
 
-    def scalar_template(self, game: Game, k: PlayState, seat: int) -> np.ndarray:
-        """The scalar rows' values that stay the same for ``seat`` through the hand (the round, the seat's wind,
-        the dealer, the hand's number and counters, the game's stage, the rule set's switches)."""
-        key = (game.hands_played, game.round_wind, game.dealer)
-        if key != self.template_key:
-            self.templates = [None, None, None, None]
-            self.template_key = key
-        row = self.templates[seat]
-        if row is None:
-            rules = game.rules
-            row = np.zeros((3, 34), np.float32)
-            r0, r1 = row[0], row[1]
-            r0[4 + (k.round_wind & 3)] = 1.0
-            r0[8 + (seat - k.dealer) % 4] = 1.0
-            r0[24 + (k.dealer - seat) % 4] = 1.0
-            r0[12] = k.kyoku_number / 4
-            r0[13] = min(1.0, k.honba / 10)
-            r0[32] = min(1.0, game.hands_played / 16)
-            if game.round_wind >= rules.rounds - 1 and game.dealer == (game.first_dealer + 3) % 4:
-                r1[16] = 1.0
-            if game.round_wind >= rules.rounds:
-                r1[17] = 1.0
-            row[2] = _rule_template(rules)
-            self.templates[seat] = row
-        return row
 
-
-class _HandPlanes(_HandState):
+class _HandPlanes(_RiverState):
     """One hand's rivers and melds as observation planes, per absolute seat, kept current incrementally.
 
     ``rivers[s]`` holds seat ``s``'s 34 river planes and ``melds[s]`` its 8 meld planes, each stored twice (at

@@ -13,6 +13,7 @@ from jantaku.hand import Hand
 from jantaku.meld import Meld, MeldKind
 from jantaku.rules import Ruleset
 
+from .public_codes import discard_code
 from .results import HandResult, WinRecord
 from .seat import RiverTile
 
@@ -146,6 +147,8 @@ class JieluWins:
         st.melds[idx] = Meld(MeldKind.PON, pon_tiles, kan.called, kan.source)
         st.meld_ids[idx] = ids
         st.river.append(RiverTile(tid, False))
+        self.public.set_melds(seat, st.melds)
+        self.public.discard(seat, discard_code(tid >> 2, False, False, self._tiles[tid].red))
         self.kakan_tile = None
 
     def _jielu_end(self, reason: str) -> None:

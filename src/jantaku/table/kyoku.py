@@ -71,6 +71,7 @@ from .legal import (
     RESPONSES,
 )
 from .playerview import PlayerView, TableFeed
+from .public_codes import PublicCodes
 from .results import HandResult, WinRecord
 from .seat import RiverTile, SeatState
 from .tileids import tile_tables
@@ -133,6 +134,8 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
         self._red = rules.red_fives
         self._tiles, self._mjai, self._keys = tile_tables(self._red)
         self.seats = [SeatState() for _ in range(4)]
+        self.public = PublicCodes()
+        """Every seat's river and melds as integers, for encoders (:mod:`jantaku.table.public_codes`)."""
         self.live_next = LIVE_START
         self.rinshan_taken = 0
         self._dead_wall = rules.dead_wall
@@ -218,6 +221,7 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
         """An independent copy (for search and what-if analysis)."""
         new = copy.copy(self)
         new.seats = [s.copy() for s in self.seats]
+        new.public = self.public.copy()
         new.scores = list(self.scores)
         new.kan_owners = list(self.kan_owners)
         new.has_discarded = list(self.has_discarded)
@@ -521,6 +525,7 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
             st._waits = None
             st.shanten_floor = -1
         st.river.append(RiverTile(tid, action.tsumogiri, riichi))
+        self.public.discard(seat, k | action.tsumogiri << 6 | riichi << 7 | tile_obj.red << 9)  # discard_code
         st.discarded_kinds[k] = True
         st.furiten_temp = False
         if st.ippatsu and not riichi:
@@ -688,6 +693,8 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
         st.meld_ids.append((tid, *consumed_ids))
         st.suppliers.append(discarder)
         self.seats[discarder].river[-1].called_by = seat
+        self.public.mark_called(discarder)
+        self.public.set_melds(seat, st.melds)
         self._emit(
             {
                 "type": action.kind,
@@ -731,6 +738,7 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
         st.melds.append(meld)
         st.meld_ids.append(tuple(ids))
         st.suppliers.append(None)
+        self.public.set_melds(seat, st.melds)
         self._emit({"type": "ankan", "actor": seat, "consumed": [self.mjai(i) for i in ids]})
         self.drawn = None
         # thirteen orphans may rob a closed kan where the rule set allows it; a robbed kan never stood, so it
@@ -770,6 +778,7 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
         st.remove(tid)
         st.melds[idx] = Meld(MeldKind.KAKAN, tuple(sorted((*pon.tiles, added))), pon.called, pon.source, added)
         st.meld_ids[idx] = (*st.meld_ids[idx], tid)
+        self.public.set_melds(seat, st.melds)
         self._emit(
             {
                 "type": "kakan",
@@ -864,6 +873,11 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
                 if r.called_by is not None:
                     n -= 1
         return n == 136
+
+    def public_codes_agree(self) -> bool:
+        """:attr:`public` says what the seats' rivers and melds say."""
+        fresh = PublicCodes.of(self.seats, self._tiles)
+        return fresh.codes == self.public.codes and fresh.lengths == self.public.lengths
 
     def tiles_accounted(self) -> bool:
         """Every one of the 136 tiles is in exactly one place: a hand, a meld, a river, the wall or dead wall."""
