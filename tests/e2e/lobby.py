@@ -16,10 +16,10 @@ GAME_SECONDS = 900
 """The longest a whole East-only game may take here (about 2-7 minutes at the default pace)."""
 
 
-def serve_in(work: Path) -> Iterator[str]:
-    """``jantaku serve --port P`` in the fresh folder ``work``: its URL (a module fixture's body); the folder is
-    removed after."""
-    with serve_process(work) as (_, url):
+def serve_in(work: Path, *options: str) -> Iterator[str]:
+    """``jantaku serve --port P *options`` in the fresh folder ``work``: its URL (a module fixture's body); the
+    folder is removed after."""
+    with serve_process(work, *options) as (_, url):
         yield url
     shutil.rmtree(work, ignore_errors=True)
 

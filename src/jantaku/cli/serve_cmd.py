@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import errno
+import itertools
 import socket
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -152,6 +154,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="stored games of bots alone (a table of four bots) are deleted after this many days (default 30; "
         "0: kept forever). Games with a person are always kept",
     )
+    p.add_argument(
+        "--seed",
+        metavar="TEXT",
+        help="deal the tables this server creates from the seeds TEXT-1, TEXT-2, ... in the order they are created, "
+        "instead of random ones: another server started with the same seed deals the same walls in the same order "
+        "(duplicate play, a demonstration, a test that replays the same games). Whoever knows the seed can know "
+        "every wall: never for games that count",
+    )
     heavy = HEAVY_DEFAULTS
     p.add_argument(
         "--heavy-workers",
@@ -249,6 +259,7 @@ def run(args: argparse.Namespace) -> int:
             raise JantakuError(f"--league-db: no folder {str(league_folder)!r} for the league database")
 
     creation = league_creation(args)
+    seeds = seed_sequence(args.seed)
     try:
         heavy = HeavyLimits(
             workers=args.heavy_workers,
@@ -275,8 +286,11 @@ def run(args: argparse.Namespace) -> int:
         league_creation=creation,
         heavy=heavy,
         bot_games_days=args.bot_games_days,
+        seed_source=seeds,
     )
     print(f"jantaku web table: open {url_for(args.host, args.port)}  (games in {store.shown})", flush=True)
+    if args.seed is not None:
+        print(f"--seed: tables are dealt from {args.seed}-1, {args.seed}-2, ... (their walls can be known)", flush=True)
     # the 洁律 legal-win check is compiled on first use: do it now, beside the server, not in the first 洁律 game
     threading.Thread(target=_warm_jielu, name="jielu-warm-up", daemon=True).start()
     serve_forever(
@@ -291,6 +305,27 @@ def run(args: argparse.Namespace) -> int:
         **proxy_config(args.proxy),
     )
     return 0
+
+
+def seed_sequence(seed: str | None) -> Callable[[], str] | None:
+    """``--seed``: the seeds of the tables in the order they are created (``None``: random ones).
+
+    >>> next_seed = seed_sequence("demo")
+    >>> next_seed(), next_seed()
+    ('demo-1', 'demo-2')
+    """
+    if seed is None:
+        return None
+    if not seed or len(seed) > 100 or not seed.isprintable():
+        raise JantakuError(f"--seed must be 1-100 printable characters, got {seed[:40]!r}")
+    numbers = itertools.count(1)
+    lock = threading.Lock()
+
+    def next_seed() -> str:
+        with lock:  # tables may be created from several threads
+            return f"{seed}-{next(numbers)}"
+
+    return next_seed
 
 
 def games_database(db: str) -> str | Path:
