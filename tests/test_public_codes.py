@@ -4,6 +4,8 @@ decision of whole games with every kind of call, long rivers and 洁律's robbed
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -99,3 +101,12 @@ def test_a_river_past_the_slots_keeps_its_last_discards():
     assert codes.codes[base] == RIVER_SLOTS and codes.lengths[2] == RIVER_SLOTS + 5
     assert [c & KIND for c in kept] == [j % 34 for j in range(5, RIVER_SLOTS + 5)]
     assert kept[-1] & CALLED and not any(c & CALLED for c in kept[:-1])
+
+
+def test_the_batch_encoder_refuses_a_layout_that_is_not_the_engines():
+    """The compiled kernel keeps its own copy of the layout (numba freezes it into the cached kernel, whose cache
+    follows its own file only): a change made in the engine alone stops the import, naming what differs."""
+    code = "import jantaku.table.public_codes as p; p.SIZE += 1; import jantaku.env.batch"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert "copy of SIZE differs from jantaku.table.public_codes" in done.stderr

@@ -32,20 +32,7 @@ import numpy as np
 
 from jantaku.errors import JantakuError
 from jantaku.extras import require
-from jantaku.table.public_codes import (
-    CALLED,
-    CHI,
-    CLOSED_KAN,
-    MELD_RED,
-    MELD_WIDTH,
-    MELDS,
-    PON,
-    RED,
-    RIICHI,
-    RIVER_WIDTH,
-    SIZE,
-    TSUMOGIRI,
-)
+from jantaku.table import public_codes
 
 from .encoding import (
     _PHASES,
@@ -85,7 +72,19 @@ I_RED = 24  # 3: red fives in play per suit
 I_SCALE = 27
 I_HANDS = 28  # per absolute seat: the count, then 14 tile ids
 HAND_WIDTH = 15
-I_RIVERS = I_HANDS + 4 * HAND_WIDTH  # the engine's public codes (jantaku.table.public_codes): rivers, then melds
+
+# The engine's public codes (jantaku.table.public_codes), written here as numbers: numba freezes a global into a
+# cached kernel, and its cache follows this file only, so a change there must be made here too (checked below).
+TSUMOGIRI, RIICHI, CALLED, RED = 1 << 6, 1 << 7, 1 << 8, 1 << 9
+MELD_RED = 1 << 6
+CHI, PON, CLOSED_KAN = 0, 1, 3
+RIVER_WIDTH, MELD_WIDTH, MELDS, SIZE = 31, 25, 124, 224
+_SHARED = "TSUMOGIRI RIICHI CALLED RED MELD_RED CHI PON CLOSED_KAN RIVER_WIDTH MELD_WIDTH MELDS SIZE"
+_DIFFERENT = [name for name in _SHARED.split() if globals()[name] != getattr(public_codes, name)]
+if _DIFFERENT:  # pragma: no cover - a change made in one of the two files only
+    raise JantakuError(f"jantaku.env.batch's copy of {', '.join(_DIFFERENT)} differs from jantaku.table.public_codes")
+
+I_RIVERS = I_HANDS + 4 * HAND_WIDTH  # the engine's public codes: rivers, then melds
 I_MELDS = I_RIVERS + MELDS
 I_END = I_RIVERS + SIZE
 WIDTH = I_END
@@ -262,7 +261,6 @@ class BatchEncoder:
         held = self._hand_of[i]
         if held is None or held[0] is not k:
             o = i * WIDTH
-            self._buf[o + I_RIVERS : o + WIDTH] = array("i", bytes(4 * (WIDTH - I_RIVERS)))
             held = (k, _SlotHand(game.rules))
             self._hand_of[i] = held
             red = k._red
