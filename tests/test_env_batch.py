@@ -9,7 +9,7 @@ pytest.importorskip("gymnasium")
 pytest.importorskip("numba")
 
 from env_helpers import ScriptedSeats
-from jantaku.env import BatchEncoder, SelfPlayVectorEnv, encode
+from jantaku.env import BatchEncoder, MahjongEnv, SelfPlayVectorEnv, encode, parallel_env, raw_env
 from jantaku.env.encoding import (
     A_ANKAN,
     A_DAIMINKAN,
@@ -173,3 +173,40 @@ def test_self_play_is_reproducible_and_refuses_bad_options():
         env.reset(seed=-1)
     with pytest.raises(Exception, match="not legal"):
         env.step(np.full(2, 160))
+
+
+@pytest.mark.parametrize(("preset", "privileged", "extra"), [("tenhou", False, ()), ("jielu", True, ("waits", "safe"))])
+def test_the_single_game_environments_observe_what_encode_gives(preset, privileged, extra):
+    """The AEC, parallel and Gym environments encode with the compiled batch encoder (one slot, or four for the
+    parallel form's four seats): at every decision of a whole game each observation is :func:`encode`'s."""
+    options = {"privileged": privileged, "extra_planes": extra, "mjai_events": False}
+    rng = np.random.default_rng(7)
+    aec = raw_env(preset, **options)
+    aec.reset(seed=11)
+    checked = 0
+    for agent in aec.agent_iter():
+        obs, _, term, trunc, _ = aec.last()
+        seat = int(agent[-1])
+        np.testing.assert_array_equal(obs["observation"], encode(aec.table.game, seat, privileged, extra_planes=extra))
+        checked += 1
+        aec.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert checked > 200 and aec.table.game.result is not None
+    par = parallel_env(preset, **options)
+    observations, _ = par.reset(seed=12)
+    while par.agents:
+        game = par.table.game
+        for s, agent in enumerate(par.possible_agents):
+            expected = encode(game, s, privileged, extra_planes=extra)
+            np.testing.assert_array_equal(observations[agent]["observation"], expected)
+        actions = {
+            a: int(rng.choice(np.flatnonzero(o["action_mask"])))
+            for a, o in observations.items()
+            if o["action_mask"].any()
+        }
+        observations, *_ = par.step(actions)
+    gym_env = MahjongEnv(preset, opponents="random", **options)
+    obs, _ = gym_env.reset(seed=13)
+    done = False
+    while not done:
+        np.testing.assert_array_equal(obs["observation"], encode(gym_env.table.game, 0, privileged, extra_planes=extra))
+        obs, _, done, _, _ = gym_env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))

@@ -32,8 +32,9 @@ from pettingzoo.utils import wrappers
 from jantaku.errors import JantakuError
 from jantaku.rules import Ruleset
 
+from .batch import BatchEncoder
 from .core import AGENTS, ILLEGAL_MODES, REWARDS, Table, agent_seat, check_choice, check_seed, resolve_rules
-from .encoding import ENCODING_VERSION, NUM_ACTIONS, OBS_PLANES, OBS_PLANES_PRIVILEGED, encode, observation_bounds
+from .encoding import ENCODING_VERSION, NUM_ACTIONS, OBS_PLANES, OBS_PLANES_PRIVILEGED, observation_bounds
 from .planes import check_names, plane_count
 
 __all__ = ["AGENTS", "TableEnvBase", "env", "observation_space", "raw_env"]
@@ -75,6 +76,9 @@ class TableEnvBase:
         self.agents: list[str] = []
         self._obs_space = observation_space(self.privileged, self.extra_planes)
         self._act_space = spaces.Discrete(NUM_ACTIONS)
+        self._encoders = [BatchEncoder(n, self.privileged, self.extra_planes) for n in (1, 4)]
+        """The compiled encoder of one seat's observation and of the four seats' at once (the same arrays as
+        :func:`~jantaku.env.encoding.encode`, about three times faster)."""
         self._seeds = np.random.default_rng()
         self.table = None
 
@@ -171,7 +175,7 @@ class raw_env(TableEnvBase, AECEnv):
         if t is None:
             raise JantakuError("call reset() before observe()")
         seat = agent_seat(agent)
-        obs = encode(t.game, seat, self.privileged, extra_planes=self.extra_planes)
+        obs = self._encoders[0].encode([t.game], [seat])[0]
         return {"observation": obs, "action_mask": t.mask(seat)}
 
     def step(self, action: Any) -> None:

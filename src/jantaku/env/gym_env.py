@@ -25,8 +25,9 @@ from jantaku.errors import JantakuError
 from jantaku.rules import Ruleset
 
 from .aec import keep_options, observation_space, render_table
+from .batch import BatchEncoder
 from .core import Opponent, Table, check_choice, close_opponents, make_opponent, resolve_rules
-from .encoding import ENCODING_VERSION, NUM_ACTIONS, encode
+from .encoding import ENCODING_VERSION, NUM_ACTIONS
 from .selfplay import EPISODES
 
 __all__ = ["MahjongEnv", "opponent_list"]
@@ -95,6 +96,7 @@ class MahjongEnv(gym.Env[dict[str, np.ndarray], np.int64]):
         keep_options(self, reward, illegal_action, render_mode, privileged, mjai_events, extra_planes)
         self.observation_space = observation_space(self.privileged, self.extra_planes)
         self.action_space = gym.spaces.Discrete(NUM_ACTIONS)
+        self._encoder = BatchEncoder(1, self.privileged, self.extra_planes)
         self.table: Table | None = None
         self._bots: list[Opponent | None] = []
 
@@ -126,7 +128,7 @@ class MahjongEnv(gym.Env[dict[str, np.ndarray], np.int64]):
     def _observe(self) -> dict[str, np.ndarray]:
         t = self.table
         assert t is not None
-        obs = encode(t.game, self.seat, self.privileged, extra_planes=self.extra_planes)
+        obs = self._encoder.encode([t.game], [self.seat])[0]
         return {"observation": obs, "action_mask": t.mask(self.seat)}
 
     def _info(self, illegal: bool, mask: np.ndarray) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from jantaku.errors import JantakuError
 from jantaku.rules import Ruleset
 
 from .aec import AGENTS, TableEnvBase
-from .encoding import ENCODING_VERSION, NUM_ACTIONS, encode
+from .encoding import ENCODING_VERSION, NUM_ACTIONS
 
 __all__ = ["parallel_env"]
 
@@ -64,11 +64,11 @@ class parallel_env(TableEnvBase, ParallelEnv):
         t = self.table
         assert t is not None
         asked = set(t.to_act())
+        observations = self._encoders[1].encode([t.game] * 4, [0, 1, 2, 3])
         out = {}
         for s, a in enumerate(AGENTS):
             mask = t.mask(s) if s in asked else np.zeros(NUM_ACTIONS, np.int8)
-            obs = encode(t.game, s, self.privileged, extra_planes=self.extra_planes)
-            out[a] = {"observation": obs, "action_mask": mask}
+            out[a] = {"observation": observations[s], "action_mask": mask}
         return out
 
     def _infos(self, illegal: dict[str, bool]) -> dict[str, dict[str, Any]]:
