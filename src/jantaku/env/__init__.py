@@ -9,7 +9,7 @@ Needs the optional extra ``env`` (``pip install 'jantaku[env]'``: PettingZoo and
 - :class:`VectorMahjongEnv`: many such games stepped together, observations encoded in one batch.
 - :class:`SelfPlayVectorEnv`: many games in which every seat learns, one decision per game per step (every
   decision with its observation), whole games or one hand per episode.
-- :class:`~jantaku.env.batch.BatchEncoder`: the compiled batch encoder the vector environments use.
+- :class:`~jantaku.env.batch.BatchEncoder`: the compiled batch encoder every environment and the dataset use.
 - :mod:`jantaku.env.encoding`: the documented, versioned observation planes and action space.
 
 >>> import gymnasium

@@ -1,4 +1,5 @@
-"""The observations of a fixed set of games, encoded together by one compiled kernel (the vector environments').
+"""The observations of a fixed set of games, encoded together by one compiled kernel (every environment's and the
+dataset's).
 
 :class:`BatchEncoder` keeps, per game slot, one row of small integers: what it reads from the engine at each call
 (the seat, its closed tiles, the flags and counters of the four seats) and the hand's rivers and melds, which it
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 
 __all__ = ["BatchEncoder"]
 
-njit = require("numba", "env", "the vector environments' batch encoder").njit
+njit = require("numba", "env", "the environments' batch encoder").njit
 
 # the row of integers per slot
 I_SEAT = 0  # I_SEAT .. I_FLAGS + 3: read from the engine at every call, written together

@@ -2,10 +2,11 @@
 melds in one flat ``array('i')`` that an encoder reads in bulk.
 
 The engine writes the block where a river or a meld changes (a discard, a call, a closed or an added kan, a
-robbed added kan going back to its pon under 洁律) and nowhere else; :meth:`~jantaku.table.kyoku.Kyoku.check`
-compares it with the seats' rivers and melds. The vector environments' batch encoder copies the whole block into
-its row with one slice at each decision instead of walking the seats' rivers and melds (the engine stays the one
-source of truth: the block is the engine's own record, made from the same action that changes the river).
+robbed added kan going back to its pon under 洁律) and nowhere else;
+:meth:`~jantaku.table.kyoku.Kyoku.public_codes_agree` compares it with the seats' rivers and melds. The
+environments' batch encoder copies the whole block into its row with one slice at each decision instead of walking
+the seats' rivers and melds (the engine stays the one source of truth: the block is the engine's own record, made
+from the same action that changes the river).
 
 Layout (``SIZE`` integers):
 
