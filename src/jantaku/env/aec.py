@@ -58,6 +58,8 @@ class TableEnvBase:
 
     metadata: dict[str, Any]
     table: Table | None
+    _observed_at_once = 1
+    """Observations encoded together: one seat's (the AEC form), or the four seats' (the parallel form)."""
 
     def _setup(
         self,
@@ -76,9 +78,9 @@ class TableEnvBase:
         self.agents: list[str] = []
         self._obs_space = observation_space(self.privileged, self.extra_planes)
         self._act_space = spaces.Discrete(NUM_ACTIONS)
-        self._encoders = [BatchEncoder(n, self.privileged, self.extra_planes) for n in (1, 4)]
-        """The compiled encoder of one seat's observation and of the four seats' at once (the same arrays as
-        :func:`~jantaku.env.encoding.encode`, about three times faster)."""
+        self._encoder = BatchEncoder(self._observed_at_once, self.privileged, self.extra_planes)
+        """The compiled encoder (the same arrays as :func:`~jantaku.env.encoding.encode`, about three times
+        faster), with a slot per observation made at once."""
         self._seeds = np.random.default_rng()
         self.table = None
 
@@ -175,7 +177,7 @@ class raw_env(TableEnvBase, AECEnv):
         if t is None:
             raise JantakuError("call reset() before observe()")
         seat = agent_seat(agent)
-        obs = self._encoders[0].encode([t.game], [seat])[0]
+        obs = self._encoder.encode([t.game], [seat])[0]
         return {"observation": obs, "action_mask": t.mask(seat)}
 
     def step(self, action: Any) -> None:

@@ -259,9 +259,9 @@ class BatchEncoder:
 
     def _row(self, i: int, game: Game, seat: int) -> None:
         k: Any = game.kyoku
+        o = i * WIDTH
         held = self._hand_of[i]
         if held is None or held[0] is not k:
-            o = i * WIDTH
             held = (k, _SlotHand(game.rules))
             self._hand_of[i] = held
             red = k._red
@@ -269,7 +269,6 @@ class BatchEncoder:
             self._buf[o + I_SCALE] = int(held[1].scale)
             self._tmpl_of[i] = -1
         planes = held[1]
-        o = i * WIDTH
         self._buf[o + I_RIVERS : o + I_END] = k.public.codes  # the engine's own record of rivers and melds
         # a new hand, or its end (the game counts the hand played, and the round, dealer and counters move on with
         # it): the four seats' templates at once

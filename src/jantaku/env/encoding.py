@@ -519,13 +519,16 @@ class _HandState:
         return row
 
 
-class _RiverState(_HandState):
-    """An encoder's hand with the rivers and melds it has written (a river only grows during a hand and only its
-    last tile can change, taken by a call; melds change by identity) and each seat's closed flag, read from the
-    seats of the engine's hand or of a seat's view of it. Subclasses write the rivers and melds their own way
-    (:meth:`_river`, :meth:`_melds`)."""
+class _HandPlanes(_HandState):
+    """One hand's rivers and melds as observation planes, per absolute seat, kept current incrementally from the
+    seats of the engine's hand or of a seat's view of it: what it has written (a river only grows during a hand and
+    only its last tile can change, taken by a call; melds change by identity) and each seat's closed flag.
 
-    __slots__ = ("closed", "meld_key", "river_called", "river_len", "synced_at")
+    ``rivers[s]`` holds seat ``s``'s 34 river planes and ``melds[s]`` its 8 meld planes, each stored twice (at
+    ``s`` and ``s + 4``), so that the four seats in a viewer's order (``viewer``, ``viewer + 1``, ...) are the
+    contiguous slice ``[viewer : viewer + 4]`` and an observation copies them without gathering."""
+
+    __slots__ = ("closed", "dora", "meld_key", "melds", "river_called", "river_len", "rivers", "synced_at")
 
     def __init__(self, rules: Ruleset) -> None:
         super().__init__(rules)
@@ -534,6 +537,9 @@ class _RiverState(_HandState):
         self.river_len = [0, 0, 0, 0]
         self.river_called = [False, False, False, False]
         self.meld_key: list[tuple[int, ...]] = [(), (), (), ()]
+        self.rivers = np.zeros((8, 34, 34), np.uint8)
+        self.melds = np.zeros((8, 8, 34), np.uint8)
+        self.dora: tuple[int, list[int]] = (0, [])
 
     def sync(self, k: PlayState) -> None:
         """Bring the rivers and melds up to date with the hand ``k``: the seats named by the hand's events since
@@ -585,29 +591,6 @@ class _RiverState(_HandState):
     def _river(self, k: PlayState, s: int, river: list[Any], first: int, start: int, rewrite: bool) -> None:
         """Write seat ``s``'s river slots ``first``.. (slot ``j`` holds ``river[start + j]``); ``rewrite``: the
         slots moved, clear them first."""
-        raise NotImplementedError
-
-    def _melds(self, s: int, melds: list[Any]) -> None:
-        """Write seat ``s``'s melds (all of them, replacing what was there)."""
-        raise NotImplementedError
-
-
-class _HandPlanes(_RiverState):
-    """One hand's rivers and melds as observation planes, per absolute seat, kept current incrementally.
-
-    ``rivers[s]`` holds seat ``s``'s 34 river planes and ``melds[s]`` its 8 meld planes, each stored twice (at
-    ``s`` and ``s + 4``), so that the four seats in a viewer's order (``viewer``, ``viewer + 1``, ...) are the
-    contiguous slice ``[viewer : viewer + 4]`` and an observation copies them without gathering."""
-
-    __slots__ = ("dora", "melds", "rivers")
-
-    def __init__(self, rules: Ruleset) -> None:
-        super().__init__(rules)
-        self.rivers = np.zeros((8, 34, 34), np.uint8)
-        self.melds = np.zeros((8, 8, 34), np.uint8)
-        self.dora: tuple[int, list[int]] = (0, [])
-
-    def _river(self, k: PlayState, s: int, river: list[Any], first: int, start: int, rewrite: bool) -> None:
         pl = self.rivers[s]
         if rewrite:
             pl.fill(0)
@@ -627,6 +610,7 @@ class _HandPlanes(_RiverState):
         self.rivers[s + 4] = pl
 
     def _melds(self, s: int, melds: list[Any]) -> None:
+        """Write seat ``s``'s melds (all of them, replacing what was there)."""
         pl = self.melds[s]
         pl.fill(0)
         mcount = [0] * 34

@@ -38,6 +38,7 @@ class parallel_env(TableEnvBase, ParallelEnv):
         "render_fps": 4,
         "encoding_version": ENCODING_VERSION,
     }
+    _observed_at_once = 4
 
     def __init__(
         self,
@@ -64,7 +65,7 @@ class parallel_env(TableEnvBase, ParallelEnv):
         t = self.table
         assert t is not None
         asked = set(t.to_act())
-        observations = self._encoders[1].encode([t.game] * 4, [0, 1, 2, 3])
+        observations = self._encoder.encode([t.game] * 4, [0, 1, 2, 3])
         out = {}
         for s, a in enumerate(AGENTS):
             mask = t.mask(s) if s in asked else np.zeros(NUM_ACTIONS, np.int8)
