@@ -18,6 +18,7 @@ from jantaku.records.mjai import player_view_event
 from jantaku.rules import Ruleset, load_rules
 from jantaku.table import Game
 from jantaku.table.actions import Action
+from jantaku.table.legal import CALLED, DRAWN
 
 from .encoding import A_PASS, A_TSUMOGIRI, NUM_ACTIONS, legal_indices, mask_of, score_scale
 
@@ -195,6 +196,31 @@ class Table:
         """The seat whose decision comes next (the first of several answering a discard), -1 at the end."""
         seats = self.game.to_act()
         return seats[0] if seats else -1
+
+    def decision(self) -> tuple[int, dict[int, Action]]:
+        """The seat whose decision comes next (:meth:`acting`) and its ``{index: Action}`` (:meth:`legal`): what a
+        vector environment asks of every game after each step, in one call (the seat's own turn, most decisions,
+        read without :meth:`Game.to_act`'s list).
+
+        >>> t = Table(load_rules("tenhou"), 1)
+        >>> seat, legal = t.decision()
+        >>> seat == t.acting() and legal == t.legal(seat)
+        True
+        """
+        g = self.game
+        k = g.kyoku
+        if g.result is None and g.yame_choice is None and (k.phase == DRAWN or k.phase == CALLED):
+            seat = k.actor
+        else:
+            seats = g.to_act()
+            if not seats:
+                return -1, {}
+            seat = seats[0]
+        key = (self._moves, seat)
+        if key != self._legal_key:
+            self._legal = legal_indices(g.legal_actions(seat))
+            self._legal_key = key
+        return seat, self._legal
 
     def legal(self, seat: int) -> dict[int, Action]:
         """``{index: Action}`` for ``seat`` now (empty when it is not asked)."""

@@ -42,7 +42,7 @@ from jantaku.rules import Ruleset
 
 from .aec import observation_space
 from .batch import BatchEncoder
-from .core import ILLEGAL_MODES, REWARDS, Table, batch_actions, batch_masks, batch_seeds, check_choice, resolve_rules
+from .core import ILLEGAL_MODES, REWARDS, Table, batch_actions, batch_seeds, check_choice, resolve_rules
 from .encoding import ENCODING_VERSION, NUM_ACTIONS, encode
 from .planes import check_names
 
@@ -118,12 +118,22 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         return obs, {"action_mask": obs["action_mask"].copy(), "seat": self.seats.copy()}
 
     def _observe(self) -> dict[str, np.ndarray]:
-        tables = self.tables
-        seats = [t.acting() for t in tables]
+        """Every game's next decision: the seat asked, its mask and its observation."""
+        n = self.num_envs
+        masks = bytearray(n * NUM_ACTIONS)  # written byte by byte, then seen as the array (no copy)
+        seats = [0] * n
+        base = 0
+        for i, t in enumerate(self.tables):
+            seats[i], legal = t.decision()
+            for index in legal:
+                masks[base + index] = 1
+            base += NUM_ACTIONS
+        return self._finish_observation(seats, masks)
+
+    def _finish_observation(self, seats: list[int], masks: bytearray) -> dict[str, np.ndarray]:
         self.seats = np.array(seats, np.int64)
-        masks = batch_masks(tables, seats)
-        obs = self._encoder.encode([t.game for t in tables], seats)
-        return {"observation": obs, "action_mask": masks}
+        obs = self._encoder.encode([t.game for t in self.tables], seats)
+        return {"observation": obs, "action_mask": np.frombuffer(masks, np.int8).reshape(self.num_envs, NUM_ACTIONS)}
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One action per game (an array of ``num_envs`` indices), each for the seat asked in that game."""
@@ -131,17 +141,25 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         n = self.num_envs
         seat_rewards = np.zeros((n, 4), np.float64)
         terminated = np.zeros(n, bool)
-        illegal = np.zeros(n, bool)
+        illegal = [False] * n
         final_obs: np.ndarray | None = None
         final_info: np.ndarray | None = None
         acted = self.seats
         acted_seats = acted.tolist()
         score_mode = self.reward_mode == "score"
+        by_hand = self.episode == "hand"
+        mode = self.illegal_action
         # plain ints when the actions are integers; anything else as given, for decode to name what is wrong
         indices = acts.tolist() if acts.dtype.kind in "iu" else list(acts)
-        for i, t in enumerate(self.tables):
+        tables = self.tables
+        # each game: its action applied, then its next decision read and its mask written (one pass)
+        masks = bytearray(n * NUM_ACTIONS)
+        seats = [0] * n
+        base = 0
+        for i in range(n):
+            t = tables[i]
             seat = acted_seats[i]
-            engine_action, illegal[i] = t.decode(seat, indices[i], self.illegal_action)
+            engine_action, illegal[i] = t.decode(seat, indices[i], mode)
             t.apply(engine_action)
             game = t.game
             if score_mode:
@@ -152,8 +170,7 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
                     self._scores[i] = now
             elif game.result is not None:
                 seat_rewards[i] = game.result.final
-            hand_over = self.episode == "hand" and game.hands_played != self._hands[i]
-            if game.result is not None or hand_over:
+            if game.result is not None or (by_hand and game.hands_played != self._hands[i]):
                 terminated[i] = True
                 if final_obs is None or final_info is None:
                     final_obs = np.full(n, None, dtype=object)
@@ -169,17 +186,21 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
                 final_info[i] = info_i
                 self._hands[i] = game.hands_played
                 if game.result is not None:
-                    self.tables[i] = t = Table(self.rules, int(self._rng.integers(2**31)), mjai=False)
+                    tables[i] = t = Table(self.rules, int(self._rng.integers(2**31)), mjai=False)
                     self._scores[i] = t.scores()
                     self._hands[i] = 0
+            seats[i], legal = t.decision()
+            for index in legal:
+                masks[base + index] = 1
+            base += NUM_ACTIONS
         rewards = seat_rewards[np.arange(n), acted]
-        obs = self._observe()
+        obs = self._finish_observation(seats, masks)
         info: dict[str, Any] = {
             "action_mask": obs["action_mask"].copy(),
             "seat": self.seats.copy(),
             "acted": acted,
             "seat_rewards": seat_rewards,
-            "illegal_action": illegal,
+            "illegal_action": np.array(illegal, bool),
         }
         if final_obs is not None:
             info["final_obs"] = final_obs
