@@ -664,6 +664,24 @@ def test_kuikae_after_pon(preset, forbidden):
         assert_illegal(k, Action("dahai", 2, Tile("2p")), "kuikae")
 
 
+@pytest.mark.parametrize(("preset", "offered"), [("standard", False), ("mu", True)])
+def test_a_call_that_leaves_only_kuikae_discards_is_not_offered(preset, offered):
+    """Where kuikae is forbidden and not offered (RULES.md: standard), a chi after which every tile left in the hand
+    would be 食替 (001 7章2条2(3)) is not offered at all; μ allows kuikae, so it is. Seat 1 pons three winds down
+    to 3456m, then seat 0 discards 3m: chi with 45m would leave 3m and 6m, both forbidden."""
+    wall = build_wall(["123z3m147p258s69m7s", "112233z3456m19p9s", NOTEN[2], NOTEN[3]], ["5z"])
+    k = new_kyoku(preset, wall)
+    for wind, extra in (("1z", "1p"), ("2z", "9p"), ("3z", "9s")):
+        play(k, [("d", 0, wind), ("pon", 1), ("d", 1, extra), ("tg", 2), ("tg", 3)])
+    assert len(k.seats[1].tiles) == 4
+    step(k, ("d", 0, "3m"))
+    chis = [a for a in k.legal_actions(1) if a.kind == "chi"]
+    assert bool(chis) is offered
+    if offered:
+        step(k, ("chi", 1, "45m"))
+        assert {a.tile.mpsz for a in kinds(k, "dahai", 1)} == {"3m", "6m"}
+
+
 # == kan dora timing ===========================================================================================
 
 

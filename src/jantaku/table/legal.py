@@ -555,12 +555,16 @@ def chi_options(table: PlayState, seat: int, kind: int, tile: Tile) -> list[Acti
     for lo in (n - 2, n - 1, n):
         if lo < 0 or lo > 6:
             continue
-        need = [kind - n + lo + j for j in range(3) if lo + j != n]
-        if not all(st.counts[k] for k in need):
+        # the run's two other kinds (the called tile is at n)
+        first = kind - n + lo
+        need_a, need_b = (
+            (first + 1, first + 2) if lo == n else ((first, first + 2) if lo == n - 1 else (first, first + 1))
+        )
+        if not (c[need_a] and c[need_b]):
             continue
         # every distinct choice of tiles (a red five or a plain one)
-        choices_a = table._distinct_tiles(st, need[0])
-        choices_b = table._distinct_tiles(st, need[1])
+        choices_a = table._distinct_tiles(st, need_a)
+        choices_b = table._distinct_tiles(st, need_b)
         forbidden = {kind}
         if lo == n and n + 3 <= 8:
             forbidden.add(kind + 3)  # called the low end: the tile above the run is the same swap
@@ -586,7 +590,14 @@ def has_discard_after_call(table: PlayState, seat: int, consumed: tuple[Tile, ..
     st = table.seats[seat]
     counts = st.counts
     left = len(st.tiles) - len(consumed)  # the closed tiles (``counts`` mirrors ``tiles``)
-    blocked = sum(counts[k] for k in forbidden) - sum(1 for t in consumed if t.kind in forbidden)
+    blocked = 0
+    for k in forbidden:
+        blocked += counts[k]
+    if left > blocked:  # enough tiles even if none of the forbidden ones were consumed (most calls)
+        return True
+    for t in consumed:
+        if t.kind in forbidden:
+            blocked -= 1
     return left - blocked > 0
 
 
