@@ -370,9 +370,14 @@ def kan_actions(table: PlayState, seat: int) -> list[Action]:
     counts = st.counts
     four = 4 in counts
     pons = None
-    if not st.riichi and st.melds:
+    if not st.riichi:
         pon = MeldKind.PON
-        pons = [m for m in st.melds if m.kind is pon and counts[m.tiles[0].kind]]  # m.kind34
+        for m in st.melds:  # a plain loop: most turns of an open hand find no pon whose fourth tile is held
+            if m.kind is pon and counts[m.tiles[0].kind]:  # m.kind34
+                if pons is None:
+                    pons = [m]
+                else:
+                    pons.append(m)
     if not (four or pons) or not table._kan_possible():
         return []
     tiles = table._tiles
