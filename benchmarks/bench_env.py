@@ -5,6 +5,7 @@ environments need the ``env`` extra)::
 
     .venv-bench/bin/python benchmarks/bench_env.py                   # 20 games per row, seed 0
     .venv-bench/bin/python benchmarks/bench_env.py --games 50 --num-envs 32 --json env.json
+    .venv-bench/bin/python benchmarks/bench_env.py --clock cpu --games 64 --rows jantaku-selfplay-16,riichienv
 
 If riichienv is not installed its row is reported as such and the script runs with jantaku alone.
 
@@ -21,8 +22,12 @@ What is measured (every step produces the observation and the legal action mask 
   legal indices per step, observations built with one batch scatter; counted as for ``jantaku-gym``.
 - ``jantaku-selfplay-N``: ``SelfPlayVectorEnv(N, "tenhou")`` for N in ``--selfplay`` (default 1, 16, 64): every
   decision of every seat has its observation (the compiled batch encoder) and mask, as in riichienv's loop; one
-  batch of random legal indices per step (a uniform draw per row among the mask's ones); a run plays until every
-  slot has finished one game, and every step of the run counts.
+  batch of random legal indices per step (a uniform draw per row among the mask's ones). One environment plays on
+  through the whole row (its games start again as they end, seeded from ``--seed``); each turn of the round-robin
+  plays about one game's decisions (``DECISIONS_PER_TURN``, so ``1024 / N`` steps), and every step counts. A row
+  timed in a few long runs (as it was before 0.15.1: until every slot had finished a game) swung by 15% between
+  runs on a busy machine, with riichienv's games timed in between; turns of a game's size follow the machine's
+  pace as riichienv's games do.
 - ``riichienv``: ``RiichiEnv(game_mode="4p-red-half", rule=GameRule.default_tenhou(), seed=seed)``, each
   asked player's observation encoded with its default encoder (``Observation.encode()``, a (74, 34) float32
   tensor, read with ``numpy.frombuffer``) and its mask (``Observation.mask()``), the action drawn uniformly
@@ -146,23 +151,29 @@ def vector_row(num_envs: int) -> Callable[[int], tuple[int, int]]:
     return play
 
 
+DECISIONS_PER_TURN = 1024
+"""What a self-play row plays in each turn of the round-robin: about one game's decisions (tenhou, random play)."""
+
+
 def selfplay_row(num_envs: int) -> Callable[[int], tuple[int, int]]:
     from jantaku.env import SelfPlayVectorEnv
 
+    state: dict[str, Any] = {}
+
     def play(seed: int) -> tuple[int, int]:
-        """``num_envs`` self-play games from ``seed`` until every slot has finished one."""
-        env = SelfPlayVectorEnv(num_envs, "tenhou")
-        obs, _ = env.reset(seed=seed * 1000)
-        rng = np.random.default_rng(seed)
-        finished = np.zeros(num_envs, bool)
-        steps = 0
-        while not finished.all():
+        """About ``DECISIONS_PER_TURN`` decisions of ``num_envs`` self-play games, going on from the last turn (the
+        first call, the warm-up, builds the environment and seeds it from ``seed``)."""
+        if not state:
+            env = SelfPlayVectorEnv(num_envs, "tenhou")
+            state["obs"], _ = env.reset(seed=seed * 1000)
+            state["env"], state["rng"] = env, np.random.default_rng(seed)
+        env, rng, obs = state["env"], state["rng"], state["obs"]
+        steps = max(1, round(DECISIONS_PER_TURN / num_envs))
+        for _ in range(steps):
             masks = obs["action_mask"]
-            acts = (rng.random(masks.shape) * masks).argmax(axis=1)
-            obs, _, term, _, _ = env.step(acts)
-            steps += num_envs
-            finished |= term
-        return steps, steps
+            obs, *_ = env.step((rng.random(masks.shape) * masks).argmax(axis=1))
+        state["obs"] = obs
+        return steps * num_envs, steps * num_envs
 
     return play
 
@@ -211,6 +222,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         default="1,16,64",
         help="games in each self-play vector row, comma-separated (default 1,16,64)",
     )
+    p.add_argument(
+        "--rows",
+        help="time only these rows, comma-separated names (say jantaku-selfplay-16,riichienv: the two then alternate "
+        "turn by turn, the steadiest ratio on a busy machine); default every row",
+    )
     p.add_argument("--json", help="write the figures to this file")
     return p.parse_args(argv)
 
@@ -238,6 +254,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError as exc:
         missing.append("riichienv")
         print(f"riichienv: not installed ({exc})")
+    if args.rows:
+        wanted = [name.strip() for name in args.rows.split(",") if name.strip()]
+        unknown = sorted(set(wanted) - {row.name for row in rows} - set(missing))
+        if unknown:
+            known = ", ".join(row.name for row in rows)
+            print(f"bench_env: no row named {', '.join(unknown)} (rows: {known})", file=sys.stderr)
+            return 2
+        rows = [row for row in rows if row.name in wanted]
     print()
     for row in rows:  # warm-up: tables, caches, lazy imports
         row.play(args.seed + args.games)
@@ -247,8 +271,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed = args.seed + i
         for row in rows:
             if row.name == "jantaku-vector" and i >= vector_games:
-                continue
-            if row.name.startswith("jantaku-selfplay-") and i >= max(1, args.games // int(row.name.rsplit("-", 1)[1])):
                 continue
             t0 = clock()
             steps, decisions = row.play(seed)
