@@ -560,15 +560,20 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
             seat = (discarder + off) % 4
             if regular:
                 # legal.response_options' own first tests, saving the call (the usual case): the seat holds fewer
-                # than two of the tile, its known waits miss it or it is not tenpai, and it may not chi it
+                # than two of the tile, its known waits miss it or it is not tenpai, and it holds no two tiles that
+                # make a run with it (legal.chi_options' first test) or is not the next seat
                 st = seats[seat]
                 c = st.counts
                 waits = st._waits
                 if c[kind] < 2 and (kind not in waits if waits is not None else st.shanten_floor >= 1):
                     if off > 1 or kind >= 27:
                         continue
-                    lo = kind - kind % 9
-                    if not ((kind > lo and c[kind - 1]) or (kind < lo + 8 and c[kind + 1])):
+                    n = kind % 9
+                    below = n >= 1 and c[kind - 1]
+                    above = n <= 7 and c[kind + 1]
+                    if not (
+                        (below and above) or (below and n >= 2 and c[kind - 2]) or (above and n <= 6 and c[kind + 2])
+                    ):
                         continue
             acts = self._response_options(seat, discarder, tid)
             if acts:
