@@ -13,13 +13,15 @@ What is measured (every step produces the observation and the legal action mask 
 
 - ``jantaku-aec``: ``jantaku.env.raw_env("tenhou", mjai_events=False)``; each step is ``env.last()`` (the
   acting seat's encoded observation and mask) and ``env.step(i)`` with ``i`` drawn uniformly from the mask's
-  legal indices (numpy ``Generator.choice``). ``jantaku-aec-mjai``: the same with the seat's mjai events in
-  ``info`` (the default), for information.
+  legal indices with ``random.Random.choice``, as riichienv's row draws from its legal actions (before 0.15.1
+  numpy's ``Generator.choice``, about 10 us more a decision: the script's own cost, not the environment's).
+  ``jantaku-aec-mjai``: the same with the seat's mjai events in ``info`` (the default), for information.
 - ``jantaku-gym``: ``MahjongEnv("tenhou", seat=0, opponents="random", mjai_events=False)``: one step is one
-  decision of the learning seat (random among the mask's indices); the three ``RandomBot`` opponents play in
+  decision of the learning seat (drawn as for ``jantaku-aec``); the three ``RandomBot`` opponents play in
   between without any encoding. Steps/s counts the learner's steps; decisions/s all four seats' decisions.
 - ``jantaku-vector``: ``VectorMahjongEnv(--num-envs, "tenhou", opponents="random")``, one batch of random
-  legal indices per step, observations built with one batch scatter; counted as for ``jantaku-gym``.
+  legal indices per step (a uniform draw per row among the mask's ones, as for the self-play rows; before 0.15.1
+  a ``Generator.choice`` per game), observations built by the batch encoder; counted as for ``jantaku-gym``.
 - ``jantaku-selfplay-N``: ``SelfPlayVectorEnv(N, "tenhou")`` for N in ``--selfplay`` (default 1, 16, 64): every
   decision of every seat has its observation (the compiled batch encoder) and mask, as in riichienv's loop; one
   batch of random legal indices per step (a uniform draw per row among the mask's ones). One environment plays on
@@ -91,14 +93,14 @@ def aec_row(mjai: bool) -> Callable[[int], tuple[int, int]]:
     def play(seed: int) -> tuple[int, int]:
         env = raw_env("tenhou", mjai_events=mjai)
         env.reset(seed=seed)
-        rng = np.random.default_rng(seed)
+        rng = random.Random(seed)
         steps = 0
         for _agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
             steps += 1
         return steps, steps
 
@@ -111,11 +113,11 @@ def gym_row() -> Callable[[int], tuple[int, int]]:
     def play(seed: int) -> tuple[int, int]:
         env = MahjongEnv("tenhou", seat=0, opponents="random", mjai_events=False)
         obs, _ = env.reset(seed=seed)
-        rng = np.random.default_rng(seed)
+        rng = random.Random(seed)
         steps = 0
         done = False
         while not done:
-            obs, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            obs, _, done, _, _ = env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
             steps += 1
         assert env.table is not None
         return steps, env.table.moves
@@ -137,7 +139,7 @@ def vector_row(num_envs: int) -> Callable[[int], tuple[int, int]]:
         decisions = 0
         while not finished.all():
             masks = obs["action_mask"]
-            acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+            acts = (rng.random(masks.shape) * masks).argmax(axis=1)
             old = list(env.tables)
             before = sum(t.moves for t in old)
             obs, _, term, _, _ = env.step(acts)
