@@ -2,6 +2,8 @@
 through the action indices (wins, calls, riichi, kans, 洁律's several winners and play-on), rewards, the
 seat's mjai events, the parallel form's simultaneous answers, and clean errors."""
 
+import copy
+
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test
@@ -9,6 +11,7 @@ from pettingzoo.test import api_test, parallel_api_test
 import jantaku.env as je
 from env_helpers import ScriptedSeats
 from jantaku.env.aec import AGENTS
+from jantaku.env.core import SCALAR_EVENTS
 from jantaku.env.encoding import A_DAIMINKAN, A_PASS
 from jantaku.errors import JantakuError
 from jantaku.records.mjai import player_view_events
@@ -120,6 +123,47 @@ def test_a_whole_standard_game_reaches_the_env_with_wins_calls_riichi_and_kans()
     hidden = [e for e in events["player_0"] if e["type"] == "tsumo" and e["actor"] != 0]
     assert hidden and all(e["pai"] == "?" for e in hidden)
     assert all(e["tehais"][1] == ["?"] * 13 for e in events["player_0"] if e["type"] == "start_kyoku")
+
+
+def _spoil(value):
+    """Change every list and dict inside an event's value in place (what a careless agent might do)."""
+    if isinstance(value, list):
+        for v in value:
+            _spoil(v)
+        value.append("spoilt")
+    elif isinstance(value, dict):
+        for v in value.values():
+            _spoil(v)
+        value["spoilt"] = True
+
+
+@pytest.mark.parametrize("preset", ["standard", "jielu"])
+def test_the_mjai_events_an_agent_is_given_are_its_own(preset):
+    """The events in ``info["mjai_events"]`` are copies: an agent that changes their lists and dicts changes nothing
+    in the game's log or in what the other seats are given. The event types copied as flat dicts
+    (``SCALAR_EVENTS``) hold only strings, numbers and booleans in whole games with calls, kans and wins."""
+    env = je.raw_env(preset)
+    env.reset(seed=4)
+    seats = ScriptedSeats(4, ())
+    given = {a: [] for a in AGENTS}
+    for agent in env.agent_iter():
+        obs, _, term, trunc, info = env.last()
+        for e in info.get("mjai_events", []):
+            given[agent].append(copy.deepcopy(e))  # the event as it came, before it is spoilt below
+            for v in e.values():
+                _spoil(v)
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(seats.choose(env.table.game, AGENTS.index(agent), obs["action_mask"]))
+    events = env.table.game.events
+    assert "spoilt" not in repr(events)
+    types = {e["type"] for e in events}
+    assert {"start_kyoku", "hora"} <= types and types & {"chi", "pon", "daiminkan", "ankan", "kakan"}
+    for s, a in enumerate(AGENTS):
+        assert given[a] == player_view_events(events, s)
+    scalar = [e for e in events if e["type"] in SCALAR_EVENTS]
+    assert scalar and all(isinstance(v, (str, int, float, bool, type(None))) for e in scalar for v in e.values())
 
 
 def test_open_kans_and_score_rewards():

@@ -6,7 +6,6 @@ ecosystem, only the engine's :class:`~jantaku.table.Game`.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -155,6 +154,32 @@ def batch_actions(tables: list[Table], actions: Any) -> np.ndarray:
     return acts
 
 
+SCALAR_EVENTS = frozenset(("tsumo", "dahai", "reach", "dora"))
+"""The mjai event types whose values are all strings, numbers and booleans (most of a game's events): a new dict
+of one is a copy of it (a test checks this over whole games)."""
+
+
+def _copied(event: dict[str, Any]) -> dict[str, Any]:
+    """``event`` (a new dict, as :func:`player_view_event` gives) with its lists and dicts copied too, so that an
+    agent changing what it was given changes nothing in the game's log (an mjai event holds only JSON values)."""
+    if event.get("type") in SCALAR_EVENTS:
+        return event
+    for key, value in event.items():
+        if isinstance(value, (list, dict, tuple)):
+            event[key] = _copied_value(value)
+    return event
+
+
+def _copied_value(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_copied_value(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copied_value(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return tuple(_copied_value(v) for v in value)
+    return value
+
+
 def batch_masks(tables: list[Table], seats: Any) -> np.ndarray:
     """The action masks (``int8``, one row per table) of ``seats[i]`` at ``tables[i]``, written at once."""
     masks = bytearray(len(tables) * NUM_ACTIONS)  # written byte by byte, then seen as the array (no copy)
@@ -275,10 +300,10 @@ class Table:
         """The mjai events ``seat`` has seen since it was last asked (others' draws and hands hidden)."""
         if not self.mjai:
             return []
-        events = self.game.events
-        start = self._cursor[seat]
-        self._cursor[seat] = len(events)
-        return [copy.deepcopy(player_view_event(e, seat)) for e in events[start:]]
+        g = self.game
+        new = g.events_since(self._cursor[seat])
+        self._cursor[seat] += len(new)
+        return [_copied(player_view_event(e, seat)) for e in new]
 
     def play_bots(self, bots: list[Opponent | None], until: int) -> None:
         """Let the bots play until seat ``until`` must act or the game ends."""

@@ -259,6 +259,28 @@ class Game:
         """The complete mjai event log so far (a new list: the finished hands plus the hand in play)."""
         return self._log if self._absorbed else self._log + self.kyoku.events
 
+    def events_since(self, start: int) -> list[dict[str, Any]]:
+        """The events of :attr:`events` from index ``start`` on (a new list), without building the whole log: what
+        a reader that keeps its place asks after each move.
+
+        >>> from jantaku.rules import load_rules
+        >>> g = Game(load_rules("tenhou"), seed=1)
+        >>> g.events_since(len(g.events) - 1) == g.events[-1:]
+        True
+        """
+        log = self._log
+        if self._absorbed:
+            return log[start:]
+        n = len(log)
+        if start >= n:
+            return self.kyoku.events[start - n :]
+        return log[start:] + self.kyoku.events
+
+    @property
+    def event_count(self) -> int:
+        """``len(self.events)``, without building the log."""
+        return len(self._log) + (0 if self._absorbed else len(self.kyoku.events))
+
     def _absorb(self) -> None:
         """Move the current hand's events into the game's log (once the hand is over)."""
         if not self._absorbed:
