@@ -271,8 +271,8 @@ class LiveTable:
         if sh is not None and seat in sh.steps:
             return sh.steps[seat]
         if seat == SPECTATOR:
-            return len(self.game.events) + self.released
-        return len(self.game.events) + self._seen[seat] + self.released
+            return self.game.event_count + self.released
+        return self.game.event_count + self._seen[seat] + self.released
 
     def seen_key(self, seat: int) -> tuple[int, str, int]:
         """What ``seat``'s view shows, in brief: its :meth:`view_step` and which scene it is shown (a call window
@@ -349,7 +349,7 @@ class LiveTable:
             self._apply(action)
             self._last_change = now
             return
-        before_events = len(game.events)
+        before_events = game.event_count
         before_kyoku = len(game.kyoku.events)
         seen = [self._seen[s] + bool(game.legal_actions(s)) for s in range(4)]
         shadow = self._shadow_kyoku(action)
