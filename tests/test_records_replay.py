@@ -202,3 +202,22 @@ def test_a_broken_tag_costs_only_its_hand(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "note:" in out and "broken.mjlog: hand 3: bad <N> tag" in out
     assert "not checked:" in out and "hand skipped" in out
+
+
+def test_an_mjlog_record_is_checked_once_when_read_and_again_after_a_change(monkeypatch):
+    """The mjlog reader checks each event as it makes it, so the check after reading does not check them a second
+    time; a later check does (events changed after reading: a bad tile is named, not passed on to a replay)."""
+    import jantaku.records.record as record
+
+    calls = []
+    real = record.check_events
+    monkeypatch.setattr(record, "check_events", lambda *a, **kw: (calls.append(1), real(*a, **kw)))
+    (rec,) = read_mjlog(MJLOG[0])
+    rec.check()
+    assert calls == []
+    rec.check()
+    assert calls == [1]
+    dahai = next(e for e in rec.events if e["type"] == "dahai")
+    dahai["pai"] = "10m"
+    with pytest.raises(RecordError, match="dahai"):
+        rec.check()

@@ -147,6 +147,7 @@ def read_mjlog(source: str | Path | bytes, name: str | None = None) -> list[Game
     elif "</mjloggm>" not in text[-200:]:
         where = f"after hand {state.hand}" if state.hand else "before its first hand"
         rec.problems.append(f"{name}: the log ends {where} without </mjloggm> (truncated)")
+    rec._events_checked = True  # every event passed event_problem in _State.emit (GameRecord.check skips them)
     return [rec]
 
 

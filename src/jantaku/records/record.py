@@ -418,13 +418,19 @@ class GameRecord:
     """Rank points (uma with oka to first) the record's own final scores imply, when it has them."""
     problems: list[str] = field(default_factory=list)
     """What the reader could not take in (a truncated last hand, ...), each naming the hand."""
+    _events_checked: bool = field(default=False, init=False, repr=False, compare=False)
+    """Set by a reader that checked every event as it made it, as :meth:`check` would (strict, with a dead wall:
+    the mjlog reader, whose messages name the hand): the next :meth:`check` does not check them again (the one
+    after it does, should the events have been changed since)."""
 
     def check(self) -> None:
         """Raise :class:`~jantaku.records.errors.RecordError` naming the first event a replay cannot take
         (:func:`check_events`, strict), and for a wall that is not the 136 tile ids once each."""
         start = next((e for e in self.events if e.get("type") == "start_game"), None)
         dead_wall = start_dead_wall(start) if start is not None else has_dead_wall(self.rule_name)
-        check_events(self.events, self.source, dead_wall=dead_wall)
+        checked, self._events_checked = self._events_checked, False
+        if not (checked and dead_wall):
+            check_events(self.events, self.source, dead_wall=dead_wall)
         for n, wall in enumerate(self.walls or []):
             if not (isinstance(wall, list) and len(wall) == 136 and sorted(wall) == list(range(136))):
                 raise RecordError(f"{self.source}: wall {n} must hold each tile id 0-135 once")
