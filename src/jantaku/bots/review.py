@@ -224,7 +224,6 @@ def drive_hand(k: Kyoku, events: list[dict[str, Any]], ask: Ask) -> None:
     pending: set[int] = set()
     for pos, e in enumerate(events):
         t = e["type"]
-        upcoming = events[pos + 1 :]
         if t == "tsumo":
             if k.phase != DRAWN or k.actor != e["actor"] or k.drawn is None or k.mjai(k.drawn) != e["pai"]:
                 raise JantakuError(f"the record has seat {e['actor']} draw {e['pai']}; the engine does not")
@@ -237,7 +236,7 @@ def drive_hand(k: Kyoku, events: list[dict[str, Any]], ask: Ask) -> None:
             k.apply(action)
             pending.discard(seat)
             if k.phase == RESPONSES:
-                _answers(k, upcoming, seat, ask)
+                _answers(k, events[pos + 1 :], seat, ask)
         elif t in ("ankan", "kakan"):
             seat = e["actor"]
             legal = k.legal_actions(seat)
@@ -252,7 +251,7 @@ def drive_hand(k: Kyoku, events: list[dict[str, Any]], ask: Ask) -> None:
             ask(k, seat, legal, action)
             k.apply(action)
             if k.phase == CHANKAN:
-                _answers(k, upcoming, seat, ask)
+                _answers(k, events[pos + 1 :], seat, ask)
         elif t == "hora" and e["actor"] == e["target"] and k.phase == DRAWN:
             action = _find(k, e["actor"], TSUMO)
             ask(k, e["actor"], k.legal_actions(e["actor"]), action)

@@ -237,7 +237,10 @@ class _Collector:
         if seat not in self.seats:
             return
         index = legal_indices(legal)
-        chosen = next((i for i, a in index.items() if a == actual), None)
+        # the action the record shows is the engine's own object (drive_hand picks it from the legal list)
+        chosen = next((i for i, a in index.items() if a is actual), None)
+        if chosen is None:
+            chosen = next((i for i, a in index.items() if a == actual), None)
         if chosen is None:  # pragma: no cover - the encoding maps every legal action
             raise JantakuError(f"{actual!r} has no action index")
         self.out.append(
