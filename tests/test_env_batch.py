@@ -173,6 +173,15 @@ def test_self_play_is_reproducible_and_refuses_bad_options():
         env.reset(seed=-1)
     with pytest.raises(Exception, match="not legal"):
         env.step(np.full(2, 160))
+    # an illegal action in the second game: the first game's legal one is not applied either
+    obs, _ = env.reset(seed=1)
+    moves = [t.moves for t in env.tables]
+    legal_first = int(np.flatnonzero(obs["action_mask"][0])[0])
+    with pytest.raises(Exception, match="not legal"):
+        env.step(np.array([legal_first, 160]))
+    assert [t.moves for t in env.tables] == moves
+    obs, *_ = env.step(np.array([legal_first, int(np.flatnonzero(obs["action_mask"][1])[0])]))
+    assert [t.moves for t in env.tables] == [m + 1 for m in moves]
 
 
 @pytest.mark.parametrize(("preset", "privileged", "extra"), [("tenhou", False, ()), ("jielu", True, ("waits", "safe"))])

@@ -121,6 +121,12 @@ def test_vector_env_batch_encoding_autoreset_and_seeds():
     assert finished.all()
     with pytest.raises(JantakuError, match="one action per game"):
         vec.step([0])
+    # an illegal action in the last game: the others' legal ones are not applied either
+    moves = [t.moves for t in vec.tables]
+    first = [int(np.flatnonzero(m)[0]) for m in obs["action_mask"]]
+    with pytest.raises(Exception, match="not legal"):
+        vec.step(np.array([*first[:2], 160]))
+    assert [t.moves for t in vec.tables] == moves
 
 
 def test_one_hand_episodes_go_on_with_the_same_game():

@@ -152,6 +152,8 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         # plain ints when the actions are integers; anything else as given, for decode to name what is wrong
         indices = acts.tolist() if acts.dtype.kind in "iu" else list(acts)
         tables = self.tables
+        # every action decoded before any is applied: an illegal one (raised) leaves every game as it was
+        decoded = [t.decode(acted_seats[i], indices[i], mode) for i, t in enumerate(tables)]
         # each game: its action applied, then its next decision read and its mask written (one pass)
         masks = bytearray(n * NUM_ACTIONS)
         seats = [0] * n
@@ -159,7 +161,7 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         for i in range(n):
             t = tables[i]
             seat = acted_seats[i]
-            engine_action, illegal[i] = t.decode(seat, indices[i], mode)
+            engine_action, illegal[i] = decoded[i]
             t.apply(engine_action)
             game = t.game
             if score_mode:

@@ -128,8 +128,10 @@ class VectorMahjongEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         illegal = np.zeros(self.num_envs, bool)
         final_obs = np.full(self.num_envs, None, dtype=object)
         final_info = np.full(self.num_envs, None, dtype=object)
+        # every action decoded before any is applied: an illegal one (raised) leaves every game as it was
+        decoded = [t.decode(self.seat, acts[i], self.illegal_action) for i, t in enumerate(self.tables)]
         for i, t in enumerate(self.tables):
-            engine_action, illegal[i] = t.decode(self.seat, acts[i], self.illegal_action)
+            engine_action, illegal[i] = decoded[i]
             t.apply(engine_action)
             t.play_bots(self._bots[i], self.seat)
             if self.reward_mode == "score":
