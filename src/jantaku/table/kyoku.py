@@ -69,6 +69,7 @@ from .legal import (
     DRAWN,
     ENDED,
     RESPONSES,
+    holds_run_partners,
 )
 from .playerview import PlayerView, TableFeed
 from .public_codes import PublicCodes
@@ -561,20 +562,16 @@ class Kyoku(HandEndings, JieluWins, legal.PlayRules):
             if regular:
                 # legal.response_options' own first tests, saving the call (the usual case): the seat holds fewer
                 # than two of the tile, its known waits miss it or it is not tenpai, and it holds no two tiles that
-                # make a run with it (legal.chi_options' first test) or is not the next seat
+                # make a run with it (legal.holds_run_partners) or is not the next seat
                 st = seats[seat]
                 c = st.counts
                 waits = st._waits
-                if c[kind] < 2 and (kind not in waits if waits is not None else st.shanten_floor >= 1):
-                    if off > 1 or kind >= 27:
-                        continue
-                    n = kind % 9
-                    below = n >= 1 and c[kind - 1]
-                    above = n <= 7 and c[kind + 1]
-                    if not (
-                        (below and above) or (below and n >= 2 and c[kind - 2]) or (above and n <= 6 and c[kind + 2])
-                    ):
-                        continue
+                if (
+                    c[kind] < 2
+                    and (kind not in waits if waits is not None else st.shanten_floor >= 1)
+                    and (off > 1 or kind >= 27 or not holds_run_partners(c, kind))
+                ):
+                    continue
             acts = self._response_options(seat, discarder, tid)
             if acts:
                 options[seat] = acts

@@ -45,6 +45,7 @@ __all__ = [
     "PlayRules",
     "PlayState",
     "chankan_options",
+    "holds_run_partners",
     "jielu_can_win_counts",
     "own_turn_actions",
     "response_options",
@@ -234,14 +235,11 @@ def response_options(table: PlayState, seat: int, discarder: int, tid: int) -> l
         chi_seat = (discarder + 1) % 4
         if table.won[chi_seat]:
             chi_seat = table._next_active(discarder)
-        if seat == chi_seat and kind < 27:
-            # _chi_options' own first test, saving the call when no neighbour is held
-            c = st.counts
-            lo = kind - kind % 9
-            if (kind > lo and c[kind - 1]) or (kind < lo + 8 and c[kind + 1]):
-                chi = table._chi_options(seat, kind, tile)
-                if chi:
-                    acts = (acts or []) + chi
+        # holds_run_partners: chi_options' own first test, saving the call
+        if seat == chi_seat and kind < 27 and holds_run_partners(st.counts, kind):
+            chi = table._chi_options(seat, kind, tile)
+            if chi:
+                acts = (acts or []) + chi
     if acts:
         acts.append(_PASS_ACTIONS[seat])
     return acts
@@ -548,13 +546,26 @@ def pon_options(table: PlayState, seat: int, kind: int, tile: Tile) -> list[Acti
     return out
 
 
+def holds_run_partners(counts: Sequence[int], kind: int) -> bool:
+    """Whether a hand with these 34 ``counts`` holds two tiles that make a run with a suited tile of ``kind``
+    (the test before any chi: the engine asks the next seat about a chi only then).
+
+    >>> c = [0] * 34
+    >>> c[1] = c[2] = 1  # 2m 3m
+    >>> holds_run_partners(c, 0), holds_run_partners(c, 3), holds_run_partners(c, 4)
+    (True, True, False)
+    """
+    n = kind % 9
+    below = n >= 1 and counts[kind - 1]
+    above = n <= 7 and counts[kind + 1]
+    return bool((below and above) or (below and n >= 2 and counts[kind - 2]) or (above and n <= 6 and counts[kind + 2]))
+
+
 def chi_options(table: PlayState, seat: int, kind: int, tile: Tile) -> list[Action]:
     st = table.seats[seat]
     n = kind % 9
     c = st.counts
-    below = n >= 1 and c[kind - 1]
-    above = n <= 7 and c[kind + 1]
-    if not ((below and above) or (below and n >= 2 and c[kind - 2]) or (above and n <= 6 and c[kind + 2])):
+    if not holds_run_partners(c, kind):
         return []
     out = []
     for lo in (n - 2, n - 1, n):
