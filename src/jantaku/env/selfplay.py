@@ -42,7 +42,16 @@ from jantaku.rules import Ruleset
 
 from .aec import observation_space
 from .batch import BatchEncoder
-from .core import ILLEGAL_MODES, REWARDS, Table, batch_actions, batch_seeds, check_choice, resolve_rules
+from .core import (
+    ILLEGAL_MODES,
+    REWARDS,
+    Table,
+    batch_actions,
+    batch_masks,
+    batch_seeds,
+    check_choice,
+    resolve_rules,
+)
 from .encoding import ENCODING_VERSION, NUM_ACTIONS, encode
 from .planes import check_names
 
@@ -118,22 +127,15 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
         return obs, {"action_mask": obs["action_mask"].copy(), "seat": self.seats.copy()}
 
     def _observe(self) -> dict[str, np.ndarray]:
-        """Every game's next decision: the seat asked, its mask and its observation."""
-        n = self.num_envs
-        masks = bytearray(n * NUM_ACTIONS)  # written byte by byte, then seen as the array (no copy)
-        seats = [0] * n
-        base = 0
-        for i, t in enumerate(self.tables):
-            seats[i], legal = t.decision()
-            for index in legal:
-                masks[base + index] = 1
-            base += NUM_ACTIONS
-        return self._finish_observation(seats, masks)
+        """Every game's next decision (after a reset; :meth:`step` reads them as it applies the actions)."""
+        seats = [t.acting() for t in self.tables]
+        return self._finish_observation(seats, batch_masks(self.tables, seats))
 
-    def _finish_observation(self, seats: list[int], masks: bytearray) -> dict[str, np.ndarray]:
+    def _finish_observation(self, seats: list[int], masks: np.ndarray) -> dict[str, np.ndarray]:
+        """The observation of each game's seat asked next, with the masks already written."""
         self.seats = np.array(seats, np.int64)
         obs = self._encoder.encode([t.game for t in self.tables], seats)
-        return {"observation": obs, "action_mask": np.frombuffer(masks, np.int8).reshape(self.num_envs, NUM_ACTIONS)}
+        return {"observation": obs, "action_mask": masks}
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One action per game (an array of ``num_envs`` indices), each for the seat asked in that game."""
@@ -196,7 +198,7 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
                 masks[base + index] = 1
             base += NUM_ACTIONS
         rewards = seat_rewards[np.arange(n), acted]
-        obs = self._finish_observation(seats, masks)
+        obs = self._finish_observation(seats, np.frombuffer(masks, np.int8).reshape(n, NUM_ACTIONS))
         info: dict[str, Any] = {
             "action_mask": obs["action_mask"].copy(),
             "seat": self.seats.copy(),
