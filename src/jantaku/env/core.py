@@ -241,11 +241,7 @@ class Table:
             if not seats:
                 return -1, {}
             seat = seats[0]
-        key = (self._moves, seat)
-        if key != self._legal_key:
-            self._legal = legal_indices(g.legal_actions(seat))
-            self._legal_key = key
-        return seat, self._legal
+        return seat, self.legal(seat)
 
     def legal(self, seat: int) -> dict[int, Action]:
         """``{index: Action}`` for ``seat`` now (empty when it is not asked)."""
